@@ -1,0 +1,31 @@
+// The message shapes the model sees, as built in chapter 02. Field names stay snake_case because
+// they travel to DeepSeek unchanged (`reasoning_content`, `tool_calls`, `tool_call_id`).
+
+/** One tool call the model asked for. `arguments` is the raw JSON text the model wrote. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+export interface UserMessage {
+  readonly role: "user";
+  readonly content: string;
+}
+
+export interface AssistantMessage {
+  readonly role: "assistant";
+  /** DeepSeek sends `""` (not null) beside a tool call; null when there is no text at all. */
+  readonly content: string | null;
+  /** The thinking-mode trace; must be sent back on tool-call turns (see chapters/common/deepseek.ts). */
+  readonly reasoning_content?: string | null;
+  readonly tool_calls: readonly ToolCall[];
+}
+
+export interface ToolMessage {
+  readonly role: "tool";
+  readonly content: string;
+  readonly tool_call_id: string;
+}
+
+export type Message = UserMessage | AssistantMessage | ToolMessage;

@@ -1,0 +1,19 @@
+// Every stub in this folder calls `todo(...)` until you replace its body. The error says which step
+// you are on and where its instructions are, so a red test always tells you what to do next.
+export class NotImplementedError extends Error {
+  override readonly name = "NotImplementedError";
+  constructor(
+    readonly step: string,
+    what: string,
+  ) {
+    super(
+      `not implemented yet — step ${step}: ${what}. ` +
+        `Instructions: exercises/05-session-log/README.md (step ${step}); ` +
+        `stuck? npm run hint -- ${step}`,
+    );
+  }
+}
+
+export function todo(step: string, what: string): never {
+  throw new NotImplementedError(step, what);
+}

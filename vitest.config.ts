@@ -1,0 +1,66 @@
+// Three ways to run the same exercise tests (see scripts/steps.ts):
+//   npx vitest exercises          → the learner's own files (the default: watch mode while you work)
+//   npm test (--mode workbook)    → chapter and fixture tests, plus every exercise test against the answers
+//   scripts/check-exercises.ts    → (--mode check) every exercise test against the stubs and the decoys
+import path from "node:path";
+import type { Plugin } from "vite";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
+import { answerFiles, exercisesDir, root } from "./scripts/steps.ts";
+import { decoys } from "./scripts/decoys/index.ts";
+
+/** Makes every import of a learner's file load another file instead (an answer or a decoy). */
+function standIn(replacements: ReadonlyMap<string, string>): Plugin {
+  return {
+    name: "workbook-stand-in",
+    enforce: "pre",
+    async resolveId(source, importer, options) {
+      if (importer === undefined || !source.startsWith(".")) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      const replacement = resolved && replacements.get(resolved.id);
+      return replacement ? { id: replacement } : null;
+    },
+  };
+}
+
+const exerciseTests = "exercises/**/*.test.ts";
+
+const learner: TestProjectInlineConfiguration = {
+  extends: true,
+  test: { name: "exercises", include: [exerciseTests] },
+};
+
+const chapter: TestProjectInlineConfiguration = {
+  extends: true,
+  test: {
+    name: "chapter",
+    include: ["chapters/**/*.test.ts", "fixtures/**/*.test.ts", "scripts/**/*.test.ts", "solutions/**/*.test.ts"],
+  },
+};
+
+const answers: TestProjectInlineConfiguration = {
+  extends: true,
+  plugins: [standIn(answerFiles())],
+  test: { name: "answers", include: [exerciseTests] },
+};
+
+const stubs: TestProjectInlineConfiguration = {
+  extends: true,
+  test: { name: "stubs", include: [exerciseTests] },
+};
+
+const decoyProjects = decoys.map(
+  (decoy): TestProjectInlineConfiguration => ({
+    extends: true,
+    plugins: [standIn(new Map([...answerFiles(), [path.join(exercisesDir, decoy.replaces), decoy.file]]))],
+    test: { name: `decoy:${decoy.name}`, include: [path.relative(root, path.join(exercisesDir, decoy.test))] },
+  }),
+);
+
+export default defineConfig(({ mode }) => ({
+  test: {
+    projects:
+      mode === "workbook" ? [chapter, answers] : mode === "check" ? [stubs, ...decoyProjects] : [learner],
+    // Property tests print their seed on failure; a learner can paste it back (see the README).
+    testTimeout: 20_000,
+  },
+}));
