@@ -17,9 +17,11 @@ const MAX_LENGTH = 10_000;
 const MAX_DEPTH = 200;
 
 // Positions in messages are 0-based offsets into the expression, as JavaScript strings index.
+type Operator = "+" | "-" | "*" | "/";
+type OperatorToken = { readonly kind: "operator"; readonly text: Operator; readonly position: number };
 type Token =
   | { readonly kind: "number"; readonly value: number; readonly text: string; readonly position: number }
-  | { readonly kind: "operator"; readonly text: "+" | "-" | "*" | "/"; readonly position: number }
+  | OperatorToken
   | { readonly kind: "paren"; readonly text: "(" | ")"; readonly position: number }
   | { readonly kind: "end"; readonly text: ""; readonly position: number };
 
@@ -28,8 +30,8 @@ export function evaluateExpression(expression: string): number {
     throw new CalculatorError(`expression is longer than ${MAX_LENGTH} characters`);
   }
   const tokens = tokenize(expression);
-  if (tokens.length === 1) throw new CalculatorError("empty expression");
-  return new Parser(tokens).parseWhole();
+  if (tokens.length === 0) throw new CalculatorError("empty expression");
+  return new Parser(tokens, expression.length).parseWhole();
 }
 
 // Sticky (`y`) so the match must start exactly at lastIndex. Accepts "3", "3.5", ".5" and "3.".
@@ -58,7 +60,6 @@ function tokenize(expression: string): Token[] {
       position += text.length;
     }
   }
-  tokens.push({ kind: "end", text: "", position });
   return tokens;
 }
 
@@ -77,8 +78,15 @@ function ensureFinite(value: number, message: string): number {
 class Parser {
   private index = 0;
   private depth = 0;
+  // Reading past the last token yields this, so "1+" fails as "unexpected end", not a crash.
+  private readonly end: Token;
 
-  constructor(private readonly tokens: readonly Token[]) {}
+  constructor(
+    private readonly tokens: readonly Token[],
+    length: number,
+  ) {
+    this.end = { kind: "end", text: "", position: length };
+  }
 
   parseWhole(): number {
     const value = this.expression();
@@ -91,25 +99,20 @@ class Parser {
 
   private expression(): number {
     let value = this.term();
-    for (let token = this.peek(); token.text === "+" || token.text === "-"; token = this.peek()) {
-      this.advance();
-      const right = this.term();
-      value = this.combine(value, token, right);
+    while (true) {
+      const operator = this.takeOperator("+", "-");
+      if (operator === undefined) return value;
+      value = combine(value, operator, this.term());
     }
-    return value;
   }
 
   private term(): number {
     let value = this.unary();
-    for (let token = this.peek(); token.text === "*" || token.text === "/"; token = this.peek()) {
-      this.advance();
-      const right = this.unary();
-      if (token.text === "/" && right === 0) {
-        throw new CalculatorError(`division by zero at position ${token.position}`);
-      }
-      value = this.combine(value, token, right);
+    while (true) {
+      const operator = this.takeOperator("*", "/");
+      if (operator === undefined) return value;
+      value = combine(value, operator, this.unary());
     }
-    return value;
   }
 
   private unary(): number {
@@ -123,11 +126,8 @@ class Parser {
 
   private parenthesized(open: Token): number {
     const value = this.expression();
-    const close = this.peek();
-    if (close.text === ")") {
-      this.advance();
-      return value;
-    }
+    const close = this.advance();
+    if (close.text === ")") return value;
     if (close.kind === "end") throw new CalculatorError(`unbalanced parenthesis at position ${open.position}`);
     throw unexpected(close);
   }
@@ -146,26 +146,33 @@ class Parser {
     }
   }
 
-  private combine(left: number, operator: Token, right: number): number {
-    const result = applyOperator(operator.text, left, right);
-    return ensureFinite(result, `result of "${operator.text}" at position ${operator.position} is too large`);
+  /** Consumes the next token if it is one of `operators`. */
+  private takeOperator(...operators: Operator[]): OperatorToken | undefined {
+    const token = this.peek();
+    if (token.kind !== "operator" || !operators.includes(token.text)) return undefined;
+    this.index += 1;
+    return token;
   }
 
   private peek(): Token {
-    // The tokenizer always ends with an "end" token, and advance() never moves past it.
-    const token = this.tokens[this.index] ?? this.tokens[this.tokens.length - 1];
-    if (token === undefined) throw new Error("tokenizer produced no end token");
-    return token;
+    return this.tokens[this.index] ?? this.end;
   }
 
   private advance(): Token {
     const token = this.peek();
-    if (token.kind !== "end") this.index += 1;
+    this.index += 1;
     return token;
   }
 }
 
-function applyOperator(operator: string, left: number, right: number): number {
+function combine(left: number, operator: OperatorToken, right: number): number {
+  const where = `at position ${operator.position}`;
+  if (operator.text === "/" && right === 0) throw new CalculatorError(`division by zero ${where}`);
+  const result = applyOperator(operator.text, left, right);
+  return ensureFinite(result, `result of "${operator.text}" ${where} is too large`);
+}
+
+function applyOperator(operator: Operator, left: number, right: number): number {
   switch (operator) {
     case "+":
       return left + right;
@@ -175,8 +182,6 @@ function applyOperator(operator: string, left: number, right: number): number {
       return left * right;
     case "/":
       return left / right;
-    default:
-      throw new Error(`not a binary operator: ${operator}`);
   }
 }
 

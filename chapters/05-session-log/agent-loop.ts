@@ -1,0 +1,108 @@
+// 5.5: the agent loop from chapter 02, with its mutable message list replaced by the session log.
+// Every step of the loop is now an append; the messages sent to the model are derived from the log
+// just before each call. The order of events for one calculator round trip (12 events):
+//   turn/start, user/message, request/header,
+//   step/start, assistant/message, tool/call, tool/result, step/end,
+//   step/start, assistant/message, step/end, turn/end
+import type { ChatClient, ChatRequest } from "../common/deepseek.ts";
+import type { AssistantMessage } from "../common/messages.ts";
+import { messageOf, runToolCall, toolSpec, type Tool } from "../common/tools.ts";
+import { Session } from "./session.ts";
+
+export interface RunAgentOptions {
+  readonly client: ChatClient;
+  readonly tools: readonly Tool[];
+  readonly systemPrompt: string;
+  readonly userPrompt: string;
+  /** The step budget: how many model calls this turn may make. */
+  readonly maxSteps?: number;
+  /** Continue an existing session with a new turn; a fresh session is made when absent. */
+  readonly session?: Session;
+}
+
+/** The model call failed; `session` holds everything logged up to and including `turn/end`. */
+export class AgentRunError extends Error {
+  override readonly name = "AgentRunError";
+  constructor(
+    message: string,
+    readonly session: Session,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+export async function runAgent({
+  client,
+  tools,
+  systemPrompt,
+  userPrompt,
+  maxSteps = 10,
+  session = new Session(),
+}: RunAgentOptions): Promise<Session> {
+  const turn = countTurns(session) + 1;
+  const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
+
+  session.append("turn/start", { turn });
+  session.append("user/message", { content: userPrompt });
+  // The system prompt and tool specs are not conversation, so they are never messages; they are
+  // logged once per turn so that a replay knows exactly what the model was given.
+  const header = { model: client.model, system: systemPrompt, tools: tools.map(toolSpec) };
+  session.append("request/header", { header, reason: "initial" });
+
+  for (let step = 1; step <= maxSteps; step++) {
+    let finished: boolean;
+    try {
+      finished = await runStep({ session, client, toolsByName, turn, step, header });
+    } catch (error) {
+      const message = messageOf(error);
+      session.append("turn/end", { turn, reason: "error", message });
+      throw new AgentRunError(`turn ${turn} failed in step ${step}: ${message}`, session, { cause: error });
+    }
+    if (finished) {
+      session.append("turn/end", { turn, reason: "completed" });
+      return session;
+    }
+  }
+  session.append("turn/end", { turn, reason: "max_steps" });
+  return session;
+}
+
+interface StepContext {
+  readonly session: Session;
+  readonly client: ChatClient;
+  readonly toolsByName: ReadonlyMap<string, Tool>;
+  readonly turn: number;
+  readonly step: number;
+  readonly header: Pick<ChatRequest, "system" | "tools">;
+}
+
+/** One model call and the tools it asks for. Returns true when the model answered without tools. */
+async function runStep({ session, client, toolsByName, turn, step, header }: StepContext): Promise<boolean> {
+  session.append("step/start", { turn, step });
+  try {
+    const reply = await client.chat({ ...header, messages: session.deriveMessages() });
+    logAssistantMessage(session, reply);
+    for (const call of reply.tool_calls) {
+      session.append("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments });
+      const outcome = await runToolCall(toolsByName, call);
+      session.append("tool/result", { call_id: call.id, ...outcome });
+    }
+    return reply.tool_calls.length === 0;
+  } finally {
+    // Like the book's `finally`: a step that throws is still closed in the log.
+    session.append("step/end", { turn, step });
+  }
+}
+
+function logAssistantMessage(session: Session, reply: AssistantMessage): void {
+  session.append("assistant/message", {
+    content: reply.content,
+    reasoning_content: reply.reasoning_content ?? null,
+    tool_calls: reply.tool_calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })),
+  });
+}
+
+function countTurns(session: Session): number {
+  return session.events.filter((event) => event.type === "turn/start").length;
+}

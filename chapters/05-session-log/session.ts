@@ -1,0 +1,192 @@
+// 5.2–5.3 and 5.6: the Session, an append-only log of events. `append` is the only way in; the log
+// is read through frozen snapshots; subscribers hear about each event after it is committed; and a
+// stored log replays into a new Session with `fromLog`, checked event by event.
+import type { Message } from "../common/messages.ts";
+import { freezeJson, JsonValueError, type JsonObject, type JsonValue } from "./json.ts";
+import { checkEventData, eventSchemas, EventDataError, type EventData, type EventSchemas } from "./events.ts";
+import { deriveMessages } from "./projection.ts";
+
+/** One entry of the log. `id` counts from 0 without gaps; `ts` is epoch milliseconds. */
+export interface SessionEvent<T extends string = string> {
+  readonly id: number;
+  readonly type: T;
+  readonly ts: number;
+  readonly data: EventData<T>;
+}
+
+export type Listener = (event: SessionEvent) => void;
+
+export interface SessionOptions {
+  /** Where `ts` comes from; inject a fake clock for deterministic tests. */
+  readonly clock?: () => number;
+  /** Receives a listener's error; the event itself stays committed. */
+  readonly onListenerError?: (error: unknown, event: SessionEvent) => void;
+  /** Schemas for event types beyond the built-in vocabulary (see events.ts). */
+  readonly schemas?: EventSchemas;
+}
+
+export class Session {
+  readonly #log: SessionEvent[] = [];
+  #snapshot: readonly SessionEvent[] | undefined;
+  readonly #listeners = new Set<{ readonly listener: Listener }>();
+  readonly #undelivered: SessionEvent[] = [];
+  #delivering = false;
+  readonly #clock: () => number;
+  readonly #onListenerError: (error: unknown, event: SessionEvent) => void;
+  readonly #schemas: EventSchemas;
+
+  constructor(options: SessionOptions = {}) {
+    this.#clock = options.clock ?? Date.now;
+    this.#onListenerError = options.onListenerError ?? reportListenerError;
+    this.#schemas = { ...eventSchemas, ...options.schemas };
+  }
+
+  // ── 5.3 the only write path: validate and freeze, commit, then notify ──────────────────────────
+
+  append<T extends string>(type: T, data: EventData<T>): SessionEvent<T> {
+    checkType(type);
+    const frozenData = freezeEventData(data);
+    checkEventData(type, frozenData, this.#schemas);
+    const event = makeEvent(this.#log.length, type, checkTimestamp(this.#clock()), frozenData);
+    this.#commit(event);
+    this.#notify(event);
+    return event as SessionEvent<T>;
+  }
+
+  /** A frozen snapshot: the same array until the next append, so reading often costs nothing. */
+  get events(): readonly SessionEvent[] {
+    this.#snapshot ??= Object.freeze([...this.#log]);
+    return this.#snapshot;
+  }
+
+  /** Calls `listener` with every event appended from now on; the returned function stops that. */
+  subscribe(listener: Listener): () => void {
+    const entry = { listener };
+    this.#listeners.add(entry);
+    return () => void this.#listeners.delete(entry);
+  }
+
+  // ── 5.4 what the model sees is derived from the log, never stored beside it ────────────────────
+
+  deriveMessages(): Message[] {
+    return deriveMessages(this.events);
+  }
+
+  // ── 5.6 replay: rebuild a session from stored events, trusting nothing ──────────────────────────
+
+  static fromLog(events: readonly unknown[], options: SessionOptions = {}): Session {
+    if (!Array.isArray(events)) {
+      throw new ReplayError(0, "NOT_A_LOG", "a log must be an array of events");
+    }
+    const session = new Session(options);
+    events.forEach((stored, index) => session.#commit(session.#readStoredEvent(stored, index)));
+    return session;
+  }
+
+  #readStoredEvent(stored: unknown, index: number): SessionEvent {
+    if (typeof stored !== "object" || stored === null || Array.isArray(stored)) {
+      throw new ReplayError(index, "NOT_AN_EVENT", "expected an object with id, type, ts and data");
+    }
+    const { id, type, ts, data, ...extra } = stored as Record<string, unknown>;
+    const unexpected = Object.keys(extra);
+    if (unexpected.length > 0) {
+      throw new ReplayError(index, "UNEXPECTED_KEY", `unexpected key "${unexpected[0]}" (an event has id, type, ts and data)`);
+    }
+    if (id !== index) {
+      throw new ReplayError(index, "ID_MISMATCH", `id is ${JSON.stringify(id)}, expected ${index} (ids count from 0 without gaps)`);
+    }
+    if (typeof type !== "string" || type === "") {
+      throw new ReplayError(index, "BAD_TYPE", `type must be a non-empty string, got ${JSON.stringify(type)}`);
+    }
+    if (!isTimestamp(ts)) {
+      throw new ReplayError(index, "BAD_TS", `ts must be a non-negative integer of milliseconds, got ${JSON.stringify(ts)}`);
+    }
+    try {
+      const frozenData = freezeEventData(data);
+      checkEventData(type, frozenData, this.#schemas);
+      return makeEvent(index, type, ts, frozenData);
+    } catch (error) {
+      if (error instanceof JsonValueError) {
+        throw new ReplayError(index, "BAD_DATA", `data is not a JSON object: ${error.message}`);
+      }
+      if (error instanceof EventDataError) throw new ReplayError(index, "SCHEMA", error.message);
+      throw error;
+    }
+  }
+
+  #commit(event: SessionEvent): void {
+    this.#log.push(event);
+    this.#snapshot = undefined;
+  }
+
+  // An append made by a listener is queued rather than delivered at once, so every listener hears
+  // the events in id order; the outer delivery loop picks it up after the current event is done.
+  #notify(event: SessionEvent): void {
+    this.#undelivered.push(event);
+    if (this.#delivering) return;
+    this.#delivering = true;
+    try {
+      for (let next = this.#undelivered.shift(); next; next = this.#undelivered.shift()) {
+        this.#deliver(next);
+      }
+    } finally {
+      this.#delivering = false;
+    }
+  }
+
+  #deliver(event: SessionEvent): void {
+    for (const entry of [...this.#listeners]) {
+      if (!this.#listeners.has(entry)) continue; // unsubscribed by an earlier listener just now
+      try {
+        entry.listener(event);
+      } catch (error) {
+        this.#onListenerError(error, event);
+      }
+    }
+  }
+}
+
+/** A stored log broke a rule; `index` is the event's position and `code` names the rule. */
+export class ReplayError extends Error {
+  override readonly name = "ReplayError";
+  constructor(
+    readonly index: number,
+    readonly code: string,
+    detail: string,
+  ) {
+    super(`replay failed at event #${index}: ${detail}`);
+  }
+}
+
+function makeEvent(id: number, type: string, ts: number, data: JsonObject): SessionEvent {
+  return Object.freeze({ id, type, ts, data });
+}
+
+function freezeEventData(data: unknown): JsonObject {
+  const frozen: JsonValue = freezeJson(data);
+  if (typeof frozen !== "object" || frozen === null || Array.isArray(frozen)) {
+    throw new JsonValueError("$", "event data must be a JSON object");
+  }
+  return frozen as JsonObject;
+}
+
+function checkType(type: unknown): void {
+  if (typeof type !== "string" || type === "") {
+    throw new TypeError(`event type must be a non-empty string, got ${JSON.stringify(type)}`);
+  }
+}
+
+function isTimestamp(ts: unknown): ts is number {
+  return typeof ts === "number" && Number.isSafeInteger(ts) && ts >= 0;
+}
+
+function checkTimestamp(ts: number): number {
+  if (!isTimestamp(ts)) {
+    throw new TypeError(`the session clock must return non-negative integer milliseconds, got ${ts}`);
+  }
+  return ts;
+}
+
+function reportListenerError(error: unknown, event: SessionEvent): void {
+  console.error(`[session] a listener failed on event #${event.id} ${event.type}:`, error);
+}
