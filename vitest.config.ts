@@ -58,6 +58,11 @@ const decoyProjects = decoys.map(
 
 export default defineConfig(({ mode }) => ({
   test: {
+    // The workbook run also leaves its counts where scripts/check-exercises.ts reads them.
+    ...(mode === "workbook" && {
+      reporters: ["default", "json"],
+      outputFile: { json: ".vitest-results/workbook.json" },
+    }),
     projects:
       mode === "workbook" ? [chapter, answers] : mode === "check" ? [stubs, ...decoyProjects] : [learner],
     // Property tests print their seed on failure; a learner can paste it back (see the README).
