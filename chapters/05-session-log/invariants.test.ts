@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { calculator } from "../common/calculator.ts";
+import type { ChatClient } from "../common/deepseek.ts";
+import type { AssistantMessage } from "../common/messages.ts";
+import { runAgent } from "./agent-loop.ts";
+import { findLogProblems } from "./invariants.ts";
+import { Session, type SessionEvent } from "./session.ts";
+
+const callReply: AssistantMessage = {
+  role: "assistant",
+  content: "",
+  reasoning_content: "use the calculator",
+  tool_calls: [{ id: "call_00_a", name: "calculator", arguments: '{"expression":"1+2*3"}' }],
+};
+const answerReply: AssistantMessage = { role: "assistant", content: "7", reasoning_content: null, tool_calls: [] };
+
+function scriptedClient(replies: AssistantMessage[]): ChatClient {
+  return { model: "scripted", chat: async () => replies.shift() ?? answerReply };
+}
+
+async function calculatorLog(): Promise<readonly SessionEvent[]> {
+  const session = await runAgent({
+    client: scriptedClient([callReply, answerReply]),
+    tools: [calculator],
+    systemPrompt: "You are a calculator.",
+    userPrompt: "1+2*3 等于几？",
+  });
+  return session.events;
+}
+
+const codes = (events: readonly SessionEvent[]) => findLogProblems(events).map((p) => `${p.code}@${p.index}`);
+
+describe("findLogProblems: turns and steps closed, every tool call answered once", () => {
+  it("finds nothing in a log written by runAgent", async () => {
+    expect(findLogProblems(await calculatorLog())).toEqual([]);
+  });
+
+  it("a log torn after the tool call reports the open step, the open turn and the unanswered call", async () => {
+    const torn = (await calculatorLog()).slice(0, 6); // … assistant/message, tool/call
+    expect(codes(torn)).toEqual(["OPEN_TURN@0", "OPEN_STEP@3", "UNANSWERED_TOOL_CALL@5"]);
+  });
+
+  it("every prefix of a complete log has only open ends, never a contradiction", async () => {
+    const log = await calculatorLog();
+    for (let length = 0; length <= log.length; length++) {
+      const found = findLogProblems(log.slice(0, length)).map((p) => p.code);
+      const contradictions = found.filter((code) => !["OPEN_TURN", "OPEN_STEP", "UNANSWERED_TOOL_CALL"].includes(code));
+      expect(contradictions, `prefix of ${length} events`).toEqual([]);
+    }
+  });
+
+  it("reports a duplicate result and a result for a call never made", () => {
+    const session = new Session({ clock: () => 0 });
+    session.append("tool/call", { call_id: "a", name: "calculator", arguments: "{}" });
+    session.append("tool/result", { call_id: "a", content: "1", is_error: false });
+    session.append("tool/result", { call_id: "a", content: "1", is_error: false });
+    session.append("tool/result", { call_id: "b", content: "2", is_error: false });
+    expect(codes(session.events)).toEqual(["DUPLICATE_TOOL_RESULT@2", "ORPHAN_TOOL_RESULT@3"]);
+  });
+
+  it("reports boundaries that close what is not open, naming the event", () => {
+    const session = new Session({ clock: () => 0 });
+    session.append("turn/start", { turn: 1 });
+    session.append("step/end", { turn: 1, step: 1 });
+    session.append("turn/end", { turn: 2, reason: "completed" });
+    const problems = findLogProblems(session.events);
+    expect(problems.map((p) => p.code)).toEqual(["UNEXPECTED_BOUNDARY", "UNEXPECTED_BOUNDARY"]);
+    expect(problems[0]?.message).toBe("event #1: step/end for step 1, which is not open");
+  });
+
+  it("a new turn while one is open reports the old turn", () => {
+    const session = new Session({ clock: () => 0 });
+    session.append("turn/start", { turn: 1 });
+    session.append("turn/start", { turn: 2 });
+    session.append("turn/end", { turn: 2, reason: "completed" });
+    expect(codes(session.events)).toEqual(["OPEN_TURN@0"]);
+  });
+});

@@ -1,0 +1,55 @@
+// Beyond 5.6: the book notes that a fuller replay would also check that turns and steps are closed
+// and that every tool call got its result. `fromLog` cannot demand that — a log cut short by a crash
+// is still a true record and must load — so these checks are a separate report, not a rejection.
+import { isEventOfType } from "./events.ts";
+import type { SessionEvent } from "./session.ts";
+
+export interface LogProblem {
+  /** The event the problem is about (for something never closed: where it was opened). */
+  readonly index: number;
+  readonly code: "OPEN_TURN" | "OPEN_STEP" | "UNEXPECTED_BOUNDARY" | "UNANSWERED_TOOL_CALL" | "ORPHAN_TOOL_RESULT" | "DUPLICATE_TOOL_RESULT";
+  readonly message: string;
+}
+
+/** Lists every structural problem in a log, by event index; an empty list means well-formed. */
+export function findLogProblems(events: readonly SessionEvent[]): LogProblem[] {
+  const problems: LogProblem[] = [];
+  const report = (index: number, code: LogProblem["code"], message: string) =>
+    problems.push({ index, code, message: `event #${index}: ${message}` });
+
+  let openTurn: SessionEvent<"turn/start"> | undefined;
+  let openStep: SessionEvent<"step/start"> | undefined;
+  const pendingCalls = new Map<string, number>(); // call_id → index of its tool/call
+  const answeredCalls = new Set<string>();
+
+  for (const event of events) {
+    if (isEventOfType(event, "turn/start")) {
+      if (openTurn) report(openTurn.id, "OPEN_TURN", `turn ${openTurn.data.turn} never ended before turn ${event.data.turn} began`);
+      openTurn = event;
+    } else if (isEventOfType(event, "turn/end")) {
+      if (openStep) report(openStep.id, "OPEN_STEP", `step ${openStep.data.step} never ended before its turn did`);
+      if (openTurn?.data.turn !== event.data.turn) report(event.id, "UNEXPECTED_BOUNDARY", `turn/end for turn ${event.data.turn}, which is not open`);
+      openTurn = undefined;
+      openStep = undefined;
+    } else if (isEventOfType(event, "step/start")) {
+      if (openStep) report(openStep.id, "OPEN_STEP", `step ${openStep.data.step} never ended before step ${event.data.step} began`);
+      if (openTurn?.data.turn !== event.data.turn) report(event.id, "UNEXPECTED_BOUNDARY", `step/start outside its turn ${event.data.turn}`);
+      openStep = event;
+    } else if (isEventOfType(event, "step/end")) {
+      if (openStep?.data.step !== event.data.step) report(event.id, "UNEXPECTED_BOUNDARY", `step/end for step ${event.data.step}, which is not open`);
+      openStep = undefined;
+    } else if (isEventOfType(event, "tool/call")) {
+      pendingCalls.set(event.data.call_id, event.id);
+    } else if (isEventOfType(event, "tool/result")) {
+      const id = event.data.call_id;
+      if (answeredCalls.has(id)) report(event.id, "DUPLICATE_TOOL_RESULT", `a second result for tool call ${id}`);
+      else if (!pendingCalls.has(id)) report(event.id, "ORPHAN_TOOL_RESULT", `result for tool call ${id}, which was never made`);
+      pendingCalls.delete(id);
+      answeredCalls.add(id);
+    }
+  }
+  for (const [id, index] of pendingCalls) report(index, "UNANSWERED_TOOL_CALL", `tool call ${id} has no result`);
+  if (openStep) report(openStep.id, "OPEN_STEP", `step ${openStep.data.step} never ended`);
+  if (openTurn) report(openTurn.id, "OPEN_TURN", `turn ${openTurn.data.turn} never ended`);
+  return problems.sort((a, b) => a.index - b.index);
+}
