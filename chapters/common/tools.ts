@@ -51,8 +51,10 @@ export async function runToolCall(
   let parsedArguments: unknown;
   try {
     parsedArguments = JSON.parse(call.arguments);
-  } catch (error) {
-    return failure(`arguments for ${call.name} are not valid JSON: ${messageOf(error)}`);
+  } catch {
+    // Our own words, not the JSON parser's: its message differs between Node versions, and this text
+    // is sent to the model, so it must not change under recorded fixtures.
+    return failure(`arguments for ${call.name} are not valid JSON: ${JSON.stringify(call.arguments)}`);
   }
   const checked = tool.schema.safeParse(parsedArguments);
   if (!checked.success) {

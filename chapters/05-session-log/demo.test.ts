@@ -1,0 +1,149 @@
+// The chapter demo: offline on the calculator fixture (in process, and as `tsx demo.ts`), and live
+// against the loopback stand-in, including a bad key.
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { DeepSeekError } from "../common/deepseek.ts";
+import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
+import { startStandIn, type StandIn } from "../../fixtures/standin.ts";
+import { root } from "../../scripts/steps.ts";
+import { AgentRunError } from "./agent-loop.ts";
+import { compactJson, explain, main } from "./demo.ts";
+import { Session } from "./session.ts";
+
+const KEY = "sk-demo-test-key-7a6b5c4d3e2f";
+const SECTIONS = ["=== ① 订阅者视角 / Subscriber view ===", "=== ② ", "=== ③ ", "=== ④ "];
+
+async function runInProcess(argv: string[], env: Record<string, string> = {}) {
+  const lines: string[] = [];
+  const code = await main(argv, { out: (line) => lines.push(...line.split("\n")), env });
+  return { code, lines, text: lines.join("\n") };
+}
+
+/** The lines of the section whose heading starts with `marker`, up to the next heading. */
+function section(lines: readonly string[], marker: string): string[] {
+  const start = lines.findIndex((line) => line.startsWith(marker));
+  if (start < 0) return [];
+  const end = lines.findIndex((line, i) => i > start && line.startsWith("=== "));
+  return lines.slice(start + 1, end < 0 ? undefined : end);
+}
+
+const eventLines = (lines: readonly string[]) => section(lines, "=== ②").filter((line) => /^ {2}#\d+ /.test(line));
+const messageLines = (lines: readonly string[]) =>
+  section(lines, "=== ③").filter((line) => /^ {2}\[(user|assistant|tool)/.test(line));
+
+function spawnDemo(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
+  const tsx = path.join(root, "node_modules/.bin/tsx");
+  return new Promise((resolve) => {
+    execFile(tsx, ["chapters/05-session-log/demo.ts", ...args], { cwd: root, env: { ...clean, ...env } }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe("offline (no key, or --offline)", () => {
+  test("says first that it replays the synthetic calculator fixture, and how to go live", async () => {
+    const { lines } = await runInProcess([]);
+    expect(lines[0]).toMatch(/^离线回放 \/ Offline replay of fixtures\/data\/calculator\.json \(synthetic: .*not recorded\)/);
+    expect(lines[0]).toContain("set DEEPSEEK_API_KEY");
+  });
+
+  test("prints sections ①–④: 12 subscriber lines, 12 events, 4 messages, and a replay that is deep-equal", async () => {
+    const { code, lines, text } = await runInProcess([]);
+    expect(code).toBe(0);
+    for (const heading of SECTIONS) expect(text).toContain(heading);
+    expect(section(lines, "=== ①").filter((line) => line.includes("看到新事件"))).toHaveLength(12);
+    const events = eventLines(lines);
+    expect(events).toHaveLength(12);
+    expect(events[0]).toBe('  #0   turn/start         {"turn":1}');
+    expect(events[11]).toBe('  #11  turn/end           {"turn":1,"reason":"completed"}');
+    expect(messageLines(lines)).toEqual([
+      "  [user] 1+2*3 等于几？",
+      '  [assistant → 请求工具] calculator({"expression": "1+2*3"})',
+      "  [tool → 结果] 7",
+      "  [assistant] 根据计算，**1 + 2 × 3 = 7**。",
+    ]);
+    expect(text).toContain("重放派生 4 条消息，与原始派生逐字段一致: true");
+    expect(text).toContain("rebuilt by Session.fromLog: 12 events");
+  });
+
+  test("--offline replays even when a key is set, and the key is never printed", async () => {
+    const { code, lines, text } = await runInProcess(["--offline"], { DEEPSEEK_API_KEY: KEY });
+    expect(code).toBe(0);
+    expect(lines[0]).toMatch(/^离线回放/);
+    expect(text).not.toContain(KEY);
+  });
+
+  test("long strings in the event log are shortened so each event stays on one line", () => {
+    expect(compactJson({ content: "x".repeat(100) })).toBe(`{"content":"${"x".repeat(31)}…"}`);
+    expect(compactJson({ text: "a\nb" })).toBe('{"text":"a⏎b"}');
+    expect(compactJson({ list: Array.from({ length: 100 }, (_, i) => i) }, 20)).toHaveLength(20);
+  });
+
+  test("`tsx demo.ts --offline` runs as a program and exits 0", { timeout: 60_000 }, async () => {
+    const run = await spawnDemo(["--offline"], {});
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("deep-equal to the original: true");
+    expect(eventLines(run.stdout.split("\n"))).toHaveLength(12);
+  });
+});
+
+describe("live, against the loopback stand-in", { timeout: 60_000 }, () => {
+  let standIn: StandIn | undefined;
+  afterEach(async () => {
+    await standIn?.close();
+    standIn = undefined;
+  });
+  const replies = () => loadFixture(fixturePath("calculator")).exchanges.map((exchange) => exchange.response);
+
+  test("with a key it calls DEEPSEEK_BASE_URL and prints the same four sections", async () => {
+    standIn = await startStandIn({ apiKey: KEY, replies: replies() });
+    const run = await spawnDemo([], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split("\n");
+    expect(lines[0]).toBe(`在线 / Live: calling deepseek-flash at ${standIn.baseURL} (npm run demo -- --offline replays a recording instead)`);
+    expect(eventLines(lines)).toHaveLength(12);
+    expect(messageLines(lines)).toHaveLength(4);
+    expect(run.stdout).toContain("deep-equal to the original: true");
+    expect(standIn.remaining()).toBe(0);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(KEY);
+  });
+
+  test("a wrong key exits 1 after printing the log so far and one explanation, never the key", async () => {
+    standIn = await startStandIn({ apiKey: KEY, replies: replies() });
+    const wrongKey = "sk-demo-wrong-key-000000-k3y9";
+    const run = await spawnDemo([], { DEEPSEEK_API_KEY: wrongKey, DEEPSEEK_BASE_URL: standIn.baseURL });
+    expect(run.code).toBe(1);
+    const lines = run.stdout.split("\n");
+    expect(eventLines(lines).map((line) => line.split(/\s+/)[2])).toEqual([
+      "turn/start", "user/message", "request/header", "step/start", "step/end", "turn/end",
+    ]);
+    expect(eventLines(lines)[5]).toContain('"reason":"error"');
+    const explanation = section(lines, "=== 运行失败 / The run failed ===").join("\n");
+    expect(explanation).toContain("DeepSeek refused the API key (401). Check that DEEPSEEK_API_KEY is complete");
+    expect(explanation).toContain("Your api key: ****k3y9 is invalid");
+    expect(run.stdout).not.toContain("=== ③");
+    expect(`${run.stdout}${run.stderr}`).not.toContain(wrongKey);
+  });
+});
+
+describe("explain: one paragraph per kind of failure", () => {
+  const failure = (error: DeepSeekError) => new AgentRunError("turn 1 failed", new Session(), { cause: error });
+
+  test("402 tells the learner to top up", () => {
+    const text = explain(failure(new DeepSeekError("DeepSeek API error 402 (unknown_error): Insufficient Balance", "insufficient_balance", 402))).join(" ");
+    expect(text).toContain("The DeepSeek account has no balance left (402). Top it up");
+    expect(text).toContain("npm run demo -- --offline");
+  });
+
+  test("a network failure points at the connection and DEEPSEEK_BASE_URL", () => {
+    const text = explain(failure(new DeepSeekError("could not reach DeepSeek at https://api.deepseek.com: Connection error.", "network"))).join(" ");
+    expect(text).toContain("Could not reach DeepSeek. Check the network, any proxy, and DEEPSEEK_BASE_URL");
+  });
+
+  test("429 after retries says to wait", () => {
+    const text = explain(failure(new DeepSeekError("DeepSeek API error 429: Rate limit", "rate_limit", 429))).join(" ");
+    expect(text).toContain("Too many requests (429)");
+  });
+});

@@ -1,0 +1,205 @@
+// 5.7: the chapter's demo. One calculator round trip, seen four ways: ① as a subscriber hears it,
+// ② as the raw log, ③ as the messages the model was shown, ④ rebuilt from the log's JSON text.
+//
+//   npm run demo               live when DEEPSEEK_API_KEY is set, otherwise an offline replay
+//   npm run demo -- --offline  always replay fixtures/data/calculator.json (no key, no network)
+import { isDeepStrictEqual } from "node:util";
+import { pathToFileURL } from "node:url";
+import pc from "picocolors";
+import { DEFAULT_BASE_URL, DEFAULT_MODEL, DeepSeekClient, DeepSeekError, type ChatClient } from "../common/deepseek.ts";
+import type { Message } from "../common/messages.ts";
+import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
+import { startReplay, type Replay } from "../../fixtures/replay.ts";
+import { findScenario, runScenario } from "../../fixtures/scenarios.ts";
+import { AgentRunError } from "./agent-loop.ts";
+import { Session, type SessionEvent } from "./session.ts";
+
+export interface DemoIO {
+  /** Receives each line of output. */
+  readonly out: (line: string) => void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly color?: boolean;
+}
+
+/** Runs the demo; resolves with the process exit code. */
+export async function main(argv: readonly string[], io: DemoIO): Promise<number> {
+  const c = pc.createColors(io.color ?? false);
+  const key = io.env.DEEPSEEK_API_KEY;
+  const live = !argv.includes("--offline") && Boolean(key);
+  // Belt and braces: nothing we print should hold the key, but make sure of it.
+  const out = (line = "") => io.out(key ? line.split(key).join("[redacted]") : line);
+  const heading = (zh: string, en: string) => out(`\n${c.bold(`=== ${zh} / ${en} ===`)}`);
+
+  const { client, replay } = live ? connectLive(io.env, out) : connectOffline(out);
+  const session = new Session();
+  try {
+    heading("① 订阅者视角", "Subscriber view");
+    session.subscribe((event) => out(`  [订阅者 / subscriber] 看到新事件 #${event.id} ${event.type}`));
+    const failure = await runScenario(findScenario("calculator"), client, session).then(
+      () => undefined,
+      (error: unknown) => {
+        if (error instanceof AgentRunError) return error;
+        throw error;
+      },
+    );
+
+    heading("② 事件日志原文（唯一事实来源）", "The raw event log, the single source of truth");
+    for (const event of session.events) out(`  ${formatEvent(event)}`);
+
+    const mismatch = replay ? verify(replay) : undefined;
+    if (mismatch !== undefined) {
+      heading("离线回放失败", "The offline replay failed");
+      out(mismatch);
+      return 1;
+    }
+    if (failure !== undefined) {
+      heading("运行失败", "The run failed");
+      for (const line of explain(failure)) out(`  ${line}`);
+      return 1;
+    }
+
+    heading("③ 派生消息：模型看到的历史（deriveMessages 投影）", "Derived messages: what the model saw");
+    for (const message of session.deriveMessages()) out(formatMessage(message));
+
+    heading("④ 重放：同一份日志 → 新会话 → 完全相同的消息历史", "Replay: same log → new session → same messages");
+    return replayFromText(session, out);
+  } finally {
+    replay?.close();
+  }
+}
+
+function connectLive(env: DemoIO["env"], out: (line: string) => void): { client: ChatClient; replay?: Replay } {
+  const client = new DeepSeekClient({
+    apiKey: env.DEEPSEEK_API_KEY ?? "",
+    baseURL: env.DEEPSEEK_BASE_URL || DEFAULT_BASE_URL,
+    model: env.DEEPSEEK_MODEL || DEFAULT_MODEL,
+  });
+  out(`在线 / Live: calling ${client.model} at ${client.baseURL} (npm run demo -- --offline replays a recording instead)`);
+  return { client };
+}
+
+function connectOffline(out: (line: string) => void): { client: ChatClient; replay: Replay } {
+  const file = "fixtures/data/calculator.json";
+  const fixture = loadFixture(fixturePath("calculator"));
+  const origin =
+    fixture.meta.provenance === "recorded"
+      ? `recorded from ${fixture.meta.model} on ${fixture.meta.recorded_at.slice(0, 10)}`
+      : "synthetic: hand-written in DeepSeek's wire format, not recorded";
+  out(`离线回放 / Offline replay of ${file} (${origin}). To call the live model, set DEEPSEEK_API_KEY and run npm run demo.`);
+  // The real client and SDK still run; MSW answers their HTTP requests from the fixture.
+  const replay = startReplay(fixture, { source: file });
+  const client = new DeepSeekClient({ apiKey: "offline-replay", baseURL: replay.baseURL, model: fixture.meta.model });
+  return { client, replay };
+}
+
+function verify(replay: Replay): string | undefined {
+  try {
+    replay.verify();
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+// ── ② one line per event: #id  type  data ────────────────────────────────────────────────────
+
+export function formatEvent(event: SessionEvent): string {
+  return `${`#${event.id}`.padEnd(4)} ${event.type.padEnd(18)} ${compactJson(event.data)}`;
+}
+
+/** Compact JSON with long strings shortened, and the whole cut at `width`, so each event fits a line. */
+export function compactJson(value: unknown, width = 120): string {
+  const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === "string" ? shorten(v, 32) : v));
+  return shorten(text, width);
+}
+
+function shorten(text: string, max: number): string {
+  const flat = text.replace(/\n/g, "⏎");
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+// ── ③ messages as the book prints them ───────────────────────────────────────────────────────
+
+export function formatMessage(message: Message): string {
+  switch (message.role) {
+    case "user":
+      return indent(`[user] ${message.content}`);
+    case "tool":
+      return indent(`[tool → 结果] ${message.content}`);
+    case "assistant": {
+      const lines = message.tool_calls.map((call) => `[assistant → 请求工具] ${call.name}(${call.arguments})`);
+      if (message.content) lines.push(`[assistant] ${message.content}`);
+      return lines.map(indent).join("\n");
+    }
+  }
+}
+
+function indent(text: string): string {
+  return text.split("\n").map((line) => (line ? `  ${line}` : "")).join("\n");
+}
+
+// ── ④ replay from the log's JSON text ────────────────────────────────────────────────────────
+
+function replayFromText(session: Session, out: (line: string) => void): number {
+  const text = JSON.stringify(session.events);
+  const rebuilt = Session.fromLog(JSON.parse(text) as unknown[]);
+  const original = session.deriveMessages();
+  const replayed = rebuilt.deriveMessages();
+  // Every field of every message, not only the roles.
+  const equal = isDeepStrictEqual(replayed, original);
+  out(`  日志序列化为 ${text.length} 个字符的 JSON，解析后 Session.fromLog 重建 ${rebuilt.events.length} 条事件`);
+  out(`  (the log as ${text.length} characters of JSON, parsed, rebuilt by Session.fromLog: ${rebuilt.events.length} events)`);
+  out(`  重放派生 ${replayed.length} 条消息，与原始派生逐字段一致: ${equal}`);
+  out(`  (replayed ${replayed.length} messages, deep-equal to the original: ${equal})`);
+  out("  ← 日志是唯一事实来源：持久化、界面、重放都从它派生 / the log is the single source of truth");
+  return equal ? 0 : 1;
+}
+
+// ── a live run that failed ───────────────────────────────────────────────────────────────────
+
+/** One paragraph (Chinese, then English) on what went wrong and what to do about it. */
+export function explain(failure: AgentRunError): string[] {
+  const cause = failure.cause instanceof DeepSeekError ? failure.cause : undefined;
+  const said = `(${cause?.message ?? failure.message})`;
+  const offline = "npm run demo -- --offline";
+  switch (cause?.kind) {
+    case "authentication":
+      return [
+        `DeepSeek 拒绝了这个 API key（401）。请检查 DEEPSEEK_API_KEY 是否完整、是否已被删除（https://platform.deepseek.com/api_keys），或离线运行：${offline}。`,
+        `DeepSeek refused the API key (401). Check that DEEPSEEK_API_KEY is complete and still active, or run offline: ${offline}. ${said}`,
+      ];
+    case "insufficient_balance":
+      return [
+        `账户余额不足（402）。请在 https://platform.deepseek.com/top_up 充值，或离线运行：${offline}。`,
+        `The DeepSeek account has no balance left (402). Top it up, or run offline: ${offline}. ${said}`,
+      ];
+    case "rate_limit":
+      return [
+        `请求过多（429），SDK 重试后仍被限流。请稍等片刻再试，或离线运行：${offline}。`,
+        `Too many requests (429), still limited after the SDK's retries. Wait a moment and try again, or run offline: ${offline}. ${said}`,
+      ];
+    case "server":
+      return [
+        `DeepSeek 服务端出错或过载（${cause.status}），重试后仍失败。请稍后再试，或离线运行：${offline}。`,
+        `DeepSeek failed or is overloaded (${cause.status}), even after retries. Try again later, or run offline: ${offline}. ${said}`,
+      ];
+    case "network":
+      return [
+        `无法连接 DeepSeek。请检查网络、代理和 DEEPSEEK_BASE_URL，或离线运行：${offline}。`,
+        `Could not reach DeepSeek. Check the network, any proxy, and DEEPSEEK_BASE_URL, or run offline: ${offline}. ${said}`,
+      ];
+    default:
+      return [
+        `模型调用失败。上面的日志完整保留了失败前发生的一切。可以离线运行：${offline}。`,
+        `The model call failed; the log above keeps everything up to the failure. You can run offline: ${offline}. ${said}`,
+      ];
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2), {
+    out: (line) => console.log(line),
+    env: process.env,
+    color: pc.isColorSupported,
+  });
+}

@@ -1,0 +1,264 @@
+// DeepSeekClient against DeepSeek's wire format, through MSW at the HTTP layer: the real openai SDK
+// builds and parses every body here.
+import { http, HttpResponse, type JsonBodyType } from "msw";
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
+import { DeepSeekClient, DeepSeekError, MissingApiKeyError, type ChatRequest } from "./deepseek.ts";
+
+const KEY = "sk-test-0123456789abcdef0123456789abcdef";
+const URL_DEFAULT = "https://api.deepseek.com/chat/completions";
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+// The developer's own DEEPSEEK_* settings must not leak into these tests.
+beforeEach(() => {
+  for (const name of ["DEEPSEEK_API_KEY", "DEEPSEEK_BASE_URL", "DEEPSEEK_MODEL"]) vi.stubEnv(name, "");
+});
+afterEach(() => {
+  server.resetHandlers();
+  vi.unstubAllEnvs();
+});
+afterAll(() => server.close());
+
+/** A DeepSeek reply carrying `message`, in the documented non-streaming shape. */
+function completion(message: Record<string, unknown>, finish_reason = "stop") {
+  return {
+    id: "8f0d6f3c-5a51-4a8e-9d0b-2f6c1f7d2a10",
+    object: "chat.completion",
+    created: 1787650000,
+    model: "deepseek-flash",
+    choices: [{ index: 0, message: { role: "assistant", ...message }, finish_reason }],
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+  };
+}
+
+/** Answers every chat request with `reply` and keeps each request's body and headers. */
+function capture(reply: JsonBodyType, url = URL_DEFAULT) {
+  const seen: { body: Record<string, unknown>; headers: Headers }[] = [];
+  server.use(
+    http.post(url, async ({ request }) => {
+      seen.push({ body: (await request.json()) as Record<string, unknown>, headers: request.headers });
+      return HttpResponse.json(reply);
+    }),
+  );
+  return seen;
+}
+
+function failWith(status: number, body: JsonBodyType) {
+  server.use(http.post(URL_DEFAULT, () => HttpResponse.json(body, { status })));
+}
+
+const calculatorSpec = {
+  name: "calculator",
+  description: "Evaluate an arithmetic expression",
+  parameters: { type: "object", properties: { expression: { type: "string" } }, required: ["expression"] },
+};
+
+const roundTrip: ChatRequest = {
+  system: "You are a helpful assistant.",
+  tools: [calculatorSpec],
+  messages: [
+    { role: "user", content: "1+2*3 等于几？" },
+    {
+      role: "assistant",
+      content: "",
+      reasoning_content: "Use the calculator.",
+      tool_calls: [{ id: "call_00_abc", name: "calculator", arguments: '{"expression":"1+2*3"}' }],
+    },
+    { role: "tool", content: "7", tool_call_id: "call_00_abc" },
+  ],
+};
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.unreachable("expected the call to fail"),
+    (error: unknown) => error,
+  );
+}
+
+describe("request wire format", () => {
+  test("the system prompt goes first, then each message in DeepSeek's wire format", async () => {
+    const seen = capture(completion({ content: "7", reasoning_content: "done" }));
+    await new DeepSeekClient({ apiKey: KEY }).chat(roundTrip);
+    expect(seen[0]?.body).toEqual({
+      model: "deepseek-flash",
+      messages: [
+        { role: "system", content: "You are a helpful assistant." },
+        { role: "user", content: "1+2*3 等于几？" },
+        {
+          role: "assistant",
+          content: "",
+          reasoning_content: "Use the calculator.",
+          tool_calls: [
+            { id: "call_00_abc", type: "function", function: { name: "calculator", arguments: '{"expression":"1+2*3"}' } },
+          ],
+        },
+        { role: "tool", content: "7", tool_call_id: "call_00_abc" },
+      ],
+      tools: [{ type: "function", function: calculatorSpec }],
+    });
+  });
+
+  test("the key travels only as a Bearer token in the Authorization header", async () => {
+    const seen = capture(completion({ content: "hi" }));
+    await new DeepSeekClient({ apiKey: KEY }).chat({ system: "s", tools: [], messages: [] });
+    expect(seen[0]?.headers.get("authorization")).toBe(`Bearer ${KEY}`);
+    expect(JSON.stringify(seen[0]?.body)).not.toContain(KEY);
+  });
+
+  test("tools and an assistant's empty tool_calls are left out rather than sent empty", async () => {
+    const seen = capture(completion({ content: "hi" }));
+    await new DeepSeekClient({ apiKey: KEY }).chat({
+      system: "s",
+      tools: [],
+      messages: [{ role: "assistant", content: "earlier answer", reasoning_content: "r", tool_calls: [] }],
+    });
+    expect(seen[0]?.body).not.toHaveProperty("tools");
+    expect(seen[0]?.body.messages).toEqual([
+      { role: "system", content: "s" },
+      { role: "assistant", content: "earlier answer", reasoning_content: "r" },
+    ]);
+  });
+
+  test('a tool-call turn without reasoning sends reasoning_content "" (thinking mode requires the field)', async () => {
+    const seen = capture(completion({ content: "7" }));
+    const call = { id: "call_00_x", name: "calculator", arguments: "{}" };
+    await new DeepSeekClient({ apiKey: KEY }).chat({
+      system: "s",
+      tools: [],
+      messages: [
+        { role: "assistant", content: "", reasoning_content: null, tool_calls: [call] },
+        { role: "assistant", content: "", tool_calls: [call] },
+        { role: "assistant", content: "no calls, no reasoning", tool_calls: [] },
+      ],
+    });
+    const messages = seen[0]?.body.messages as Record<string, unknown>[];
+    expect(messages[1]?.reasoning_content).toBe("");
+    expect(messages[2]?.reasoning_content).toBe("");
+    expect(messages[3]).not.toHaveProperty("reasoning_content");
+  });
+});
+
+describe("reply", () => {
+  test("becomes an AssistantMessage with content, reasoning_content and tool_calls", async () => {
+    capture(
+      completion(
+        {
+          content: "",
+          reasoning_content: "用户问 1+2*3，用计算器。",
+          tool_calls: [
+            { index: 0, id: "call_00_abc", type: "function", function: { name: "calculator", arguments: '{"expression":"1+2*3"}' } },
+          ],
+        },
+        "tool_calls",
+      ),
+    );
+    const reply = await new DeepSeekClient({ apiKey: KEY }).chat(roundTrip);
+    expect(reply).toEqual({
+      role: "assistant",
+      content: "",
+      reasoning_content: "用户问 1+2*3，用计算器。",
+      tool_calls: [{ id: "call_00_abc", name: "calculator", arguments: '{"expression":"1+2*3"}' }],
+    });
+  });
+
+  test("reasoning_content received is sent back unchanged in the next request", async () => {
+    const reasoning = "先乘后加：2*3=6，1+6=7。\n用计算器确认。";
+    capture(completion({ content: "", reasoning_content: reasoning, tool_calls: [
+      { index: 0, id: "call_00_r", type: "function", function: { name: "calculator", arguments: "{}" } },
+    ] }, "tool_calls"));
+    const client = new DeepSeekClient({ apiKey: KEY });
+    const first = await client.chat({ system: "s", tools: [], messages: [{ role: "user", content: "q" }] });
+    server.resetHandlers();
+    const seen = capture(completion({ content: "7" }));
+    await client.chat({ system: "s", tools: [], messages: [first, { role: "tool", content: "7", tool_call_id: "call_00_r" }] });
+    const messages = seen[0]?.body.messages as Record<string, unknown>[];
+    expect(messages[1]?.reasoning_content).toBe(reasoning);
+  });
+
+  test("a reply without reasoning_content has reasoning_content null", async () => {
+    capture(completion({ content: "hello" }));
+    const reply = await new DeepSeekClient({ apiKey: KEY }).chat({ system: "s", tools: [], messages: [] });
+    expect(reply).toEqual({ role: "assistant", content: "hello", reasoning_content: null, tool_calls: [] });
+  });
+
+  test("a reply with no choices is a DeepSeekError of kind empty_reply", async () => {
+    capture({ ...completion({ content: "x" }), choices: [] });
+    const error = await rejection(new DeepSeekClient({ apiKey: KEY }).chat({ system: "s", tools: [], messages: [] }));
+    expect(error).toBeInstanceOf(DeepSeekError);
+    expect(error).toMatchObject({ kind: "empty_reply", message: expect.stringContaining("no choices") });
+  });
+
+  test("a message with no content, reasoning or tool call is a DeepSeekError of kind empty_reply", async () => {
+    capture(completion({ content: null }));
+    const error = await rejection(new DeepSeekClient({ apiKey: KEY }).chat({ system: "s", tools: [], messages: [] }));
+    expect(error).toMatchObject({ name: "DeepSeekError", kind: "empty_reply" });
+  });
+});
+
+describe("configuration", () => {
+  test("without a key, construction fails with MissingApiKeyError naming the variable and the offline command", () => {
+    expect(() => new DeepSeekClient()).toThrow(MissingApiKeyError);
+    expect(() => new DeepSeekClient()).toThrow(/DEEPSEEK_API_KEY.*npm run demo -- --offline/s);
+  });
+
+  test("key, base URL and model come from DEEPSEEK_API_KEY, DEEPSEEK_BASE_URL and DEEPSEEK_MODEL", async () => {
+    vi.stubEnv("DEEPSEEK_API_KEY", KEY);
+    vi.stubEnv("DEEPSEEK_BASE_URL", "https://proxy.example.test/v1");
+    vi.stubEnv("DEEPSEEK_MODEL", "deepseek-v4-pro");
+    const seen = capture(completion({ content: "ok" }), "https://proxy.example.test/v1/chat/completions");
+    const client = new DeepSeekClient();
+    await client.chat({ system: "s", tools: [], messages: [] });
+    expect(client.model).toBe("deepseek-v4-pro");
+    expect(seen[0]?.body.model).toBe("deepseek-v4-pro");
+    expect(seen[0]?.headers.get("authorization")).toBe(`Bearer ${KEY}`);
+  });
+
+  test("without env overrides the base URL is https://api.deepseek.com and the model deepseek-flash", () => {
+    const client = new DeepSeekClient({ apiKey: KEY });
+    expect(client.baseURL).toBe("https://api.deepseek.com");
+    expect(client.model).toBe("deepseek-flash");
+  });
+
+  test("a client built before the mock server listens is still intercepted (fetch looked up per call)", async () => {
+    server.close();
+    const client = new DeepSeekClient({ apiKey: KEY });
+    server.listen({ onUnhandledRequest: "error" });
+    capture(completion({ content: "intercepted" }));
+    expect((await client.chat({ system: "s", tools: [], messages: [] })).content).toBe("intercepted");
+  });
+});
+
+describe("errors never reveal the key", () => {
+  test("401 is kind authentication, keeps DeepSeek's masked key, and scrubs a full key echoed back", async () => {
+    failWith(401, {
+      error: {
+        message: `Authentication Fails, Your api key: ****cdef is invalid (sent ${KEY})`,
+        type: "authentication_error",
+        param: null,
+        code: "invalid_request_error",
+      },
+    });
+    const error = await rejection(new DeepSeekClient({ apiKey: KEY, maxRetries: 0 }).chat({ system: "s", tools: [], messages: [] }));
+    expect(error).toBeInstanceOf(DeepSeekError);
+    expect(error).toMatchObject({ kind: "authentication", status: 401 });
+    const { message, stack } = error as DeepSeekError;
+    expect(message).toContain("DeepSeek API error 401 (authentication_error): Authentication Fails, Your api key: ****cdef is invalid");
+    expect(message).toContain("[redacted]");
+    expect(`${message}${stack}`).not.toContain(KEY);
+    expect(error).not.toHaveProperty("cause");
+  });
+
+  test("402 is kind insufficient_balance", async () => {
+    failWith(402, { error: { message: "Insufficient Balance", type: "unknown_error", param: null, code: "invalid_request_error" } });
+    const error = await rejection(new DeepSeekClient({ apiKey: KEY, maxRetries: 0 }).chat({ system: "s", tools: [], messages: [] }));
+    expect(error).toMatchObject({ kind: "insufficient_balance", status: 402, message: "DeepSeek API error 402 (unknown_error): Insufficient Balance" });
+  });
+
+  test("a connection failure is kind network and names the base URL, not the key", async () => {
+    server.use(http.post(URL_DEFAULT, () => HttpResponse.error()));
+    const error = await rejection(new DeepSeekClient({ apiKey: KEY, maxRetries: 0 }).chat({ system: "s", tools: [], messages: [] }));
+    expect(error).toMatchObject({ kind: "network", message: expect.stringContaining("could not reach DeepSeek at https://api.deepseek.com") });
+    expect((error as Error).message).not.toContain(KEY);
+  });
+});

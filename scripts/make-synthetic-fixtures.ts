@@ -1,0 +1,254 @@
+// Writes fixtures/data/<scenario>.json for every scenario from replies written by hand below, in
+// DeepSeek's documented wire format. The *requests* in each file are not written by hand: the
+// scenario really runs through runAgent, our DeepSeekClient and the openai SDK, and the recorder
+// writes down what they sent. So a synthetic fixture checks our request bodies exactly like a
+// recorded one; only the model's side is made up, and its meta says so ("provenance": "synthetic").
+//
+//   npx tsx scripts/make-synthetic-fixtures.ts [--out <dir>] [scenario...]
+import { createHash } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { DEFAULT_BASE_URL, DEFAULT_MODEL, DeepSeekClient } from "../chapters/common/deepseek.ts";
+import { AgentRunError } from "../chapters/05-session-log/agent-loop.ts";
+import type { Session } from "../chapters/05-session-log/session.ts";
+import { dataDir, fixturePath, formatFixture, type Fixture } from "../fixtures/fixture.ts";
+import { createRecorder } from "../fixtures/recorder.ts";
+import { findScenario, runScenario, scenarios, type Scenario } from "../fixtures/scenarios.ts";
+
+/** Never a real key. It ends in "abcd" so the 401 body's masked echo ("****abcd") matches it. */
+const PLACEHOLDER_KEY = "sk-synthetic-placeholder-0000abcd";
+const CREATED = 1787616000; // 2026-08-25, the book chapter's date
+
+interface Reply {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+// ── the model's side, authored ─────────────────────────────────────────────────────────────────
+
+/** A stable UUID-shaped id, so regenerating gives the same files. */
+function uuid(seed: string): string {
+  const hex = createHash("sha256").update(seed).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** `call_00_` + 24 alphanumerics, the shape DeepSeek uses (`call_01_` for a second parallel call). */
+function callId(index: number, seed: string): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  const bytes = createHash("sha256").update(seed).digest();
+  const tail = [...bytes.subarray(0, 24)].map((byte) => alphabet[byte % alphabet.length]).join("");
+  return `call_0${index}_${tail}`;
+}
+
+interface Call {
+  readonly name: string;
+  readonly arguments: string;
+}
+
+interface Turn {
+  readonly reasoning: string;
+  readonly content?: string;
+  readonly calls?: readonly Call[];
+  /** prompt tokens, of which cache hits, then completion tokens, of which reasoning. */
+  readonly tokens: readonly [number, number, number, number];
+}
+
+function ok(seed: string, second: number, turn: Turn): Reply {
+  const calls = turn.calls ?? [];
+  const [prompt, hit, completion, reasoning] = turn.tokens;
+  const message = {
+    role: "assistant",
+    content: turn.content ?? "", // DeepSeek sends "" (not null) beside tool calls
+    reasoning_content: turn.reasoning,
+    ...(calls.length > 0
+      ? {
+          tool_calls: calls.map((call, index) => ({
+            index,
+            id: callId(index, `${seed}/${index}`),
+            type: "function",
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        }
+      : {}),
+  };
+  return {
+    status: 200,
+    body: {
+      id: uuid(seed),
+      object: "chat.completion",
+      created: CREATED + second,
+      model: DEFAULT_MODEL,
+      choices: [{ index: 0, message, logprobs: null, finish_reason: calls.length > 0 ? "tool_calls" : "stop" }],
+      usage: {
+        prompt_tokens: prompt,
+        completion_tokens: completion,
+        total_tokens: prompt + completion,
+        prompt_cache_hit_tokens: hit,
+        prompt_cache_miss_tokens: prompt - hit,
+        completion_tokens_details: { reasoning_tokens: reasoning },
+      },
+      system_fingerprint: "fp_synthetic",
+    },
+  };
+}
+
+function apiError(status: number, message: string, type: string): Reply {
+  return { status, body: { error: { message, type, param: null, code: "invalid_request_error" } } };
+}
+
+// Written the way DeepSeek writes arguments: a JSON string with a space after the colon.
+const calc = (expression: string): Call => ({ name: "calculator", arguments: `{"expression": "${expression}"}` });
+
+const calculatorRoundTrip = (seed: string): Reply[] => [
+  ok(`${seed}/1`, 1, {
+    reasoning: "用户问 1+2*3 等于几。按运算顺序应先乘后加，不过系统要求用 calculator 工具计算，那就调用它。",
+    calls: [calc("1+2*3")],
+    tokens: [181, 128, 52, 31],
+  }),
+  ok(`${seed}/2`, 3, {
+    reasoning: "计算器返回 7，和先乘后加的结果一致。回答时顺便说明运算顺序。",
+    content: "根据计算，**1 + 2 × 3 = 7**。\n\n这里需要注意运算顺序：先算乘法（2 × 3 = 6），再算加法（1 + 6 = 7）。",
+    tokens: [258, 192, 68, 24],
+  }),
+];
+
+const replies: Record<string, readonly Reply[]> = {
+  calculator: calculatorRoundTrip("calculator"),
+  "direct-answer": [
+    ok("direct-answer/1", 1, {
+      reasoning: "用户让我用一句话介绍自己，不需要工具。",
+      content: "我是一个乐于助人的 AI 助手，可以回答问题，遇到算术题时会用计算器帮你算准。",
+      tokens: [178, 128, 41, 13],
+    }),
+  ],
+  "two-tool-calls": [
+    ok("two-tool-calls/1", 1, {
+      reasoning: "两个算式互不依赖，可以在同一次回复里各调用一次 calculator。",
+      calls: [calc("(1+2)*3"), calc("10/4")],
+      tokens: [196, 128, 77, 22],
+    }),
+    ok("two-tool-calls/2", 3, {
+      reasoning: "两个结果都回来了：9 和 2.5。",
+      content: "(1+2)×3 = **9**，10÷4 = **2.5**。",
+      tokens: [312, 192, 37, 12],
+    }),
+  ],
+  "tool-error": [
+    ok("tool-error/1", 1, {
+      reasoning: "用户要算 1/0，按要求交给 calculator。",
+      calls: [calc("1/0")],
+      tokens: [182, 128, 35, 14],
+    }),
+    ok("tool-error/2", 3, {
+      reasoning: "calculator 报错：除以零。需要解释为什么没有结果。",
+      content: "1/0 没有结果：calculator 报告了除以零的错误。在数学里，任何数除以 0 都没有定义，所以这道题无法给出数值答案。",
+      tokens: [241, 192, 71, 19],
+    }),
+  ],
+  "unknown-tool": [
+    ok("unknown-tool/1", 1, {
+      reasoning: "用户问北京今天的天气，我需要查询天气。",
+      calls: [{ name: "get_weather", arguments: '{"city": "北京"}' }],
+      tokens: [176, 128, 33, 15],
+    }),
+    ok("unknown-tool/2", 3, {
+      reasoning: "没有 get_weather 这个工具，只有 calculator。应该如实告诉用户。",
+      content: "抱歉，我没有查询天气的工具（目前只有 calculator），无法告诉你北京今天的天气。可以看看天气预报应用或中国天气网。",
+      tokens: [240, 192, 62, 21],
+    }),
+  ],
+  "invalid-json-arguments": [
+    ok("invalid-json-arguments/1", 1, {
+      reasoning: "用 calculator 计算 1+2*3。",
+      calls: [{ name: "calculator", arguments: '{"expression": "1+2*3"' }], // cut off: no closing brace
+      tokens: [181, 128, 19, 9],
+    }),
+    ok("invalid-json-arguments/2", 3, {
+      reasoning: "上次的参数不是合法 JSON，重新调用一次。",
+      calls: [calc("1+2*3")],
+      tokens: [262, 192, 30, 12],
+    }),
+    ok("invalid-json-arguments/3", 5, {
+      reasoning: "这次返回了 7。",
+      content: "1 + 2 × 3 = **7**（先算乘法，再算加法）。",
+      tokens: [318, 256, 28, 6],
+    }),
+  ],
+  "max-steps": [
+    ok("max-steps/1", 1, {
+      reasoning: "按顺序来，先算 1+1。",
+      calls: [calc("1+1")],
+      tokens: [205, 128, 26, 8],
+    }),
+    ok("max-steps/2", 3, {
+      reasoning: "1+1=2。接下来算 2+2。",
+      calls: [calc("2+2")],
+      tokens: [271, 192, 29, 11],
+    }),
+  ],
+  "auth-error": [apiError(401, "Authentication Fails, Your api key: ****abcd is invalid", "authentication_error")],
+  "insufficient-balance": [apiError(402, "Insufficient Balance", "unknown_error")],
+  "rate-limit-then-success": [
+    apiError(429, "Rate limit reached for requests", "rate_limit_error"),
+    ...calculatorRoundTrip("rate-limit-then-success"),
+  ],
+  "server-error": [1, 2, 3].map(() => apiError(500, "Internal Server Error", "internal_error")),
+};
+
+const notes: Record<string, string> = {
+  "rate-limit-then-success": " The 429 body's message and type are a guess: DeepSeek does not document them.",
+  "server-error": " The 500 body's message and type are a guess: DeepSeek does not document them.",
+};
+
+// ── the client's side, real ──────────────────────────────────────────────────────────────────
+
+async function makeFixture(scenario: Scenario): Promise<Fixture> {
+  const queue = [...(replies[scenario.name] ?? [])];
+  const serve: typeof globalThis.fetch = async () => {
+    const reply = queue.shift();
+    if (reply === undefined) throw new Error(`${scenario.name}: the client made more requests than there are replies`);
+    return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { "content-type": "application/json" } });
+  };
+  const recorder = createRecorder(DEFAULT_BASE_URL, serve);
+  const client = new DeepSeekClient({ apiKey: PLACEHOLDER_KEY, baseURL: DEFAULT_BASE_URL, model: DEFAULT_MODEL, fetch: recorder.fetch });
+  const session = await runScenario(scenario, client).catch((error: unknown) => {
+    if (error instanceof AgentRunError) return error.session;
+    throw error;
+  });
+  if (queue.length > 0) throw new Error(`${scenario.name}: ${queue.length} replies were never requested`);
+  const end = lastTurnEnd(session);
+  if (end !== scenario.expectedEnd) throw new Error(`${scenario.name}: the turn ended "${end}", expected "${scenario.expectedEnd}"`);
+  return {
+    meta: {
+      scenario: scenario.name,
+      description: scenario.description,
+      model: client.model,
+      base_url: DEFAULT_BASE_URL,
+      provenance: "synthetic",
+      note:
+        "Synthetic, not recorded: the responses were written by hand in scripts/make-synthetic-fixtures.ts " +
+        "after DeepSeek's documented wire format; the requests are what our DeepSeekClient sent for them." +
+        (notes[scenario.name] ?? ""),
+    },
+    exchanges: [...recorder.exchanges],
+  };
+}
+
+function lastTurnEnd(session: Session): unknown {
+  return session.events.findLast((event) => event.type === "turn/end")?.data.reason;
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({ options: { out: { type: "string" } }, allowPositionals: true });
+  const dir = values.out ?? dataDir;
+  const chosen = positionals.length > 0 ? positionals.map(findScenario) : scenarios;
+  mkdirSync(dir, { recursive: true });
+  for (const scenario of chosen) {
+    const file = fixturePath(scenario.name, dir);
+    writeFileSync(file, formatFixture(await makeFixture(scenario)));
+    console.log(`wrote ${path.relative(process.cwd(), file)} (synthetic)`);
+  }
+}
+
+await main();

@@ -1,0 +1,166 @@
+// Refreshes fixtures from the live DeepSeek API: runs a scenario for real, writes down every HTTP
+// exchange, and proves the file replays before calling it done.
+//
+//   npm run record -- calculator            one scenario (several names are fine)
+//   npm run record -- --all                 every scenario that can be recorded live
+//   npm run record -- --all --out <dir>     write somewhere else (the tests do)
+//
+// Needs DEEPSEEK_API_KEY; honours DEEPSEEK_BASE_URL and DEEPSEEK_MODEL. The key never reaches a file:
+// secret headers are not written, and the finished text is searched for the key before writing.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { VERSION as SDK_VERSION } from "openai/version";
+import { DEFAULT_BASE_URL, DeepSeekClient } from "../chapters/common/deepseek.ts";
+import { AgentRunError } from "../chapters/05-session-log/agent-loop.ts";
+import type { Session } from "../chapters/05-session-log/session.ts";
+import { dataDir, fixturePath, formatFixture, parseFixture, type Exchange, type Fixture } from "../fixtures/fixture.ts";
+import { createRecorder } from "../fixtures/recorder.ts";
+import { startReplay } from "../fixtures/replay.ts";
+import { findScenario, runScenario, scenarios, UnknownScenarioError, type Scenario } from "../fixtures/scenarios.ts";
+
+/** For the 401 scenario: a key DeepSeek cannot know. It must not reach the file either. */
+const INVALID_KEY = "sk-workbook-deliberately-invalid-0000";
+
+class RecordingError extends Error {
+  override readonly name = "RecordingError";
+}
+
+interface Settings {
+  readonly apiKey: string;
+  readonly baseURL: string;
+  readonly outDir: string;
+}
+
+async function record(scenario: Scenario, settings: Settings): Promise<string> {
+  const apiKey = scenario.record.how === "invalid-key" ? INVALID_KEY : settings.apiKey;
+  const recorder = createRecorder(settings.baseURL);
+  const client = new DeepSeekClient({ apiKey, baseURL: settings.baseURL, fetch: recorder.fetch });
+  const session = await runScenario(scenario, client).catch((error: unknown) => {
+    if (error instanceof AgentRunError) return error.session;
+    throw error;
+  });
+
+  const end = turnEnd(session);
+  if (end.reason !== scenario.expectedEnd) {
+    const detail = end.message ? ` (${end.message})` : "";
+    throw new RecordingError(`the live run ended with "${end.reason}"${detail}, but the scenario needs "${scenario.expectedEnd}"; nothing written`);
+  }
+
+  const fixture: Fixture = {
+    meta: {
+      scenario: scenario.name,
+      description: scenario.description,
+      model: client.model,
+      base_url: settings.baseURL,
+      provenance: "recorded",
+      recorded_at: new Date().toISOString(),
+      sdk_version: SDK_VERSION,
+      ...answeredAs(recorder.exchanges, client.model),
+    },
+    exchanges: [...recorder.exchanges],
+  };
+  const file = fixturePath(scenario.name, settings.outDir);
+  const text = formatFixture(fixture);
+  for (const secret of [settings.apiKey, INVALID_KEY]) {
+    if (text.includes(secret)) throw new RecordingError(`refusing to write ${file}: the text contains an API key`);
+  }
+  parseFixture(text, file); // the file we are about to write must load
+  mkdirSync(settings.outDir, { recursive: true });
+  writeFileSync(file, text);
+  await replayOnce(scenario, fixture, file);
+  return file;
+}
+
+/** Notes the model the API says answered, when it is not the one we asked for. */
+function answeredAs(exchanges: readonly Exchange[], asked: string): { note?: string } {
+  const models = new Set<string>();
+  for (const { response } of exchanges) {
+    const model: unknown = response.status === 200 ? (safeJson(response.body) as { model?: unknown } | undefined)?.model : undefined;
+    if (typeof model === "string" && model !== asked) models.add(model);
+  }
+  return models.size > 0 ? { note: `asked for ${asked}; the API answered as ${[...models].join(", ")}` } : {};
+}
+
+/** The proof that the file is usable: the same scenario, replayed from it, matches every request. */
+async function replayOnce(scenario: Scenario, fixture: Fixture, file: string): Promise<void> {
+  const replay = startReplay(fixture, { baseURL: fixture.meta.base_url, source: file });
+  try {
+    const client = new DeepSeekClient({ apiKey: "sk-replay", baseURL: replay.baseURL, model: fixture.meta.model });
+    await runScenario(scenario, client).catch((error: unknown) => {
+      if (!(error instanceof AgentRunError)) throw error;
+    });
+    replay.verify();
+  } finally {
+    replay.close();
+  }
+}
+
+function turnEnd(session: Session): { reason?: unknown; message?: unknown } {
+  return session.events.findLast((event) => event.type === "turn/end")?.data ?? {};
+}
+
+function shortPath(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative.startsWith("..") ? file : relative;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+const USAGE = "usage: npm run record -- <scenario>... | --all  [--out <dir>]";
+
+async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    options: { all: { type: "boolean", default: false }, out: { type: "string" } },
+    allowPositionals: true,
+  });
+  if (!values.all && positionals.length === 0) {
+    console.error(`${USAGE}\nscenarios: ${scenarios.map((s) => s.name).join(", ")}`);
+    return 2;
+  }
+  const apiKey = env.DEEPSEEK_API_KEY;
+  if (!apiKey) {
+    console.error(
+      "DEEPSEEK_API_KEY is not set. Recording calls the live DeepSeek API, so it needs your key:\n" +
+        "  DEEPSEEK_API_KEY=sk-... npm run record -- --all\n" +
+        "Nothing was recorded. The fixtures already in fixtures/data keep working offline (npm test, npm run demo -- --offline).",
+    );
+    return 1;
+  }
+  const settings: Settings = { apiKey, baseURL: env.DEEPSEEK_BASE_URL || DEFAULT_BASE_URL, outDir: values.out ?? dataDir };
+  let chosen: readonly Scenario[];
+  try {
+    chosen = values.all ? scenarios : positionals.map(findScenario);
+  } catch (error) {
+    if (!(error instanceof UnknownScenarioError)) throw error;
+    console.error(error.message);
+    return 2;
+  }
+
+  let failures = 0;
+  for (const scenario of chosen) {
+    if (scenario.record.how === "impossible") {
+      console.log(`skip   ${scenario.name}: cannot be recorded live (${scenario.record.why}); its fixture stays synthetic`);
+      if (!values.all) failures++; // asked for by name, and not done
+      continue;
+    }
+    try {
+      const file = await record(scenario, settings);
+      console.log(`ok     ${scenario.name}: wrote ${shortPath(file)} and replayed it`);
+    } catch (error) {
+      failures++;
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`FAILED ${scenario.name}: ${message.split(apiKey).join("[redacted]")}`);
+    }
+  }
+  return failures === 0 ? 0 : 1;
+}
+
+process.exitCode = await main(process.argv.slice(2), process.env);
