@@ -77,6 +77,37 @@ export const steps: readonly Step[] = [
     answerDir: chapterDir,
     readmeAnchor: "055-runagent",
   },
+  // The book's 练习 as code (练习1 is a question: its model answer is solutions/05-session-log/练习1.md).
+  {
+    id: "p2",
+    title: "A coding assistant's inspection and UI events that never reach the model",
+    titleZh: "代码助手的检查与界面事件：记录、重放，但不进入模型",
+    bookSection: "练习2",
+    file: "coding-assistant.ts",
+    test: "p2-coding-assistant.test.ts",
+    answerDir: solutionsDir,
+    readmeAnchor: "练习2",
+  },
+  {
+    id: "p3",
+    title: "Redaction over an append-only log",
+    titleZh: "只追加日志上的遮蔽（redaction）",
+    bookSection: "练习3",
+    file: "redaction.ts",
+    test: "p3-redaction.test.ts",
+    answerDir: solutionsDir,
+    readmeAnchor: "练习3",
+  },
+  {
+    id: "p4",
+    title: "A new process event (model/usage) and a derived view for a cost dashboard",
+    titleZh: "新的过程事件（model/usage）与成本面板的派生视图",
+    bookSection: "练习4",
+    file: "usage-view.ts",
+    test: "p4-usage-view.test.ts",
+    answerDir: solutionsDir,
+    readmeAnchor: "练习4",
+  },
 ];
 
 export function findStep(id: string): Step | undefined {

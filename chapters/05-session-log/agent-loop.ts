@@ -20,7 +20,10 @@ export interface RunAgentOptions {
   readonly session?: Session;
 }
 
-/** The model call failed; `session` holds everything logged up to and including `turn/end`. */
+/**
+ * A step failed — usually the model call (network, 4xx, 5xx), or a reply that does not fit the
+ * vocabulary. `session` holds everything logged, up to and including `turn/end { reason: "error" }`.
+ */
 export class AgentRunError extends Error {
   override readonly name = "AgentRunError";
   constructor(
@@ -47,13 +50,13 @@ export async function runAgent({
   session.append("user/message", { content: userPrompt });
   // The system prompt and tool specs are not conversation, so they are never messages; they are
   // logged once per turn so that a replay knows exactly what the model was given.
-  const header = { model: client.model, system: systemPrompt, tools: tools.map(toolSpec) };
-  session.append("request/header", { header, reason: "initial" });
+  const request = { system: systemPrompt, tools: tools.map(toolSpec) };
+  session.append("request/header", { header: { model: client.model, ...request }, reason: "initial" });
 
   for (let step = 1; step <= maxSteps; step++) {
     let finished: boolean;
     try {
-      finished = await runStep({ session, client, toolsByName, turn, step, header });
+      finished = await runStep({ session, client, toolsByName, turn, step, request });
     } catch (error) {
       const message = messageOf(error);
       session.append("turn/end", { turn, reason: "error", message });
@@ -74,14 +77,15 @@ interface StepContext {
   readonly toolsByName: ReadonlyMap<string, Tool>;
   readonly turn: number;
   readonly step: number;
-  readonly header: Pick<ChatRequest, "system" | "tools">;
+  /** Everything a request carries besides the messages, which are derived afresh for each call. */
+  readonly request: Omit<ChatRequest, "messages">;
 }
 
 /** One model call and the tools it asks for. Returns true when the model answered without tools. */
-async function runStep({ session, client, toolsByName, turn, step, header }: StepContext): Promise<boolean> {
+async function runStep({ session, client, toolsByName, turn, step, request }: StepContext): Promise<boolean> {
   session.append("step/start", { turn, step });
   try {
-    const reply = await client.chat({ ...header, messages: session.deriveMessages() });
+    const reply = await client.chat({ ...request, messages: session.deriveMessages() });
     logAssistantMessage(session, reply);
     for (const call of reply.tool_calls) {
       session.append("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments });

@@ -56,8 +56,23 @@ export function isEventOfType<T extends string>(event: SessionEvent, type: T): e
 const counter = z.number().int().positive();
 const turnAndStep = z.object({ turn: counter, step: counter });
 
+/**
+ * The chapter's own types. Not `KnownEventType`: that grows when another module merges its types
+ * into SessionEventMap, and those modules bring their own schemas (see SessionOptions.schemas).
+ */
+type ChapterEventType =
+  | "turn/start"
+  | "user/message"
+  | "request/header"
+  | "step/start"
+  | "assistant/message"
+  | "tool/call"
+  | "tool/result"
+  | "step/end"
+  | "turn/end";
+
 /** Run-time schemas for the built-in types; a Session can be given more (see SessionOptions). */
-export const eventSchemas: { readonly [T in KnownEventType]: z.ZodType<SessionEventMap[T]> } = {
+export const eventSchemas: { readonly [T in ChapterEventType]: z.ZodType<SessionEventMap[T]> } = {
   "turn/start": z.object({ turn: counter }),
   "user/message": z.object({ content: z.string() }),
   "request/header": z.object({

@@ -79,7 +79,9 @@ export class Session {
       throw new ReplayError(0, "NOT_A_LOG", "a log must be an array of events");
     }
     const session = new Session(options);
-    events.forEach((stored, index) => session.#commit(session.#readStoredEvent(stored, index)));
+    // entries(), not forEach: forEach skips the holes of a sparse array, which would let a
+    // hand-made [e0, , e2] through with ids 0, 2. entries() visits a hole as undefined.
+    for (const [index, stored] of events.entries()) session.#commit(session.#readStoredEvent(stored, index));
     return session;
   }
 
@@ -140,8 +142,17 @@ export class Session {
       try {
         entry.listener(event);
       } catch (error) {
-        this.#onListenerError(error, event);
+        this.#reportListenerError(error, event);
       }
+    }
+  }
+
+  // Even a failing error handler must not break delivery: the event is already committed.
+  #reportListenerError(error: unknown, event: SessionEvent): void {
+    try {
+      this.#onListenerError(error, event);
+    } catch (handlerError) {
+      reportListenerError(handlerError, event);
     }
   }
 }

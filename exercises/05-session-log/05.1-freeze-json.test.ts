@@ -1,0 +1,421 @@
+// Step 05.1 — freezeJson (book §5.3, point 1: `_freeze_json`). Before event data enters the log it
+// is checked to be plain JSON, copied, and deep-frozen, all in one pass, so nobody can change what
+// was logged. Anything else is a JsonValueError whose `path` names the bad spot:
+//   `$`        the value itself            `[2]`       an array index
+//   `.name`    an object key that is an identifier: ASCII letters, digits, `_` and `$`, not
+//              starting with a digit
+//   `["a b"]`  any other key, written as a JSON string (`JSON.stringify(key)`)
+// e.g. `$.a[2]["weird key"]`. Its `reason` says what is wrong there, in your own words.
+import { describe, expect, test as exampleTest } from "vitest";
+import { fc, test } from "@fast-check/vitest";
+import { freezeJson, JsonValueError, type JsonValue } from "./json.ts";
+
+// ── helpers ───────────────────────────────────────────────────────────────────────────────────────
+
+/** The JsonValueError freezeJson throws for `value`; anything else (or nothing) fails the test. */
+function rejectionOf(value: unknown): JsonValueError {
+  try {
+    freezeJson(value);
+  } catch (error) {
+    if (!(error instanceof JsonValueError)) {
+      expect.unreachable(`throw a JsonValueError (imported from ./json.ts) for a value that is not JSON; got ${String(error)}`);
+    }
+    const rejection: JsonValueError = error;
+    expect(rejection.reason, "give the JsonValueError a reason: what is wrong at that spot").toMatch(/\S/);
+    return rejection;
+  }
+  return expect.unreachable("freezeJson accepted a value that is not JSON: throw new JsonValueError(path, reason)");
+}
+
+/** The path for a list of keys and indexes, by the rule at the top of this file. */
+function pathFrom(keys: readonly (string | number)[]): string {
+  const parts = keys.map((key) =>
+    typeof key === "number" ? `[${key}]` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`,
+  );
+  return "$" + parts.join("");
+}
+
+/** Every object and array inside `value` (itself included), with its path. A loop, not recursion. */
+function containersOf(value: unknown): [string, object][] {
+  const found: [string, object][] = [];
+  const stack: [string, unknown][] = [["$", value]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [path, item] = next;
+    if (typeof item !== "object" || item === null) continue;
+    found.push([path, item]);
+    for (const [key, child] of Object.entries(item)) stack.push([`${path}[${JSON.stringify(key)}]`, child]);
+  }
+  return found;
+}
+
+function expectDeepFrozen(result: unknown): void {
+  for (const [path, container] of containersOf(result)) {
+    expect(Object.isFrozen(container), `${path} is not frozen: freeze every object and array of the copy`).toBe(true);
+  }
+}
+
+/** freezeJson, with a hint when it overflows the call stack. */
+function freezeDeep(value: unknown): JsonValue {
+  try {
+    return freezeJson(value);
+  } catch (error) {
+    if (error instanceof RangeError) {
+      expect.unreachable(`${error.message}: walk with an explicit stack (an array of work items), not recursion`);
+    }
+    throw error;
+  }
+}
+
+// JSON that freezeJson accepts. Not `fc.jsonValue()`: its numbers include -0 and integers past 2^53
+// (1e300…), which are rejected. Objects are sometimes null-prototype; keys include "__proto__".
+const numberArb = fc.oneof(
+  fc.maxSafeInteger(),
+  fc.double({ min: -1e15, max: 1e15, noNaN: true }).map((x) => (Object.is(x, -0) ? 0 : x)),
+);
+const jsonArb: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { maxDepth: 4, depthIdentifier: "json" },
+    fc.constant(null),
+    fc.boolean(),
+    numberArb,
+    fc.string(),
+    fc.array(tie("value"), { maxLength: 4, depthIdentifier: "json" }),
+    fc.dictionary(fc.string(), tie("value"), { maxKeys: 4, depthIdentifier: "json" }),
+  ),
+})).value;
+
+// ── what it accepts ───────────────────────────────────────────────────────────────────────────────
+
+describe("05.1 freezeJson: what it accepts", () => {
+  exampleTest.each([
+    ["null", null],
+    ["true", true],
+    ["false", false],
+    ["0", 0],
+    ["a negative integer", -7],
+    ["a fraction", 1.5],
+    ["a tiny fraction", 5e-324],
+    ["a big fraction (2^52 − 0.5)", 2 ** 52 - 0.5],
+    ["the largest safe integer", Number.MAX_SAFE_INTEGER],
+    ["the smallest safe integer", Number.MIN_SAFE_INTEGER],
+    ["an empty string", ""],
+    ["a string", "1+2*3 等于几？"],
+  ])("a JSON primitive comes back as it is: %s", (_, value) => {
+    expect(Object.is(freezeJson(value), value), `freezeJson(${String(value)}) must return it unchanged`).toBe(true);
+  });
+
+  exampleTest("nested objects and arrays come back as an equal copy", () => {
+    const input = { user: { name: "ada", tags: ["a", "b"] }, scores: [1, 2.5, null, true], empty: {}, none: [] };
+    const result = freezeJson(input);
+    expect(result).toEqual({ user: { name: "ada", tags: ["a", "b"] }, scores: [1, 2.5, null, true], empty: {}, none: [] });
+    expect(result, "return a copy, not the input itself").not.toBe(input);
+    const copy = result as typeof input;
+    expect(copy.user, "copy nested objects too").not.toBe(input.user);
+    expect(copy.user.tags, "copy nested arrays too").not.toBe(input.user.tags);
+  });
+
+  exampleTest("object keys keep their order", () => {
+    const result = freezeJson({ zeta: 1, alpha: 2, mid: { b: 1, a: 2 } }) as { mid: object };
+    expect(Object.keys(result)).toEqual(["zeta", "alpha", "mid"]);
+    expect(Object.keys(result.mid)).toEqual(["b", "a"]);
+  });
+
+  exampleTest("a null-prototype object is accepted", () => {
+    const input = Object.assign(Object.create(null) as object, { a: 1, b: [{ c: "x" }] });
+    expect(freezeJson(input)).toEqual({ a: 1, b: [{ c: "x" }] });
+  });
+
+  exampleTest("a shared (non-cyclic) reference is accepted", () => {
+    const shared = { n: 1 };
+    const row = [1, 2];
+    const input = { a: shared, b: [shared, { c: shared }], rows: [row, row] };
+    const expected = { a: { n: 1 }, b: [{ n: 1 }, { c: { n: 1 } }], rows: [[1, 2], [1, 2]] };
+    expect(
+      freezeJson(input),
+      "the same object twice side by side is not a cycle: only an object inside itself is",
+    ).toEqual(expected);
+  });
+
+  exampleTest('a "__proto__" key (as JSON.parse makes it) stays an own property of the copy', () => {
+    const input: unknown = JSON.parse('{"__proto__": {"admin": true}, "x": 1}');
+    const result = freezeJson(input) as object;
+    expect(
+      Object.getOwnPropertyDescriptor(result, "__proto__")?.value,
+      'use Object.defineProperty for keys: `copy["__proto__"] = v` changes the prototype instead',
+    ).toEqual({ admin: true });
+    expect("admin" in result, "the copy's prototype must not change").toBe(false);
+    expect(Object.keys(result)).toEqual(["__proto__", "x"]);
+  });
+
+  test.prop([jsonArb])("every JSON value is accepted, and the copy equals it", (value) => {
+    expect(freezeJson(value)).toEqual(value);
+  });
+
+  test.prop([jsonArb, jsonArb])("a value used in several places (shared, not circular) is accepted", (shared, other) => {
+    const input = { first: shared, list: [other, shared], nested: { again: [shared] } };
+    expect(freezeJson(input), "only an object inside itself is a cycle, not one met twice").toEqual(input);
+  });
+});
+
+// ── a deep-frozen copy ────────────────────────────────────────────────────────────────────────────
+
+describe("05.1 freezeJson: a deep-frozen copy", () => {
+  exampleTest("every object and array in the result is frozen, and writing to one throws", () => {
+    const result = freezeJson({ user: { name: "ada", tags: ["a"] }, rows: [[1], { x: 2 }] });
+    expectDeepFrozen(result);
+    const user = (result as { user: { name: string; tags: string[] } }).user;
+    // Test files are ES modules, so strict mode: a write to a frozen object throws a TypeError.
+    expect(() => (user.name = "eve"), "a nested object must be frozen").toThrow(TypeError);
+    expect(() => user.tags.push("b"), "a nested array must be frozen").toThrow(TypeError);
+    expect(() => ((result as Record<string, unknown>)["added"] = 1), "the top must be frozen").toThrow(TypeError);
+  });
+
+  exampleTest("the result is a copy: changing the input afterwards changes nothing", () => {
+    const input = { user: { name: "ada", tags: ["a"] }, rows: [[1], { x: 2 }] };
+    const result = freezeJson(input);
+    input.user.name = "eve";
+    input.user.tags.push("b");
+    input.rows.pop();
+    expect(result, "the result must not share objects or arrays with the input").toEqual({
+      user: { name: "ada", tags: ["a"] },
+      rows: [[1], { x: 2 }],
+    });
+  });
+
+  exampleTest("the caller's input is left as it was: not frozen", () => {
+    const input = { user: { tags: ["a"] } };
+    expect(freezeJson(input)).toEqual({ user: { tags: ["a"] } });
+    for (const [path, container] of containersOf(input)) {
+      expect(Object.isFrozen(container), `${path} of the input was frozen: freeze the copy, not the input`).toBe(false);
+    }
+  });
+
+  test.prop([jsonArb])("every object and array in the result is frozen and new", (value) => {
+    const result = freezeJson(value);
+    expectDeepFrozen(result);
+    const inputs = new Set(containersOf(value).map(([, container]) => container));
+    for (const [path, container] of containersOf(result)) {
+      expect(inputs.has(container), `${path} is the input's own object: copy it`).toBe(false);
+    }
+  });
+});
+
+// ── deep nesting ──────────────────────────────────────────────────────────────────────────────────
+
+describe("05.1 freezeJson: deep nesting never overflows the stack", () => {
+  const depth = 100_000;
+
+  exampleTest("100,000 nested arrays are accepted (no RangeError), copied and frozen", () => {
+    let input: unknown = "bottom";
+    for (let i = 0; i < depth; i++) input = [input];
+    let level: unknown = freezeDeep(input);
+    for (let i = 0; i < depth; i++) {
+      if (!Array.isArray(level) || level.length !== 1) expect.unreachable(`level ${i} must be a one-item array`);
+      if (!Object.isFrozen(level)) expect.unreachable(`level ${i} is not frozen`);
+      level = (level as readonly unknown[])[0];
+    }
+    expect(level).toBe("bottom");
+  });
+
+  exampleTest("100,000 nested objects are accepted (no RangeError), copied and frozen", () => {
+    let input: unknown = null;
+    for (let i = 0; i < depth; i++) input = { next: input };
+    let level: unknown = freezeDeep(input);
+    for (let i = 0; i < depth; i++) {
+      if (typeof level !== "object" || level === null) expect.unreachable(`level ${i} must be an object`);
+      if (!Object.isFrozen(level)) expect.unreachable(`level ${i} is not frozen`);
+      level = (level as { next: unknown }).next;
+    }
+    expect(level).toBeNull();
+  });
+
+  exampleTest("a cycle 100,000 levels down is a JsonValueError with the whole path", () => {
+    const top: { next?: unknown } = {};
+    let bottom = top;
+    for (let i = 0; i < depth; i++) {
+      const next = {};
+      bottom.next = next;
+      bottom = next;
+    }
+    bottom.next = top;
+    let rejection: JsonValueError | undefined;
+    try {
+      freezeDeep(top);
+    } catch (error) {
+      expect(error, "a cycle must be a JsonValueError").toBeInstanceOf(JsonValueError);
+      rejection = error as JsonValueError;
+    }
+    if (rejection === undefined) return expect.unreachable("a cycle was accepted");
+    const expected = "$" + ".next".repeat(depth + 1);
+    // Compared as a boolean: a failing diff of two 500 kB strings would help nobody.
+    expect(rejection.path === expected, `the path must be "$.next.next…" (${depth + 1} times)`).toBe(true);
+  });
+});
+
+// ── what it rejects, and where ────────────────────────────────────────────────────────────────────
+
+class Point {
+  constructor(readonly x: number) {}
+}
+
+function selfContaining(): unknown {
+  const value: { self?: unknown } = {};
+  value.self = value;
+  return value;
+}
+
+function arrayContainingItself(): unknown {
+  const value: unknown[] = [1];
+  value.push(value);
+  return value;
+}
+
+function cycleThroughAnArray(): unknown {
+  const value: { a: { list: unknown[] } } = { a: { list: [0] } };
+  value.a.list.push(value);
+  return value;
+}
+
+function lengthPastTheItems(): unknown {
+  const value = [1, 2];
+  value.length = 4;
+  return value;
+}
+
+const rejections: [string, () => unknown, string][] = [
+  // cycles
+  ["an object that contains itself", selfContaining, "$.self"],
+  ["an array that contains itself", arrayContainingItself, "$[1]"],
+  ["a cycle through an object and an array", cycleThroughAnArray, "$.a.list[1]"],
+  // numbers JSON cannot carry, or cannot carry back unchanged
+  ["NaN", () => ({ a: [0, { b: Number.NaN }] }), "$.a[1].b"],
+  ["Infinity", () => ({ x: Number.POSITIVE_INFINITY }), "$.x"],
+  ["-Infinity", () => [Number.NEGATIVE_INFINITY], "$[0]"],
+  ["-0", () => ({ n: -0 }), "$.n"],
+  ["-0 at the top", () => -0, "$"],
+  ["2^53 (an unsafe integer)", () => ({ big: 2 ** 53 }), "$.big"],
+  ["-(2^53) (an unsafe integer)", () => [[-(2 ** 53)]], "$[0][0]"],
+  ["1e300 (an integer far outside the safe range)", () => ({ huge: 1e300 }), "$.huge"],
+  // values that are not JSON at all
+  ["undefined as a property", () => ({ a: undefined }), "$.a"],
+  ["undefined in an array", () => [1, undefined], "$[1]"],
+  ["undefined at the top", () => undefined, "$"],
+  ["a function", () => ({ f: () => 1 }), "$.f"],
+  ["a symbol", () => ({ s: Symbol("s") }), "$.s"],
+  ["a bigint", () => ({ n: 10n }), "$.n"],
+  // objects that are not plain (a plain object's prototype is Object.prototype or null)
+  ["a Date", () => ({ v: new Date(0) }), "$.v"],
+  ["a Map", () => ({ v: new Map([["a", 1]]) }), "$.v"],
+  ["a Set", () => ({ v: new Set([1]) }), "$.v"],
+  ["a RegExp", () => ({ v: /x/ }), "$.v"],
+  ["a class instance", () => ({ v: new Point(1) }), "$.v"],
+  ["a typed array", () => ({ v: new Uint8Array([1, 2]) }), "$.v"],
+  ["an ArrayBuffer", () => ({ v: new ArrayBuffer(2) }), "$.v"],
+  ["a boxed number", () => ({ v: new Number(1) }), "$.v"],
+  ["a boxed string", () => ({ v: new String("s") }), "$.v"],
+  ["a boxed boolean", () => ({ v: new Boolean(false) }), "$.v"],
+  ["a Promise", () => ({ v: Promise.resolve(1) }), "$.v"],
+  ["an Error", () => ({ v: new Error("boom") }), "$.v"],
+  ["an object whose prototype is another object", () => ({ v: Object.create({ inherited: 1 }) as object }), "$.v"],
+  ["an instance of an Array subclass", () => ({ v: new (class Row extends Array<number> {})() }), "$.v"],
+  // arrays must be dense, with nothing but their items
+  ["a hole in a sparse array", () => ({ list: [1, , 3] }), "$.list[1]"],
+  ["new Array(3) (holes only)", () => new Array(3), "$[0]"],
+  ["holes after the items (length set past them)", lengthPastTheItems, "$[2]"],
+  ["an array with an extra named property", () => ({ rows: Object.assign([1, 2], { note: "x" }) }), "$.rows.note"],
+  ["an array with an extra key that looks like a number", () => Object.assign([1], { "-1": 0 }), '$["-1"]'],
+  // keys and properties
+  ["a symbol key (the path is the object holding it)", () => ({ meta: { [Symbol("id")]: 1 } }), "$.meta"],
+  ["a getter", () => ({ a: { get b() { return 1; } } }), "$.a.b"],
+  ["a setter without a getter", () => ({ set c(_: number) {} }), "$.c"],
+  ["a getter on an array item", () => [Object.defineProperty([0], 0, { get: () => 1, enumerable: true })], "$[0][0]"],
+  ["a non-enumerable property (JSON.stringify would drop it)", () => Object.defineProperty({}, "hidden", { value: 1 }), "$.hidden"],
+  // the path's spelling
+  ["a bad value under keys that are not identifiers", () => ({ "weird key": { "0": { "a-b": [{ "": Number.NaN }] } } }), '$["weird key"]["0"]["a-b"][0][""]'],
+  ["a bad value under identifier keys with _ and $", () => ({ _a: { $b: { c1: Number.NaN } } }), "$._a.$b.c1"],
+  ["a bad value under a key with quotes in it", () => ({ 'say "hi"': Number.NaN }), '$["say \\"hi\\""]'],
+  ["a bad value under a non-ASCII key", () => ({ 名字: Number.NaN }), '$["名字"]'],
+];
+
+describe("05.1 freezeJson: what it rejects, and where", () => {
+  exampleTest.each(rejections)("rejects %s with its path", (_, make, path) => {
+    expect(rejectionOf(make()).path).toBe(path);
+  });
+
+  exampleTest("a getter is rejected without being called", () => {
+    let calls = 0;
+    const input = {
+      a: {
+        get b() {
+          calls++;
+          return 1;
+        },
+      },
+    };
+    expect(rejectionOf(input).path).toBe("$.a.b");
+    expect(calls, "read property descriptors, not values: calling a getter runs the caller's code").toBe(0);
+  });
+
+  // The property: a bad value put at a random spot inside random JSON is reported at that spot.
+
+  /** One step down from a container: an object key (with other keys beside it) or an array index. */
+  type Step =
+    | { readonly key: string; readonly siblings: Readonly<Record<string, unknown>> }
+    | { readonly before: readonly unknown[]; readonly after: readonly unknown[] };
+
+  const stepArb: fc.Arbitrary<Step> = fc.oneof(
+    fc.record({ key: fc.string(), siblings: fc.dictionary(fc.string(), jsonArb, { maxKeys: 3 }) }),
+    fc.record({ before: fc.array(jsonArb, { maxLength: 3 }), after: fc.array(jsonArb, { maxLength: 3 }) }),
+  );
+
+  /** A bad value, made fresh; `under` is where its path continues inside it (for a hole, a getter…). */
+  interface Bad {
+    readonly what: string;
+    readonly make: (ancestors: readonly object[], pick: number) => unknown;
+    readonly under: string;
+  }
+  const bad = (what: string, make: Bad["make"], under = ""): Bad => ({ what, make, under });
+  const bads: Bad[] = [
+    bad("a cycle", (ancestors, pick) => ancestors[pick % ancestors.length]),
+    bad("NaN", () => Number.NaN),
+    bad("Infinity", () => Number.POSITIVE_INFINITY),
+    bad("-Infinity", () => Number.NEGATIVE_INFINITY),
+    bad("-0", () => -0),
+    bad("2^53", () => 2 ** 53),
+    bad("-(2^53)", () => -(2 ** 53)),
+    bad("1e300", () => 1e300),
+    bad("undefined", () => undefined),
+    bad("a function", () => () => 1),
+    bad("a symbol", () => Symbol("s")),
+    bad("a bigint", () => 1n),
+    bad("a Date", () => new Date(0)),
+    bad("a Map", () => new Map()),
+    bad("a class instance", () => new Point(1)),
+    bad("a typed array", () => new Uint8Array(1)),
+    bad("a boxed number", () => new Number(1)),
+    bad("a sparse array", () => [1, , 3], "[1]"),
+    bad("an array with an extra property", () => Object.assign([1], { note: "x" }), ".note"),
+    bad("a symbol key", () => ({ [Symbol("id")]: 1 })),
+    bad("a getter", () => ({ get g() { return 1; } }), ".g"),
+  ];
+
+  /** Builds the containers top-down (so a cycle can point back up), puts the bad value at the end. */
+  function place(steps: readonly Step[], badValue: Bad, pick: number): { value: unknown; path: string } {
+    const containers = steps.map((step): object => ("key" in step ? { ...step.siblings } : [...step.before, null, ...step.after]));
+    const keys = steps.map((step) => ("key" in step ? step.key : step.before.length));
+    const children = [...containers.slice(1), badValue.make(containers, pick)];
+    containers.forEach((container, i) => {
+      Object.defineProperty(container, keys[i]!, { value: children[i], enumerable: true, writable: true, configurable: true });
+    });
+    return { value: containers.length > 0 ? containers[0] : children[0], path: pathFrom(keys) + badValue.under };
+  }
+
+  test.prop([fc.array(stepArb, { maxLength: 5 }), fc.constantFrom(...bads), fc.nat()])(
+    "a bad value anywhere is rejected with the path to it",
+    (steps, badValue, pick) => {
+      fc.pre(badValue.what !== "a cycle" || steps.length > 0); // a cycle needs a container above it
+      const { value, path } = place(steps, badValue, pick);
+      expect(rejectionOf(value).path, `${badValue.what} placed at ${path}`).toBe(path);
+    },
+  );
+});

@@ -1,0 +1,458 @@
+// Step 05.2 — the Session's write path (book §5.2–5.3): `append` is the only way into the log,
+// `events` is a frozen snapshot, and `subscribe` lets others hear each event after it is committed.
+// These tests need your freezeJson from step 05.1 too.
+import { describe, expect, test as exampleTest, vi } from "vitest";
+import { fc, test } from "@fast-check/vitest";
+import { z } from "zod";
+import { EventDataError } from "../../chapters/05-session-log/events.ts";
+import { JsonValueError } from "./json.ts";
+import { Session, type SessionEvent } from "./session.ts";
+import { badEventInputArb, eventInputsArb, tickingClock, type EventInput } from "./arbitraries.ts";
+
+// ── helpers ───────────────────────────────────────────────────────────────────────────────────────
+
+/** A clock that answers `values` in turn (then keeps answering the last one). */
+function clockOf(...values: number[]): () => number {
+  let next = 0;
+  return () => values[Math.min(next++, values.length - 1)]!;
+}
+
+const assistantData = {
+  content: "",
+  reasoning_content: "先算乘法。",
+  tool_calls: [{ id: "call_1", name: "calculator", arguments: '{"expression":"1+2*3"}' }],
+};
+
+/** A mutable deep copy, made through JSON so that it is plain data a test may scribble on. */
+function jsonCopy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** Every object and array inside `value` (itself included), each with its JSON path. */
+function containers(value: unknown, path = "$"): [string, object][] {
+  if (typeof value !== "object" || value === null) return [];
+  const found: [string, object][] = [[path, value]];
+  for (const [key, child] of Object.entries(value)) found.push(...containers(child, `${path}[${JSON.stringify(key)}]`));
+  return found;
+}
+
+/**
+ * Tries every kind of write on `target` — change a property, add one, delete one, and for arrays
+ * push, pop and set the length — and expects each to throw TypeError (test files are ES modules,
+ * so strict mode: a write to a frozen object throws instead of being silently ignored).
+ */
+function expectEveryWriteToThrow(target: object, where: string): void {
+  const record = target as Record<string, unknown>;
+  const [firstKey] = Object.keys(target);
+  const writes: [string, () => unknown][] = [
+    ["add a property", () => (record["added by a test"] = 1)],
+    ["define a property", () => Object.defineProperty(target, "defined by a test", { value: 1 })],
+    ["change the prototype", () => Object.setPrototypeOf(target, null)],
+  ];
+  if (firstKey !== undefined) {
+    writes.push(["change a property", () => (record[firstKey] = "changed by a test")]);
+    writes.push(["delete a property", () => delete record[firstKey]]);
+  }
+  if (Array.isArray(target)) {
+    const array = target as unknown[];
+    writes.push(["push", () => array.push("pushed by a test")]);
+    writes.push(["pop", () => array.pop()]);
+    writes.push(["set the length", () => (array.length = 0)]);
+  }
+  for (const [what, write] of writes) {
+    expect(write, `${where}: "${what}" must throw TypeError (is it deep-frozen?)`).toThrow(TypeError);
+  }
+}
+
+/** Walks `value` and scribbles on every object and array in it. */
+function mutateEverywhere(value: unknown): void {
+  for (const [, container] of containers(value)) {
+    if (Array.isArray(container)) container.push("pushed by a test");
+    const record = container as Record<string, unknown>;
+    for (const key of Object.keys(container)) if (typeof record[key] !== "object") record[key] = "changed by a test";
+    record["added by a test"] = true;
+  }
+}
+
+function appendAll(session: Session, inputs: readonly EventInput[]): SessionEvent[] {
+  return inputs.map(({ type, data }) => session.append(type, data));
+}
+
+// ── append ────────────────────────────────────────────────────────────────────────────────────────
+
+describe("05.2 append: the only write path", () => {
+  exampleTest("a new Session has an empty, frozen log", () => {
+    const events = new Session().events;
+    expect(events).toEqual([]);
+    expect(Object.isFrozen(events), "events must be a frozen array").toBe(true);
+  });
+
+  exampleTest("append returns the committed event, frozen", () => {
+    const session = new Session({ clock: () => 1_000 });
+    const event = session.append("user/message", { content: "1+2*3 等于几？" });
+    expect(event).toEqual({ id: 0, type: "user/message", ts: 1_000, data: { content: "1+2*3 等于几？" } });
+    expect(Object.isFrozen(event), "the event object itself must be frozen").toBe(true);
+    expect(session.events[0], "append must return the very event that is in the log").toBe(event);
+  });
+
+  exampleTest("ids count from 0 without gaps", () => {
+    const session = new Session();
+    session.append("turn/start", { turn: 1 });
+    session.append("user/message", { content: "hi" });
+    session.append("test/note", { text: "a type outside the vocabulary is logged too" });
+    expect(session.events.map((event) => event.id)).toEqual([0, 1, 2]);
+  });
+
+  exampleTest("ts comes from the injected clock, read at each append", () => {
+    const session = new Session({ clock: clockOf(5, 7, 7) });
+    session.append("turn/start", { turn: 1 });
+    session.append("user/message", { content: "hi" });
+    session.append("step/start", { turn: 1, step: 1 });
+    expect(session.events.map((event) => event.ts)).toEqual([5, 7, 7]);
+  });
+
+  exampleTest("without a clock, ts is Date.now()", () => {
+    const before = Date.now();
+    const { ts } = new Session().append("turn/start", { turn: 1 });
+    expect(ts).toBeGreaterThanOrEqual(before);
+    expect(ts).toBeLessThanOrEqual(Date.now());
+    expect(Number.isInteger(ts), "Date.now() is integer milliseconds").toBe(true);
+  });
+
+  exampleTest.each([
+    ["a fraction", 1_000.5],
+    ["a negative number", -1],
+    ["NaN", Number.NaN],
+    ["Infinity", Number.POSITIVE_INFINITY],
+    ["an unsafe integer", 2 ** 53],
+    ["a string", "1000" as unknown as number],
+  ])("a clock that returns %s is a TypeError, and the log is untouched", (_, bad) => {
+    const session = new Session({ clock: clockOf(1_000, bad, 1_001) });
+    session.append("turn/start", { turn: 1 });
+    const before = session.events;
+    expect(() => session.append("user/message", { content: "hi" })).toThrow(TypeError);
+    expect(session.events, "a rejected append must not touch the snapshot").toBe(before);
+    expect(session.events).toHaveLength(1);
+    expect(session.append("user/message", { content: "hi" }).id, "the next id is still 1").toBe(1);
+  });
+
+  const rejected: [string, () => [string, unknown], new (...args: never[]) => Error][] = [
+    ["an empty type", () => ["", { content: "hi" }], TypeError],
+    ["a Date inside the data (not JSON)", () => ["test/note", { when: new Date(0) }], JsonValueError],
+    ["NaN inside the data (not JSON)", () => ["test/note", { scores: [1, Number.NaN] }], JsonValueError],
+    ["a function inside the data (not JSON)", () => ["test/note", { run: () => 1 }], JsonValueError],
+    ["data that is an array, not an object", () => ["test/note", [1, 2]], JsonValueError],
+    ["data that is a string, not an object", () => ["test/note", "hi"], JsonValueError],
+    ["data that is null, not an object", () => ["test/note", null], JsonValueError],
+    ["a known type with a field of the wrong type", () => ["user/message", { content: 1 }], EventDataError],
+    ["a known type with a field missing", () => ["tool/result", { call_id: "c1", content: "7" }], EventDataError],
+    ["a known type with a value outside its enum", () => ["turn/end", { turn: 1, reason: "done" }], EventDataError],
+  ];
+  exampleTest.each(rejected)("a rejected append (%s) leaves the log untouched", (_, input, errorClass) => {
+    const session = new Session();
+    session.append("turn/start", { turn: 1 });
+    const before = session.events;
+    const [type, data] = input();
+    expect(() => session.append(type, data as never)).toThrow(errorClass);
+    expect(session.events, "a rejected append must not touch the snapshot").toBe(before);
+    expect(session.events).toHaveLength(1);
+    expect(session.append("user/message", { content: "hi" }).id, "no id is used up by a rejected append").toBe(1);
+  });
+
+  exampleTest("bad data for a known type is an EventDataError naming the type and the field", () => {
+    const session = new Session();
+    const error: unknown = (() => {
+      try {
+        session.append("user/message", { content: 1 } as never);
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(EventDataError);
+    expect(error).toMatchObject({ type: "user/message", path: "$.content" });
+    expect((error as Error).message).toContain("user/message");
+    expect((error as Error).message).toContain("content");
+  });
+
+  exampleTest("schemas passed to the constructor are checked like the built-in ones", () => {
+    const session = new Session({ schemas: { "test/note": z.object({ text: z.string() }) } });
+    expect(session.append("test/note", { text: "ok" }).id).toBe(0);
+    expect(() => session.append("test/note", { text: 42 })).toThrow(EventDataError);
+    expect(session.events).toHaveLength(1);
+  });
+});
+
+// ── events: frozen snapshots ──────────────────────────────────────────────────────────────────────
+
+describe("05.2 events: a frozen snapshot", () => {
+  exampleTest("events is the same frozen array until the next append", () => {
+    const session = new Session();
+    session.append("turn/start", { turn: 1 });
+    const first = session.events;
+    expect(Object.isFrozen(first), "events must be frozen").toBe(true);
+    expect(session.events, "reading events twice must not copy the log again").toBe(first);
+    session.append("user/message", { content: "hi" });
+    expect(session.events, "after an append, events is a new snapshot").not.toBe(first);
+    expect(Object.isFrozen(session.events)).toBe(true);
+  });
+
+  exampleTest("an old snapshot never grows", () => {
+    const session = new Session();
+    session.append("turn/start", { turn: 1 });
+    const old = session.events;
+    session.append("user/message", { content: "hi" });
+    session.append("user/message", { content: "again" });
+    expect(old).toHaveLength(1);
+    expect(session.events).toHaveLength(3);
+    expect(session.events[0], "snapshots share the (frozen) events themselves").toBe(old[0]);
+  });
+
+  exampleTest("events and all nested data are deep-frozen: every write throws TypeError", () => {
+    const session = new Session();
+    const event = session.append("assistant/message", assistantData);
+    for (const [path, container] of containers(event, "event")) expectEveryWriteToThrow(container, path);
+    expectEveryWriteToThrow(session.events, "session.events");
+    expect(session.events[0]).toEqual({ id: 0, type: "assistant/message", ts: event.ts, data: assistantData });
+  });
+
+  exampleTest("mutating the caller's input after append changes nothing", () => {
+    const session = new Session();
+    const input = jsonCopy(assistantData);
+    const event = session.append("assistant/message", input);
+    expect(event.data, "append must store a copy, not the caller's object").not.toBe(input);
+    input.content = "changed";
+    input.tool_calls[0]!.arguments = "changed";
+    input.tool_calls.push({ id: "call_2", name: "calculator", arguments: "{}" });
+    expect(session.events[0]!.data).toEqual(assistantData);
+  });
+});
+
+// ── subscribe ─────────────────────────────────────────────────────────────────────────────────────
+
+describe("05.2 subscribe: listeners hear each event after commit", () => {
+  exampleTest("a listener hears each appended event, already in the log", () => {
+    const session = new Session();
+    const heard: { event: SessionEvent; inLog: boolean }[] = [];
+    session.subscribe((event) => heard.push({ event, inLog: session.events[event.id] === event }));
+    const first = session.append("turn/start", { turn: 1 });
+    const second = session.append("user/message", { content: "hi" });
+    expect(heard.map(({ event }) => event), "listeners get the committed events themselves").toEqual([first, second]);
+    expect(heard[0]!.event).toBe(first);
+    expect(
+      heard.map(({ inLog }) => inLog),
+      "inside a listener, session.events must already contain the event (notify after commit)",
+    ).toEqual([true, true]);
+  });
+
+  exampleTest("a listener hears only events appended after it subscribed", () => {
+    const session = new Session();
+    session.append("turn/start", { turn: 1 });
+    const listener = vi.fn();
+    session.subscribe(listener);
+    const event = session.append("user/message", { content: "hi" });
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(listener).toHaveBeenCalledWith(event);
+  });
+
+  exampleTest("unsubscribe stops the deliveries, and calling it again does nothing", () => {
+    const session = new Session();
+    const listener = vi.fn();
+    const other = vi.fn();
+    const unsubscribe = session.subscribe(listener);
+    session.subscribe(other);
+    session.append("turn/start", { turn: 1 });
+    unsubscribe();
+    unsubscribe();
+    session.append("user/message", { content: "hi" });
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(other, "unsubscribing one listener must not affect another").toHaveBeenCalledTimes(2);
+  });
+
+  exampleTest("the same function subscribed twice is called twice; each unsubscribe removes one", () => {
+    const session = new Session();
+    const listener = vi.fn();
+    const unsubscribeFirst = session.subscribe(listener);
+    session.subscribe(listener);
+    session.append("turn/start", { turn: 1 });
+    expect(listener, "two subscriptions, two deliveries").toHaveBeenCalledTimes(2);
+    unsubscribeFirst();
+    unsubscribeFirst();
+    session.append("user/message", { content: "hi" });
+    expect(listener, "the second subscription is still there").toHaveBeenCalledTimes(3);
+  });
+
+  exampleTest("a throwing listener loses no event, stops no other listener, and goes to onListenerError", () => {
+    const onListenerError = vi.fn();
+    const session = new Session({ onListenerError });
+    const boom = new Error("listener failed");
+    const before = vi.fn();
+    const after = vi.fn();
+    session.subscribe(before);
+    session.subscribe(() => {
+      throw boom;
+    });
+    session.subscribe(after);
+    const event = session.append("user/message", { content: "hi" });
+    expect(session.events, "the event stays committed").toEqual([event]);
+    expect(before).toHaveBeenCalledWith(event);
+    expect(after, "listeners after the throwing one still run").toHaveBeenCalledWith(event);
+    expect(onListenerError).toHaveBeenCalledTimes(1);
+    expect(onListenerError).toHaveBeenCalledWith(boom, event);
+    session.append("user/message", { content: "again" });
+    expect(onListenerError, "the throwing listener stays subscribed").toHaveBeenCalledTimes(2);
+    expect(after).toHaveBeenCalledTimes(2);
+  });
+
+  exampleTest("without onListenerError, a listener's error still does not escape append", () => {
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const session = new Session();
+      const after = vi.fn();
+      session.subscribe(() => {
+        throw new Error("listener failed");
+      });
+      session.subscribe(after);
+      const event = session.append("user/message", { content: "hi" });
+      expect(session.events).toEqual([event]);
+      expect(after).toHaveBeenCalledWith(event);
+    } finally {
+      quiet.mockRestore();
+    }
+  });
+
+  exampleTest("even an onListenerError that throws does not escape append or stop the other listeners", () => {
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const session = new Session({
+        onListenerError: () => {
+          throw new Error("the error handler failed too");
+        },
+      });
+      const after = vi.fn();
+      session.subscribe(() => {
+        throw new Error("listener failed");
+      });
+      session.subscribe(after);
+      const event = session.append("user/message", { content: "hi" });
+      expect(session.events, "the event stays committed").toEqual([event]);
+      expect(after, "guard the call to onListenerError too").toHaveBeenCalledWith(event);
+    } finally {
+      quiet.mockRestore();
+    }
+  });
+
+  exampleTest("an append made inside a listener is queued: every listener hears the ids in order", () => {
+    const session = new Session();
+    const heardByFirst: number[] = [];
+    const heardBySecond: number[] = [];
+    let inner: SessionEvent | undefined;
+    session.subscribe((event) => {
+      heardByFirst.push(event.id);
+      if (event.type === "tool/call") {
+        inner = session.append("tool/result", { call_id: "c1", content: "7", is_error: false });
+      }
+    });
+    session.subscribe((event) => heardBySecond.push(event.id));
+    const outer = session.append("tool/call", { call_id: "c1", name: "calculator", arguments: "{}" });
+    expect(outer.id).toBe(0);
+    expect(inner?.id, "the inner append commits at once and returns its event").toBe(1);
+    expect(heardByFirst).toEqual([0, 1]);
+    expect(heardBySecond, "the second listener must hear event 0 before event 1").toEqual([0, 1]);
+    expect(session.events.map((event) => event.id)).toEqual([0, 1]);
+  });
+
+  exampleTest("appends inside listeners, several deep: each listener hears strictly increasing ids", () => {
+    const session = new Session();
+    const heard: number[][] = [[], [], []];
+    heard.forEach((ids, n) =>
+      session.subscribe((event) => {
+        ids.push(event.id);
+        // Listener n appends once for each of the first events it hears, so appends nest.
+        if (n < 2 && event.id < 3) session.append("test/note", { from: n, on: event.id });
+      }),
+    );
+    session.append("test/note", { from: "test" });
+    const all = session.events.map((event) => event.id);
+    for (const ids of heard) expect(ids, "every listener hears every event once, in id order").toEqual(all);
+    expect(all).toEqual(all.map((_, index) => index));
+  });
+});
+
+// ── properties ────────────────────────────────────────────────────────────────────────────────────
+
+describe("05.2 properties (random logs; on failure fast-check prints a seed to replay)", () => {
+  test.prop([eventInputsArb], { numRuns: 100 })("ids are contiguous from 0 under any sequence of appends", (inputs) => {
+    const session = new Session({ clock: tickingClock() });
+    const returned = appendAll(session, inputs);
+    expect(returned.map((event) => event.id)).toEqual(inputs.map((_, index) => index));
+    expect(session.events).toEqual(returned);
+    session.events.forEach((event, index) => {
+      expect(event).toBe(returned[index]);
+      expect(event.type).toBe(inputs[index]!.type);
+      expect(event.data).toEqual(inputs[index]!.data);
+    });
+  });
+
+  test.prop([fc.array(fc.oneof(eventInputsArb, badEventInputArb.map((bad) => [bad])), { maxLength: 8 })], {
+    numRuns: 100,
+  })("rejected appends use up no id and leave every snapshot as it was", (batches) => {
+    const session = new Session({ clock: tickingClock() });
+    const errorClasses = { TypeError, JsonValueError, EventDataError };
+    for (const input of batches.flat()) {
+      const before = session.events;
+      if ("throws" in input) {
+        expect(() => session.append(input.type, input.data as never)).toThrow(errorClasses[input.throws]);
+        expect(session.events).toBe(before);
+      } else {
+        expect(session.append(input.type, input.data).id).toBe(before.length);
+      }
+    }
+    expect(session.events.map((event) => event.id)).toEqual(session.events.map((_, index) => index));
+  });
+
+  test.prop([eventInputsArb], { numRuns: 50 })(
+    "immutability: no event, nested datum or snapshot can be changed",
+    (inputs) => {
+      const session = new Session({ clock: tickingClock() });
+      appendAll(session, inputs);
+      const snapshot = session.events;
+      const expected = jsonCopy(snapshot);
+      for (const [path, container] of containers(snapshot, "events")) expectEveryWriteToThrow(container, path);
+      expect(session.events, "after all those writes").toEqual(expected);
+    },
+  );
+
+  test.prop([eventInputsArb], { numRuns: 100 })(
+    "mutating the caller's input after append changes nothing",
+    (generated) => {
+      const inputs = jsonCopy(generated); // our own copy to scribble on (fast-check may reuse its values)
+      const session = new Session({ clock: tickingClock() });
+      appendAll(session, inputs);
+      mutateEverywhere(inputs);
+      expect(session.events.map(({ type, data }) => ({ type, data }))).toEqual(jsonCopy(generated));
+    },
+  );
+});
+
+// ── types ─────────────────────────────────────────────────────────────────────────────────────────
+
+// Never called: vitest does not typecheck, but `npx tsc --noEmit` (CI's typecheck) does. Each
+// `@ts-expect-error` line must be a compile error, or tsc reports the directive as unused. So
+// `append`'s signature must tie the data to the type: `append<T extends string>(type: T, data: EventData<T>)`.
+function appendIsTypeChecked(session: Session): void {
+  // @ts-expect-error content must be a string
+  session.append("user/message", { content: 1 });
+  // @ts-expect-error is_error is missing
+  session.append("tool/result", { call_id: "c1", content: "7" });
+  // @ts-expect-error reason must be "completed", "max_steps" or "error"
+  session.append("turn/end", { turn: 1, reason: "done" });
+  // @ts-expect-error an event's data is a JSON object, never a string
+  session.append("test/note", "text");
+  // A type outside the vocabulary takes any JSON object.
+  session.append("test/note", { text: "fine" });
+  // The returned event is typed by its type: no cast needed to read its data.
+  const content: string = session.append("user/message", { content: "hi" }).data.content;
+  void content;
+}
+void appendIsTypeChecked;

@@ -1,0 +1,321 @@
+// Step 05.3 — the projection (book §5.4). What the model sees is derived from the log: three event
+// types become messages, everything else stays in the log only. Most tests here build plain frozen
+// events by hand, so they need nothing but your projection.ts; the `session.deriveMessages()` tests
+// at the end also need your Session from step 05.2.
+import { describe, expect, test as exampleTest } from "vitest";
+import { fc, test } from "@fast-check/vitest";
+import type { EventData } from "../../chapters/05-session-log/events.ts";
+import type { JsonObject } from "../../chapters/05-session-log/json.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { Message } from "../../chapters/common/messages.ts";
+import { knownEventDataArbs, knownEventTypes, unknownEventInputArb } from "./arbitraries.ts";
+import { deriveEventMessage, deriveMessages } from "./projection.ts";
+import { Session } from "./session.ts";
+
+// ── helpers: events as a stored log would hold them ───────────────────────────────────────────────
+
+interface Entry {
+  readonly type: string;
+  readonly data: JsonObject;
+}
+
+/** One entry, with its data type-checked against the vocabulary for the known types. */
+function entry<T extends string>(type: T, data: EventData<T>): Entry {
+  return { type, data: data as JsonObject };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** Numbers the entries from 0 and freezes everything, as Session.append would. */
+function logOf(entries: readonly Entry[]): SessionEvent[] {
+  return entries.map(({ type, data }, id) => deepFreeze({ id, type, ts: 1_000 + id, data: structuredClone(data) }));
+}
+
+function eventOf<T extends string>(type: T, data: EventData<T>): SessionEvent {
+  const [event] = logOf([entry(type, data)]);
+  return event!;
+}
+
+const calculatorCall = { id: "call_00_abc", name: "calculator", arguments: '{"expression":"1+2*3"}' };
+
+/** The book's §5.7 run: one calculator call, two steps, 12 events. */
+const bookRun: readonly Entry[] = [
+  entry("turn/start", { turn: 1 }),
+  entry("user/message", { content: "1+2*3 等于几？" }),
+  entry("request/header", {
+    header: { model: "deepseek-flash", system: "你是一个会用计算器的助手。", tools: [] },
+    reason: "initial",
+  }),
+  entry("step/start", { turn: 1, step: 1 }),
+  entry("assistant/message", { content: "", reasoning_content: "先算乘法。", tool_calls: [calculatorCall] }),
+  entry("tool/call", { call_id: calculatorCall.id, name: calculatorCall.name, arguments: calculatorCall.arguments }),
+  entry("tool/result", { call_id: calculatorCall.id, content: "7", is_error: false }),
+  entry("step/end", { turn: 1, step: 1 }),
+  entry("step/start", { turn: 1, step: 2 }),
+  entry("assistant/message", { content: "1 + 2 × 3 = 7", reasoning_content: "结果是 7。", tool_calls: [] }),
+  entry("step/end", { turn: 1, step: 2 }),
+  entry("turn/end", { turn: 1, reason: "completed" }),
+];
+
+const bookMessages: Message[] = [
+  { role: "user", content: "1+2*3 等于几？" },
+  { role: "assistant", content: "", reasoning_content: "先算乘法。", tool_calls: [calculatorCall] },
+  { role: "tool", content: "7", tool_call_id: calculatorCall.id },
+  { role: "assistant", content: "1 + 2 × 3 = 7", reasoning_content: "结果是 7。", tool_calls: [] },
+];
+
+// ── one event at a time ──────────────────────────────────────────────────────────────────────────
+
+describe("05.3 deriveEventMessage: the three events that become messages", () => {
+  exampleTest("user/message becomes { role: 'user', content }", () => {
+    expect(deriveEventMessage(eventOf("user/message", { content: "你好" }))).toStrictEqual({
+      role: "user",
+      content: "你好",
+    });
+  });
+
+  exampleTest("assistant/message becomes { role: 'assistant', content, reasoning_content, tool_calls }", () => {
+    const event = eventOf("assistant/message", {
+      content: "",
+      reasoning_content: "需要调用计算器。",
+      tool_calls: [calculatorCall],
+    });
+    expect(deriveEventMessage(event)).toStrictEqual({
+      role: "assistant",
+      content: "",
+      reasoning_content: "需要调用计算器。",
+      tool_calls: [calculatorCall],
+    });
+  });
+
+  exampleTest("reasoning_content is carried on a reply without tool calls too", () => {
+    const event = eventOf("assistant/message", { content: "7", reasoning_content: "想一想", tool_calls: [] });
+    expect(
+      deriveEventMessage(event),
+      "DeepSeek's thinking-mode trace must go back to the API, so the projection keeps it",
+    ).toStrictEqual({ role: "assistant", content: "7", reasoning_content: "想一想", tool_calls: [] });
+  });
+
+  exampleTest("an assistant/message without reasoning_content projects reasoning_content: null", () => {
+    const event = eventOf("assistant/message", { content: "7", tool_calls: [] });
+    expect(
+      deriveEventMessage(event),
+      "a missing reasoning_content becomes null, not undefined and not a missing key",
+    ).toStrictEqual({ role: "assistant", content: "7", reasoning_content: null, tool_calls: [] });
+  });
+
+  exampleTest("every tool call rides on the assistant message, in order, as { id, name, arguments }", () => {
+    const second = { id: "call_01_def", name: "calculator", arguments: '{"expression":"2"}' };
+    const event = eventOf("assistant/message", { content: null, tool_calls: [calculatorCall, second] });
+    expect(deriveEventMessage(event)).toStrictEqual({
+      role: "assistant",
+      content: null,
+      reasoning_content: null,
+      tool_calls: [calculatorCall, second],
+    });
+  });
+
+  exampleTest("tool/result becomes { role: 'tool', content, tool_call_id } with tool_call_id = call_id", () => {
+    const event = eventOf("tool/result", { call_id: "call_00_abc", content: "7", is_error: false });
+    expect(deriveEventMessage(event)).toStrictEqual({ role: "tool", content: "7", tool_call_id: "call_00_abc" });
+  });
+
+  exampleTest("a failed tool result is still shown to the model (is_error itself is not sent)", () => {
+    const event = eventOf("tool/result", { call_id: "call_00_x", content: "Error: division by zero", is_error: true });
+    expect(
+      deriveEventMessage(event),
+      "the model must read the error to react to it",
+    ).toStrictEqual({ role: "tool", content: "Error: division by zero", tool_call_id: "call_00_x" });
+  });
+});
+
+describe("05.3 deriveEventMessage: an assistant reply that says nothing is dropped", () => {
+  exampleTest("content null, no reasoning and no tool call → null", () => {
+    expect(deriveEventMessage(eventOf("assistant/message", { content: null, tool_calls: [] }))).toBeNull();
+    expect(
+      deriveEventMessage(eventOf("assistant/message", { content: null, reasoning_content: null, tool_calls: [] })),
+    ).toBeNull();
+  });
+
+  exampleTest('empty reasoning counts as no reasoning: content null, reasoning "" and no call → null', () => {
+    const event = eventOf("assistant/message", { content: null, reasoning_content: "", tool_calls: [] });
+    expect(deriveEventMessage(event), 'the book tests `not reasoning_content`, and "" is falsy').toBeNull();
+  });
+
+  exampleTest('content "" is still a reply: it is kept', () => {
+    const event = eventOf("assistant/message", { content: "", tool_calls: [] });
+    expect(
+      deriveEventMessage(event),
+      'only content null means "no text"; an empty string is kept',
+    ).toStrictEqual({ role: "assistant", content: "", reasoning_content: null, tool_calls: [] });
+  });
+
+  exampleTest("content null is kept when the reply has reasoning", () => {
+    const event = eventOf("assistant/message", { content: null, reasoning_content: "想一想", tool_calls: [] });
+    expect(deriveEventMessage(event)).toStrictEqual({
+      role: "assistant",
+      content: null,
+      reasoning_content: "想一想",
+      tool_calls: [],
+    });
+  });
+
+  exampleTest("content null is kept when the reply has a tool call", () => {
+    const event = eventOf("assistant/message", { content: null, tool_calls: [calculatorCall] });
+    expect(deriveEventMessage(event)).toStrictEqual({
+      role: "assistant",
+      content: null,
+      reasoning_content: null,
+      tool_calls: [calculatorCall],
+    });
+  });
+});
+
+describe("05.3 deriveEventMessage: every other event stays in the log only", () => {
+  const logOnly: readonly Entry[] = [
+    entry("turn/start", { turn: 1 }),
+    entry("request/header", { header: { model: "m", system: "你是助手", tools: [] }, reason: "initial" }),
+    entry("step/start", { turn: 1, step: 1 }),
+    entry("tool/call", { call_id: "call_00_abc", name: "calculator", arguments: '{"expression":"1"}' }),
+    entry("step/end", { turn: 1, step: 1 }),
+    entry("turn/end", { turn: 1, reason: "completed" }),
+    entry("turn/end", { turn: 1, reason: "error", message: "network down" }),
+    entry("ui/note", { text: "an event type the projection has never heard of" }),
+    entry("stream/delta", { content: "1+2" }),
+  ];
+
+  exampleTest.each(logOnly.map((e) => [e.type, e] as const))("%s → null", (_type, logOnlyEntry) => {
+    const [event] = logOf([logOnlyEntry]);
+    expect(deriveEventMessage(event!)).toBeNull();
+  });
+
+  exampleTest("tool/call is never projected: the assistant message already carries the request", () => {
+    const log = logOf([
+      entry("assistant/message", { content: "", tool_calls: [calculatorCall] }),
+      entry("tool/call", { call_id: calculatorCall.id, name: calculatorCall.name, arguments: calculatorCall.arguments }),
+    ]);
+    expect(deriveMessages(log), "one assistant message, not a second one for the tool/call").toStrictEqual([
+      { role: "assistant", content: "", reasoning_content: null, tool_calls: [calculatorCall] },
+    ]);
+  });
+});
+
+// ── the whole log ────────────────────────────────────────────────────────────────────────────────
+
+describe("05.3 deriveMessages: the log → the model's messages", () => {
+  exampleTest("the book's calculator run: 12 events project to 4 messages, in log order", () => {
+    expect(deriveMessages(logOf(bookRun))).toStrictEqual(bookMessages);
+  });
+
+  exampleTest("an empty log derives no messages", () => {
+    expect(deriveMessages([])).toStrictEqual([]);
+  });
+
+  exampleTest("a log with only process events derives no messages", () => {
+    const log = logOf(bookRun.filter((e) => !["user/message", "assistant/message", "tool/result"].includes(e.type)));
+    expect(deriveMessages(log)).toStrictEqual([]);
+  });
+
+  exampleTest("messages keep the log's order across turns", () => {
+    const log = logOf([
+      entry("user/message", { content: "first" }),
+      entry("assistant/message", { content: "one", tool_calls: [] }),
+      entry("turn/end", { turn: 1, reason: "completed" }),
+      entry("user/message", { content: "second" }),
+      entry("assistant/message", { content: null, tool_calls: [] }),
+      entry("assistant/message", { content: "two", tool_calls: [] }),
+    ]);
+    expect(deriveMessages(log)).toStrictEqual([
+      { role: "user", content: "first" },
+      { role: "assistant", content: "one", reasoning_content: null, tool_calls: [] },
+      { role: "user", content: "second" },
+      { role: "assistant", content: "two", reasoning_content: null, tool_calls: [] },
+    ]);
+  });
+});
+
+describe("05.3 session.deriveMessages(): the Session projects its own log (needs 05.2)", () => {
+  function appendAll(session: Session, entries: readonly Entry[]): void {
+    for (const { type, data } of entries) session.append(type, data);
+  }
+
+  exampleTest("a Session holding the book's run derives the same 4 messages", () => {
+    const session = new Session();
+    appendAll(session, bookRun);
+    expect(session.deriveMessages()).toStrictEqual(bookMessages);
+  });
+
+  exampleTest("derived again after more appends, the new events are included", () => {
+    const session = new Session();
+    appendAll(session, bookRun);
+    session.deriveMessages();
+    session.append("turn/start", { turn: 2 });
+    session.append("user/message", { content: "再乘以 2 呢？" });
+    expect(
+      session.deriveMessages(),
+      "messages are derived from the log each time, never kept beside it",
+    ).toStrictEqual([...bookMessages, { role: "user", content: "再乘以 2 呢？" }]);
+  });
+});
+
+// ── properties over random logs ──────────────────────────────────────────────────────────────────
+
+// Random logs from the shared arbitraries (./arbitraries.ts): every known type with data its schema
+// accepts, plus types outside the vocabulary.
+const messageTypes = ["user/message", "assistant/message", "tool/result"] as const;
+const messageEntry: fc.Arbitrary<Entry> = fc.oneof(
+  ...messageTypes.map((type) => knownEventDataArbs[type].map((data): Entry => ({ type, data }))),
+);
+const processEntry: fc.Arbitrary<Entry> = fc.oneof(
+  ...knownEventTypes
+    .filter((type) => !(messageTypes as readonly string[]).includes(type))
+    .map((type) => knownEventDataArbs[type].map((data): Entry => ({ type, data }))),
+  unknownEventInputArb,
+);
+const anyEntry = fc.oneof(messageEntry, processEntry);
+
+/** Puts each extra entry at its (wrapped) position in the list. */
+function insertAt(entries: readonly Entry[], extras: readonly (readonly [number, Entry])[]): Entry[] {
+  const result = [...entries];
+  for (const [position, extra] of extras) result.splice(position % (result.length + 1), 0, extra);
+  return result;
+}
+
+describe("05.3 properties of the projection (random logs)", () => {
+  test.prop([fc.array(anyEntry, { maxLength: 15 }), fc.array(fc.tuple(fc.nat(), processEntry), { maxLength: 10 })], {
+    numRuns: 150,
+  })("inserting non-message events anywhere never changes the derived messages", (entries, extras) => {
+    const before = deriveMessages(logOf(entries));
+    const after = deriveMessages(logOf(insertAt(entries, extras)));
+    expect(after).toStrictEqual(before);
+  });
+
+  test.prop([fc.array(anyEntry, { maxLength: 20 })], { numRuns: 150 })(
+    "user and tool messages appear one per event, in log order",
+    (entries) => {
+      const messages = deriveMessages(logOf(entries));
+      const userContents = entries.flatMap((e) => (e.type === "user/message" ? [e.data["content"]] : []));
+      const toolCallIds = entries.flatMap((e) => (e.type === "tool/result" ? [e.data["call_id"]] : []));
+      expect(messages.flatMap((m) => (m.role === "user" ? [m.content] : []))).toStrictEqual(userContents);
+      expect(messages.flatMap((m) => (m.role === "tool" ? [m.tool_call_id] : []))).toStrictEqual(toolCallIds);
+    },
+  );
+
+  test.prop([fc.array(anyEntry, { maxLength: 20 })], { numRuns: 150 })(
+    "derivation is deterministic and leaves the events untouched",
+    (entries) => {
+      const log = logOf(entries);
+      const copy = structuredClone(log);
+      const first = deriveMessages(log);
+      const second = deriveMessages(log);
+      expect(second, "the same log derives the same messages").toStrictEqual(first);
+      expect(log, "deriving must not change the log").toStrictEqual(copy);
+    },
+  );
+});

@@ -1,0 +1,309 @@
+// Step 05.4 — replay (book §5.6 "重放：从日志重建一切"). `Session.fromLog` rebuilds a session from a
+// stored log — typically `JSON.parse` of saved events — and trusts nothing in it: every entry is
+// checked, and the first broken one is reported as a ReplayError with its index and a code naming
+// the rule. Most tests here hand fromLog a log written by hand; the properties at the end build logs
+// with your Session (step 05.2) and compare their messages (your projection, step 05.3).
+import { describe, expect, test as exampleTest } from "vitest";
+import { fc, test } from "@fast-check/vitest";
+import { ReplayError, Session } from "./session.ts";
+import { eventInputArb, eventInputsArb, tickingClock, type EventInput } from "./arbitraries.ts";
+
+// ── a stored log, as JSON.parse would give it back ─────────────────────────────────────────────────
+
+const calculatorCall = { id: "call_1", name: "calculator", arguments: '{"expression":"1+2*3"}' };
+
+/** A fresh, mutable copy each time: one calculator round trip, plus a type outside the vocabulary. */
+function storedLog(): Record<string, unknown>[] {
+  return [
+    { id: 0, type: "turn/start", ts: 1_000, data: { turn: 1 } },
+    { id: 1, type: "user/message", ts: 1_001, data: { content: "1+2*3 等于几？" } },
+    { id: 2, type: "step/start", ts: 1_002, data: { turn: 1, step: 1 } },
+    {
+      id: 3,
+      type: "assistant/message",
+      ts: 1_003,
+      data: { content: "", reasoning_content: "先算乘法。", tool_calls: [{ ...calculatorCall }] },
+    },
+    {
+      id: 4,
+      type: "tool/call",
+      ts: 1_004,
+      data: { call_id: "call_1", name: "calculator", arguments: calculatorCall.arguments },
+    },
+    { id: 5, type: "tool/result", ts: 1_005, data: { call_id: "call_1", content: "7", is_error: false } },
+    { id: 6, type: "test/progress", ts: 1_006, data: { shown_to: "the UI only", percent: [50, 100] } },
+    { id: 7, type: "step/end", ts: 1_007, data: { turn: 1, step: 1 } },
+  ];
+}
+
+const storedMessages = [
+  { role: "user", content: "1+2*3 等于几？" },
+  { role: "assistant", content: "", reasoning_content: "先算乘法。", tool_calls: [calculatorCall] },
+  { role: "tool", content: "7", tool_call_id: "call_1" },
+];
+
+/** `storedLog()` with entry `index` changed by `change` (which may replace the entry outright). */
+function logWith(index: number, change: (entry: Record<string, unknown>) => unknown): unknown[] {
+  const log: unknown[] = storedLog();
+  log[index] = change(log[index] as Record<string, unknown>);
+  return log;
+}
+
+/** A copy of `entry` with `key` set to `value`, or with `key` left out when `value` is undefined. */
+function withKey(entry: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
+  const copy = { ...entry, [key]: value };
+  if (value === undefined) delete copy[key];
+  return copy;
+}
+
+/** Runs `replay` and returns what it threw (or fails the test if it threw nothing). */
+function replayError(replay: () => unknown): ReplayError {
+  try {
+    replay();
+  } catch (error) {
+    expect(error, "fromLog must throw a ReplayError").toBeInstanceOf(ReplayError);
+    return error as ReplayError;
+  }
+  return expect.fail("fromLog accepted a broken log; it must throw a ReplayError");
+}
+
+function expectReplayError(log: unknown, index: number, code: string): ReplayError {
+  const error = replayError(() => Session.fromLog(log as unknown[]));
+  expect({ index: error.index, code: error.code }, "the index of the first broken entry, and the rule's code").toEqual({
+    index,
+    code,
+  });
+  expect(error.message, "the message names the entry").toContain(`event #${index}`);
+  return error;
+}
+
+function expectDeepFrozen(value: unknown, where: string): void {
+  if (typeof value !== "object" || value === null) return;
+  expect(Object.isFrozen(value), `${where} must be frozen`).toBe(true);
+  for (const [key, child] of Object.entries(value)) expectDeepFrozen(child, `${where}.${key}`);
+}
+
+// ── a good log ────────────────────────────────────────────────────────────────────────────────────
+
+describe("05.4 fromLog: a well-formed log replays as it was", () => {
+  exampleTest("a stored log replays to the same events", () => {
+    expect(Session.fromLog(storedLog()).events).toEqual(storedLog());
+  });
+
+  exampleTest("a JSON round trip replays to the same events", () => {
+    const text = JSON.stringify(storedLog());
+    expect(Session.fromLog(JSON.parse(text) as unknown[]).events).toEqual(storedLog());
+  });
+
+  exampleTest("an empty log replays to an empty session", () => {
+    expect(Session.fromLog([]).events).toEqual([]);
+  });
+
+  exampleTest("unknown but well-formed types are kept, and not projected", () => {
+    const session = Session.fromLog(storedLog());
+    expect(session.events[6], "an unknown type stays in the log").toEqual(storedLog()[6]);
+    expect(session.deriveMessages(), "only user/assistant/tool events become messages").toEqual(storedMessages);
+  });
+
+  exampleTest("the replayed events are deep-frozen, in a frozen snapshot", () => {
+    const session = Session.fromLog(storedLog());
+    expectDeepFrozen(session.events, "events");
+  });
+
+  exampleTest("nothing is shared with the input: changing it afterwards changes nothing", () => {
+    const log = storedLog();
+    const session = Session.fromLog(log);
+    session.events.forEach((event, index) => {
+      expect(event, `events[${index}] must be a new object, not the caller's`).not.toBe(log[index]);
+      expect(event.data, `events[${index}].data must be a copy`).not.toBe(log[index]!.data);
+    });
+    const assistant = log[3]!.data as { content: string; tool_calls: { arguments: string }[] };
+    assistant.content = "changed";
+    assistant.tool_calls[0]!.arguments = "changed";
+    assistant.tool_calls.push({ arguments: "added" });
+    log[0]!.id = 99;
+    log.push({ id: 8, type: "user/message", ts: 2_000, data: { content: "added later" } });
+    expect(session.events).toEqual(storedLog());
+  });
+
+  exampleTest("a replayed session keeps appending with the next id", () => {
+    const session = Session.fromLog(storedLog(), { clock: () => 5_000 });
+    const event = session.append("tool/result", { call_id: "call_2", content: "8", is_error: false });
+    expect(event).toEqual({
+      id: 8,
+      type: "tool/result",
+      ts: 5_000,
+      data: { call_id: "call_2", content: "8", is_error: false },
+    });
+    expect(session.events).toHaveLength(9);
+  });
+
+  exampleTest("a replayed session's listeners hear the new events only", () => {
+    const session = Session.fromLog(storedLog());
+    const heard: number[] = [];
+    session.subscribe((event) => heard.push(event.id));
+    session.append("step/end", { turn: 1, step: 2 });
+    expect(heard).toEqual([8]);
+  });
+});
+
+// ── broken logs ───────────────────────────────────────────────────────────────────────────────────
+
+describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the rule", () => {
+  exampleTest.each([
+    ["a gap (…, 1, 3, …)", 2, 3],
+    ["a duplicate (…, 1, 1, …)", 2, 1],
+    ["a string id", 2, "2"],
+    ["a missing id", 2, undefined],
+  ])("ids must equal their index — %s is ID_MISMATCH", (_, index, id) => {
+    expectReplayError(logWith(index, (entry) => withKey(entry, "id", id)), index, "ID_MISMATCH");
+  });
+
+  exampleTest("ids must start at 0 — a log numbered from 1 fails at entry #0", () => {
+    const log = storedLog().map((entry) => ({ ...entry, id: (entry.id as number) + 1 }));
+    expectReplayError(log, 0, "ID_MISMATCH");
+  });
+
+  exampleTest("the message of an ID_MISMATCH says which id was found and which was expected", () => {
+    const error = expectReplayError(logWith(3, (entry) => ({ ...entry, id: 4 })), 3, "ID_MISMATCH");
+    expect(error.message).toContain("4");
+    expect(error.message).toContain("3");
+  });
+
+  exampleTest.each([
+    ["null", null],
+    ["a string", "user/message"],
+    ["a number", 3],
+    ["an array", [3, "user/message", 1_003, {}]],
+  ])("an entry that is not an object (%s) is NOT_AN_EVENT", (_, entry) => {
+    expectReplayError(logWith(3, () => entry), 3, "NOT_AN_EVENT");
+  });
+
+  exampleTest("a hole in a hand-made sparse array is NOT_AN_EVENT, not skipped", () => {
+    const log: unknown[] = storedLog();
+    delete log[2]; // [e0, e1, <hole>, e3, …]: forEach and map would skip it
+    expectReplayError(log, 2, "NOT_AN_EVENT");
+  });
+
+  exampleTest.each([
+    ["missing", undefined],
+    ["empty", ""],
+    ["a number", 42],
+    ["null", null],
+  ])("a type that is %s is BAD_TYPE", (_, type) => {
+    expectReplayError(logWith(3, (entry) => withKey(entry, "type", type)), 3, "BAD_TYPE");
+  });
+
+  exampleTest.each([
+    ["a fraction", 1_003.5],
+    ["negative", -1],
+    ["a string", "1003"],
+    ["missing", undefined],
+    ["null", null],
+    ["an unsafe integer", 2 ** 53],
+    ["NaN (not from JSON.parse, but from a hand-made array)", Number.NaN],
+  ])("a ts that is %s is BAD_TS", (_, ts) => {
+    expectReplayError(logWith(3, (entry) => withKey(entry, "ts", ts)), 3, "BAD_TS");
+  });
+
+  exampleTest.each([
+    ["an array", [1, 2]],
+    ["null", null],
+    ["a string", "content"],
+    ["missing", undefined],
+    ["an object with a Date inside", { when: new Date(0) }],
+    ["an object with NaN inside", { scores: [1, Number.NaN] }],
+    ["an object with -0 inside", { scores: [1, -0] }],
+  ])("data that is %s is BAD_DATA (data must be a JSON object)", (_, data) => {
+    expectReplayError(logWith(6, (entry) => withKey(entry, "data", data)), 6, "BAD_DATA");
+  });
+
+  exampleTest("JSON.parse can produce -0 (from the text -0): fromLog rejects it too", () => {
+    const text = '[{"id":0,"type":"test/progress","ts":1000,"data":{"delta":-0}}]';
+    expectReplayError(JSON.parse(text), 0, "BAD_DATA");
+  });
+
+  exampleTest("an unexpected extra key is UNEXPECTED_KEY (an event has exactly id, type, ts and data)", () => {
+    const error = expectReplayError(logWith(3, (entry) => ({ ...entry, role: "assistant" })), 3, "UNEXPECTED_KEY");
+    expect(error.message).toContain("role");
+  });
+
+  exampleTest("bad data for a known type is SCHEMA, and the message names the type and the field", () => {
+    const error = expectReplayError(logWith(1, (entry) => ({ ...entry, data: { content: 1 } })), 1, "SCHEMA");
+    expect(error.message).toContain("user/message");
+    expect(error.message).toContain("content");
+  });
+
+  exampleTest.each([
+    ["a turn/end with an unknown reason", "turn/end", { turn: 1, reason: "done" }],
+    ["a tool/result without is_error", "tool/result", { call_id: "call_1", content: "7" }],
+    ["an assistant/message whose tool_calls is not an array", "assistant/message", { content: "", tool_calls: {} }],
+    ["a step/start with step 0 (counters start at 1)", "step/start", { turn: 1, step: 0 }],
+  ])("known types are re-checked against their schema: %s is SCHEMA", (_, type, data) => {
+    expectReplayError(logWith(4, (entry) => ({ ...entry, type, data })), 4, "SCHEMA");
+  });
+
+  exampleTest.each([
+    ["an object", { 0: storedLog()[0] }],
+    ["a string", JSON.stringify(storedLog())],
+    ["null", null],
+  ])("a log that is not an array (%s) is NOT_A_LOG", (_, log) => {
+    expectReplayError(log, 0, "NOT_A_LOG");
+  });
+
+  exampleTest("the first broken entry is the one reported", () => {
+    const log = logWith(2, (entry) => ({ ...entry, ts: -1 }));
+    log[5] = null;
+    expectReplayError(log, 2, "BAD_TS");
+  });
+
+  exampleTest("the message names the index: event #3", () => {
+    const error = replayError(() => Session.fromLog(logWith(3, (entry) => ({ ...entry, type: "" }))));
+    expect(error.message).toMatch(/event #3\b/);
+  });
+});
+
+// ── properties ────────────────────────────────────────────────────────────────────────────────────
+
+/** A log written by your Session (step 05.2), then saved and read back as JSON. */
+function savedLog(inputs: readonly EventInput[], start: number) {
+  const session = new Session({ clock: tickingClock(start) });
+  for (const { type, data } of inputs) session.append(type, data);
+  return { session, stored: JSON.parse(JSON.stringify(session.events)) as Record<string, unknown>[] };
+}
+
+const startArb = fc.integer({ min: 0, max: 2 ** 45 });
+
+describe("05.4 properties (random logs; on failure fast-check prints a seed to replay)", () => {
+  test.prop([eventInputsArb, startArb], { numRuns: 100 })(
+    "replay equality: fromLog of a saved log has the same events and derives the same messages",
+    (inputs, start) => {
+      const { session, stored } = savedLog(inputs, start);
+      const replayed = Session.fromLog(stored);
+      expect(replayed.events).toEqual(session.events);
+      expect(replayed.deriveMessages()).toEqual(session.deriveMessages());
+    },
+  );
+
+  type Entry = Record<string, unknown>;
+  const corruptions = {
+    "id changed": { code: "ID_MISMATCH", corrupt: (entry: Entry) => ({ ...entry, id: (entry.id as number) + 1 }) },
+    "type emptied": { code: "BAD_TYPE", corrupt: (entry: Entry) => ({ ...entry, type: "" }) },
+    "ts made negative": { code: "BAD_TS", corrupt: (entry: Entry) => ({ ...entry, ts: -1 - (entry.ts as number) }) },
+  } as const;
+
+  test.prop(
+    [
+      fc.array(eventInputArb, { minLength: 1, maxLength: 20 }),
+      startArb,
+      fc.nat(),
+      fc.constantFrom(...(Object.keys(corruptions) as (keyof typeof corruptions)[])),
+    ],
+    { numRuns: 100 },
+  )("one corrupted entry anywhere: ReplayError at exactly that index", (inputs, start, at, kind) => {
+    const { stored } = savedLog(inputs, start);
+    const index = at % stored.length;
+    stored[index] = corruptions[kind].corrupt(stored[index]!);
+    expectReplayError(stored, index, corruptions[kind].code);
+  });
+});

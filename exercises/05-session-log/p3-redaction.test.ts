@@ -1,0 +1,294 @@
+// Step p3 — 练习3: redaction over an append-only log. A `log/redact` event masks an earlier event in
+// every derived view (the model's messages, the export), the raw event never changes, and a replay
+// of the same log masks the same way.
+// These tests build sessions with the chapter's Session (not your exercises/…/session.ts), so the
+// book's 练习 can be done before, after or without your own steps 05.1–05.5.
+import { describe, expect, test as exampleTest } from "vitest";
+import { fc, test } from "@fast-check/vitest";
+import type { JsonObject } from "../../chapters/05-session-log/json.ts";
+import { Session } from "../../chapters/05-session-log/session.ts";
+import type { Message } from "../../chapters/common/messages.ts";
+import {
+  deriveRedactedMessages,
+  exportTranscript,
+  redact,
+  RedactionError,
+  redactedArguments,
+  redactionMarker,
+  redactionSchemas,
+  type RedactionRule,
+} from "./redaction.ts";
+import { chapterRunArb, input, sessionOf, storedCopy, type EventInput } from "./practice-runs.ts";
+
+const schemas = redactionSchemas;
+const secret = "sk-live-0123456789";
+const call = { id: "call_00_calc", name: "calculator", arguments: `{"expression":"1+2*3","note":"${secret}"}` };
+
+/** The book's §5.7 run, except that the user pasted a key into the prompt and it spread. */
+const leakyRun: readonly EventInput[] = [
+  input("turn/start", { turn: 1 }), // #0
+  input("user/message", { content: `我的 key 是 ${secret}，顺便算 1+2*3` }), // #1
+  input("request/header", { header: { model: "deepseek-flash", system: "你会用计算器。", tools: [] }, reason: "initial" }), // #2
+  input("step/start", { turn: 1, step: 1 }), // #3
+  input("assistant/message", { content: "", reasoning_content: `用户给了 ${secret}`, tool_calls: [call] }), // #4
+  input("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments }), // #5
+  input("tool/result", { call_id: call.id, content: `7 (note: ${secret})`, is_error: false }), // #6
+  input("step/end", { turn: 1, step: 1 }), // #7
+  input("step/start", { turn: 1, step: 2 }), // #8
+  input("assistant/message", { content: "1+2*3 = 7", reasoning_content: null, tool_calls: [] }), // #9
+  input("step/end", { turn: 1, step: 2 }), // #10
+  input("turn/end", { turn: 1, reason: "completed" }), // #11
+];
+
+function leakySession(): Session {
+  return sessionOf(leakyRun, { schemas });
+}
+
+const marker = redactionMarker("pasted API key");
+const maskedArgs = redactedArguments("pasted API key");
+
+/** Asserts `act` throws a RedactionError with this rule, naming the target id. */
+function expectRefusal(act: () => unknown, code: RedactionRule, targetId: number): void {
+  expect(act).toThrow(RedactionError);
+  try {
+    act();
+  } catch (error) {
+    expect((error as RedactionError).code, "the rule that was broken").toBe(code);
+    expect((error as RedactionError).targetId).toBe(targetId);
+    expect((error as Error).message, "the message names the target id and the rule").toContain(`#${targetId}`);
+    expect((error as Error).message).toContain(code);
+  }
+}
+
+describe("p3 redact() checks the target before appending (练习3)", () => {
+  exampleTest("it appends one log/redact event naming the target and the reason", () => {
+    const session = leakySession();
+    const event = redact(session, 1, "pasted API key");
+    expect(event, "redact returns the committed event").toBe(session.events.at(-1));
+    expect(event).toMatchObject({ id: 12, type: "log/redact", data: { target_id: 1, reason: "pasted API key" } });
+  });
+
+  exampleTest.each([99, 12, -1, 1.5])("redacting id %s, which no event has, is UNKNOWN_TARGET and appends nothing", (id) => {
+    const session = leakySession();
+    expectRefusal(() => redact(session, id, "x"), "UNKNOWN_TARGET", id);
+    expect(session.events, "a refused redaction leaves the log as it was").toHaveLength(leakyRun.length);
+  });
+
+  exampleTest.each([
+    [0, "turn/start"],
+    [2, "request/header"],
+    [3, "step/start"],
+    [7, "step/end"],
+    [11, "turn/end"],
+  ])("event #%s (%s) is the record's skeleton: NOT_REDACTABLE, nothing appended", (id) => {
+    const session = leakySession();
+    expectRefusal(() => redact(session, id, "x"), "NOT_REDACTABLE", id);
+    expect(session.events).toHaveLength(leakyRun.length);
+  });
+
+  exampleTest("a redaction cannot itself be redacted (NOT_REDACTABLE): the record of a removal stays", () => {
+    const session = leakySession();
+    const first = redact(session, 1, "pasted API key");
+    expectRefusal(() => redact(session, first.id, "x"), "NOT_REDACTABLE", first.id);
+    expect(session.events).toHaveLength(leakyRun.length + 1);
+  });
+});
+
+describe("p3 redacted content is masked in the model's messages (练习3)", () => {
+  exampleTest("without redactions the messages are the chapter's projection", () => {
+    const session = leakySession();
+    expect(deriveRedactedMessages(session.events)).toEqual(session.deriveMessages());
+  });
+
+  exampleTest("a redacted user message keeps its place and shows the marker", () => {
+    const session = leakySession();
+    redact(session, 1, "pasted API key");
+    const [first, ...rest] = deriveRedactedMessages(session.events);
+    expect(first).toEqual({ role: "user", content: marker });
+    expect(rest, "the other messages are untouched").toEqual(session.deriveMessages().slice(1));
+  });
+
+  exampleTest("a redacted tool result keeps its tool_call_id, so it still answers its call", () => {
+    const session = leakySession();
+    redact(session, 6, "pasted API key");
+    const messages = deriveRedactedMessages(session.events);
+    expect(messages[2]).toEqual({ role: "tool", content: marker, tool_call_id: call.id });
+    expect(messages[1], "the call it answers is still there").toMatchObject({ tool_calls: [{ id: call.id }] });
+  });
+
+  exampleTest("a redacted assistant message keeps its call ids and names; content, reasoning and arguments are masked", () => {
+    const session = leakySession();
+    redact(session, 4, "pasted API key");
+    const messages = deriveRedactedMessages(session.events);
+    expect(messages[1]).toEqual({
+      role: "assistant",
+      content: marker,
+      reasoning_content: marker,
+      tool_calls: [{ id: call.id, name: call.name, arguments: maskedArgs }],
+    });
+    expect(JSON.parse(maskedArgs), "masked arguments are still JSON text, as the API requires").toEqual({
+      redacted: "pasted API key",
+    });
+    expect(messages[2], "its tool result still pairs with it").toMatchObject({ role: "tool", tool_call_id: call.id });
+  });
+
+  exampleTest("masking never adds or drops a message: null content and empty reasoning stay as they are", () => {
+    const session = sessionOf(
+      [
+        input("assistant/message", { content: null, reasoning_content: "", tool_calls: [] }), // dropped by the projection
+        input("assistant/message", { content: null, reasoning_content: "thinking", tool_calls: [] }),
+      ],
+      { schemas },
+    );
+    redact(session, 0, "r");
+    redact(session, 1, "r");
+    expect(deriveRedactedMessages(session.events)).toEqual([
+      { role: "assistant", content: null, reasoning_content: redactionMarker("r"), tool_calls: [] },
+    ]);
+  });
+
+  exampleTest("a redacted tool/call has its arguments masked in the export (it is not a message)", () => {
+    const session = leakySession();
+    redact(session, 5, "pasted API key");
+    expect(exportTranscript(session.events)[5]?.data).toEqual({ call_id: call.id, name: call.name, arguments: maskedArgs });
+    expect(deriveRedactedMessages(session.events), "tool/call never reaches the model anyway").toEqual(session.deriveMessages());
+  });
+
+  exampleTest("an event redacted twice shows the later reason", () => {
+    const session = leakySession();
+    redact(session, 1, "first reason");
+    redact(session, 1, "pasted API key");
+    expect(deriveRedactedMessages(session.events)[0]).toEqual({ role: "user", content: marker });
+  });
+
+  exampleTest("the raw events never change: the log still holds the original text", () => {
+    const session = leakySession();
+    const before = storedCopy(session.events);
+    for (const id of [1, 4, 5, 6]) redact(session, id, "pasted API key");
+    deriveRedactedMessages(session.events);
+    exportTranscript(session.events);
+    expect(storedCopy(session.events).slice(0, leakyRun.length), "raw events are deep-equal to before").toEqual(before);
+    expect(session.events[1]?.data, "redaction masks views, not the record").toEqual({ content: leakyRun[1]?.data.content });
+  });
+});
+
+describe("p3 the export for a UI or an auditor (练习3)", () => {
+  exampleTest("every event is listed, masked where redacted, with the redaction that masked it", () => {
+    const session = leakySession();
+    const redaction = redact(session, 1, "pasted API key");
+    const transcript = exportTranscript(session.events);
+    expect(transcript, "one entry per event, redactions included").toHaveLength(session.events.length);
+    expect(transcript[1]).toEqual({
+      id: 1,
+      type: "user/message",
+      ts: session.events[1]?.ts,
+      data: { content: marker },
+      redaction: { by: redaction.id, reason: "pasted API key" },
+    });
+    expect(transcript[12], "the redaction itself is the audit trail").toEqual({
+      id: 12,
+      type: "log/redact",
+      ts: redaction.ts,
+      data: { target_id: 1, reason: "pasted API key" },
+      redaction: null,
+    });
+    for (const id of [0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]) {
+      const raw = session.events[id]!;
+      expect(transcript[id], `event #${id} is not redacted: shown as logged`).toEqual({ ...raw, data: raw.data, redaction: null });
+    }
+  });
+
+  exampleTest("no redacted text survives anywhere in the export or the messages", () => {
+    const session = leakySession();
+    for (const id of [1, 4, 5, 6]) redact(session, id, "pasted API key");
+    expect(JSON.stringify(exportTranscript(session.events))).not.toContain(secret);
+    expect(JSON.stringify(deriveRedactedMessages(session.events))).not.toContain(secret);
+    expect(JSON.stringify(session.events), "…while the raw log still has it").toContain(secret);
+  });
+});
+
+describe("p3 replay, and redactions read from a stored log (练习3)", () => {
+  exampleTest("a JSON round trip through Session.fromLog reproduces the masking", () => {
+    const session = leakySession();
+    for (const id of [1, 6]) redact(session, id, "pasted API key");
+    const replayed = Session.fromLog(storedCopy(session.events), { schemas });
+    expect(deriveRedactedMessages(replayed.events)).toEqual(deriveRedactedMessages(session.events));
+    expect(exportTranscript(replayed.events)).toEqual(exportTranscript(session.events));
+  });
+
+  /** A log written by some other program: redactions appended directly, unchecked. */
+  function storedLogWith(redaction: { at: number; target_id: number }): Session {
+    const session = new Session({ schemas });
+    leakyRun.forEach(({ type, data }, index) => {
+      if (index === redaction.at) session.append("log/redact", { target_id: redaction.target_id, reason: "r" });
+      session.append(type, data);
+    });
+    return Session.fromLog(storedCopy(session.events), { schemas });
+  }
+
+  exampleTest.each([
+    { at: 2, target_id: 5, code: "TARGET_NOT_EARLIER" as const, why: "a target after the redaction" },
+    { at: 2, target_id: 2, code: "TARGET_NOT_EARLIER" as const, why: "a redaction targeting itself" },
+    { at: 2, target_id: 999, code: "UNKNOWN_TARGET" as const, why: "an id no event has" },
+    { at: 2, target_id: 0, code: "NOT_REDACTABLE" as const, why: "a turn boundary" },
+  ])("a stored log with $why ($code) is refused when deriving", ({ at, target_id, code }) => {
+    const stored = storedLogWith({ at, target_id });
+    expectRefusal(() => deriveRedactedMessages(stored.events), code, target_id);
+    expectRefusal(() => exportTranscript(stored.events), code, target_id);
+    try {
+      deriveRedactedMessages(stored.events);
+    } catch (error) {
+      expect((error as RedactionError).redactionId, "the error names the redaction too").toBe(at);
+    }
+  });
+});
+
+/** A redaction to make after the run's event number `after`, of one of the redactable events so far. */
+const plansArb = fc.array(
+  fc.record({ after: fc.nat(), pick: fc.nat(), reason: fc.string({ minLength: 1, maxLength: 8 }) }),
+  { maxLength: 6 },
+);
+const redactable = new Set(["user/message", "assistant/message", "tool/call", "tool/result"]);
+
+describe("p3 properties over random runs (练习3)", () => {
+  test.prop([chapterRunArb, plansArb], { numRuns: 100 })(
+    "for random valid redactions: raw events unchanged, replay reproduces the masking, no message added or lost",
+    (run, plans) => {
+      const session = new Session({ schemas });
+      const lastReason = new Map<number, string>();
+      run.forEach(({ type, data }, index) => {
+        session.append(type, data);
+        for (const plan of plans.filter(({ after }) => after % run.length === index)) {
+          const candidates = session.events.filter((event) => redactable.has(event.type));
+          const target = candidates[plan.pick % candidates.length];
+          if (target === undefined) continue;
+          redact(session, target.id, plan.reason);
+          lastReason.set(target.id, plan.reason);
+        }
+      });
+      const before = storedCopy(session.events);
+      const messages = deriveRedactedMessages(session.events);
+      const transcript = exportTranscript(session.events);
+      expect(storedCopy(session.events), "computing the views changes no raw event").toEqual(before);
+
+      const replayed = Session.fromLog(storedCopy(session.events), { schemas });
+      expect(deriveRedactedMessages(replayed.events), "replay masks the same way").toEqual(messages);
+      expect(exportTranscript(replayed.events)).toEqual(transcript);
+
+      const plain = session.deriveMessages();
+      expect(messages.map(shape), "same messages, same roles, same call ids: only text is masked").toEqual(plain.map(shape));
+      for (const entry of transcript) {
+        const reason = lastReason.get(entry.id);
+        expect(entry.redaction?.reason, `event #${entry.id}`).toBe(reason);
+        if (reason === undefined) expect(entry.data).toEqual(session.events[entry.id]?.data);
+      }
+    },
+  );
+});
+
+/** What masking must keep: the role and how results pair with calls. */
+function shape(message: Message): JsonObject {
+  if (message.role === "assistant") return { role: message.role, calls: message.tool_calls.map((c) => `${c.id}:${c.name}`) };
+  if (message.role === "tool") return { role: message.role, answers: message.tool_call_id };
+  return { role: message.role };
+}

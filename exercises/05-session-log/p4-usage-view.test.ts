@@ -1,0 +1,195 @@
+// Step p4 — 练习4: a new process event, `model/usage`, and a view derived from the log for one
+// consumer (a cost dashboard). The view depends on the events alone: the same log gives the same
+// view before and after a replay, raw events never change, and the model never sees usage.
+// These tests build sessions with the chapter's Session (not your exercises/…/session.ts), so the
+// book's 练习 can be done before, after or without your own steps 05.1–05.5.
+import { describe, expect, test as exampleTest } from "vitest";
+import { fc, test } from "@fast-check/vitest";
+import { EventDataError } from "../../chapters/05-session-log/events.ts";
+import type { JsonObject } from "../../chapters/05-session-log/json.ts";
+import { ReplayError, Session } from "../../chapters/05-session-log/session.ts";
+import { recordUsage, usageByTurn, usageSchemas, UsageError, type TokenUsage, type TurnUsage } from "./usage-view.ts";
+import { chapterRunArb, input, sessionOf, storedCopy, tickingClock, type EventInput } from "./practice-runs.ts";
+
+const schemas = usageSchemas;
+
+function newSession(): Session {
+  return new Session({ clock: tickingClock(), schemas });
+}
+
+function usage(prompt: number, completion: number, hits: number): TokenUsage {
+  return { prompt_tokens: prompt, completion_tokens: completion, prompt_cache_hit_tokens: hits };
+}
+
+/** Two turns: turn 1 makes two model calls (a tool round trip), turn 2 one. Usage after each call. */
+function twoTurnSession(): Session {
+  const session = newSession();
+  const append = (entry: EventInput) => session.append(entry.type, entry.data);
+  append(input("turn/start", { turn: 1 }));
+  append(input("user/message", { content: "1+2*3 等于几？" }));
+  append(input("step/start", { turn: 1, step: 1 }));
+  recordUsage(session, usage(1000, 50, 0));
+  append(input("assistant/message", { content: "", tool_calls: [{ id: "c1", name: "calculator", arguments: "{}" }] }));
+  append(input("tool/result", { call_id: "c1", content: "7", is_error: false }));
+  append(input("step/end", { turn: 1, step: 1 }));
+  append(input("step/start", { turn: 1, step: 2 }));
+  recordUsage(session, usage(1100, 20, 1000));
+  append(input("assistant/message", { content: "等于 7。", tool_calls: [] }));
+  append(input("step/end", { turn: 1, step: 2 }));
+  append(input("turn/end", { turn: 1, reason: "completed" }));
+  append(input("turn/start", { turn: 2 }));
+  append(input("user/message", { content: "谢谢" }));
+  append(input("step/start", { turn: 2, step: 1 }));
+  recordUsage(session, usage(1200, 10, 1100));
+  append(input("assistant/message", { content: "不客气。", tool_calls: [] }));
+  append(input("step/end", { turn: 2, step: 1 }));
+  append(input("turn/end", { turn: 2, reason: "completed" }));
+  return session;
+}
+
+const twoTurnView: TurnUsage[] = [
+  { turn: 1, modelCalls: 2, promptTokens: 2100, completionTokens: 70, cacheHitTokens: 1000, cacheMissTokens: 1100 },
+  { turn: 2, modelCalls: 1, promptTokens: 1200, completionTokens: 10, cacheHitTokens: 1100, cacheMissTokens: 100 },
+];
+
+describe("p4 recording model/usage (练习4)", () => {
+  exampleTest("recordUsage logs the three counts with the turn and step of the open step", () => {
+    const session = newSession();
+    session.append("turn/start", { turn: 2 });
+    session.append("step/start", { turn: 2, step: 1 });
+    session.append("step/end", { turn: 2, step: 1 });
+    session.append("step/start", { turn: 2, step: 2 });
+    const event = recordUsage(session, usage(900, 40, 512));
+    expect(event, "recordUsage returns the committed event").toBe(session.events.at(-1));
+    expect(event.type).toBe("model/usage");
+    expect(event.data, "turn 2, step 2: the step still open, not a count of step/start events").toEqual({
+      turn: 2,
+      step: 2,
+      prompt_tokens: 900,
+      completion_tokens: 40,
+      prompt_cache_hit_tokens: 512,
+    });
+  });
+
+  exampleTest("only the three counts are logged, whatever else the API's usage object carries", () => {
+    const session = newSession();
+    session.append("step/start", { turn: 1, step: 1 });
+    const fromApi = { ...usage(10, 5, 0), total_tokens: 15, prompt_cache_miss_tokens: 10 };
+    expect(Object.keys(recordUsage(session, fromApi).data).sort()).toEqual(
+      ["completion_tokens", "prompt_cache_hit_tokens", "prompt_tokens", "step", "turn"],
+    );
+  });
+
+  const noOpenStep: readonly [string, readonly EventInput[]][] = [
+    ["an empty log", []],
+    ["a log whose last step has ended", [input("step/start", { turn: 1, step: 1 }), input("step/end", { turn: 1, step: 1 })]],
+    ["a turn that has not started a step", [input("turn/start", { turn: 1 }), input("user/message", { content: "hi" })]],
+  ];
+
+  exampleTest.each(noOpenStep)("in %s no step is open: UsageError, nothing appended", (_, entries) => {
+    const session = sessionOf(entries, { schemas });
+    expect(() => recordUsage(session, usage(1, 1, 0))).toThrow(UsageError);
+    expect(session.events, "a refused record leaves the log as it was").toHaveLength(entries.length);
+  });
+
+  const good = { turn: 1, step: 1, prompt_tokens: 10, completion_tokens: 5, prompt_cache_hit_tokens: 4 };
+  const badData: readonly { data: JsonObject; field: string }[] = [
+    { data: { ...good, prompt_tokens: -1, prompt_cache_hit_tokens: 0 }, field: "$.prompt_tokens" },
+    { data: { ...good, completion_tokens: 1.5 }, field: "$.completion_tokens" },
+    { data: { ...good, step: 0 }, field: "$.step" },
+    { data: { ...good, turn: "1" }, field: "$.turn" },
+    { data: { ...good, prompt_cache_hit_tokens: 11 }, field: "$.prompt_cache_hit_tokens" },
+  ];
+
+  exampleTest.each(badData)("the schema rejects bad data at $field", ({ data, field }) => {
+    const type: string = "model/usage";
+    const session = newSession();
+    expect(() => session.append(type, data)).toThrow(EventDataError);
+    expect(() => session.append(type, data)).toThrow(`"model/usage" at ${field}`);
+  });
+
+  exampleTest("replay checks stored usage too: more cache hits than prompt tokens is refused", () => {
+    const stored = storedCopy(twoTurnSession().events) as { type: string; data: JsonObject }[];
+    const index = stored.findIndex((event) => event.type === "model/usage");
+    stored[index] = { ...stored[index]!, data: { ...stored[index]!.data, prompt_cache_hit_tokens: 5000 } };
+    const replay = () => Session.fromLog(stored, { schemas });
+    expect(replay).toThrow(ReplayError);
+    expect(replay).toThrow(`event #${index}`);
+    expect(replay).toThrow(`"model/usage" at $.prompt_cache_hit_tokens`);
+  });
+});
+
+describe("p4 the cost dashboard's view (练习4)", () => {
+  exampleTest("usageByTurn sums each turn's model calls, turns in ascending order", () => {
+    expect(usageByTurn(twoTurnSession().events)).toEqual(twoTurnView);
+  });
+
+  exampleTest("a log with no usage gives no rows", () => {
+    expect(usageByTurn(sessionOf([input("turn/start", { turn: 1 })]).events)).toEqual([]);
+  });
+
+  exampleTest("a stored log read back from disk gives the same rows: the view is computed from events, not remembered", () => {
+    // Written by hand, as another process would have saved it; recordUsage never ran for it here.
+    const stored = [
+      { id: 0, type: "turn/start", ts: 1, data: { turn: 3 } },
+      { id: 1, type: "model/usage", ts: 2, data: { turn: 3, step: 1, prompt_tokens: 7, completion_tokens: 3, prompt_cache_hit_tokens: 2 } },
+      { id: 2, type: "model/usage", ts: 3, data: { turn: 3, step: 2, prompt_tokens: 9, completion_tokens: 4, prompt_cache_hit_tokens: 9 } },
+      { id: 3, type: "model/usage", ts: 4, data: { turn: 1, step: 1, prompt_tokens: 5, completion_tokens: 1, prompt_cache_hit_tokens: 0 } },
+    ];
+    expect(usageByTurn(Session.fromLog(stored, { schemas }).events)).toEqual([
+      { turn: 1, modelCalls: 1, promptTokens: 5, completionTokens: 1, cacheHitTokens: 0, cacheMissTokens: 5 },
+      { turn: 3, modelCalls: 2, promptTokens: 16, completionTokens: 7, cacheHitTokens: 11, cacheMissTokens: 5 },
+    ]);
+  });
+
+  exampleTest("the same log gives the same view before and after a JSON round trip through Session.fromLog", () => {
+    const session = twoTurnSession();
+    const replayed = Session.fromLog(storedCopy(session.events), { schemas });
+    expect(usageByTurn(replayed.events)).toEqual(usageByTurn(session.events));
+    expect(replayed.deriveMessages()).toEqual(session.deriveMessages());
+  });
+});
+
+const usageArb: fc.Arbitrary<TokenUsage> = fc
+  .nat({ max: 200_000 })
+  .chain((prompt) => fc.tuple(fc.constant(prompt), fc.nat({ max: 8_000 }), fc.nat({ max: prompt })))
+  .map(([prompt, completion, hits]) => usage(prompt, completion, hits));
+
+describe("p4 properties over random runs (练习4)", () => {
+  test.prop([chapterRunArb, fc.array(usageArb, { minLength: 1, maxLength: 6 })], { numRuns: 100 })(
+    "usage after every model call: view = sums per turn, same after replay; raw events and messages unchanged",
+    (run, usages) => {
+      const session = newSession();
+      const expected = new Map<number, TurnUsage>();
+      let turn = 0;
+      let calls = 0;
+      for (const { type, data } of run) {
+        session.append(type, data);
+        if (type === "step/start") turn = data.turn as number;
+        if (type !== "assistant/message") continue;
+        // The reply is logged after the call returns; its usage right after it.
+        const cost = usages[calls++ % usages.length]!;
+        recordUsage(session, cost);
+        const row = expected.get(turn) ?? { turn, modelCalls: 0, promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0 };
+        expected.set(turn, {
+          turn,
+          modelCalls: row.modelCalls + 1,
+          promptTokens: row.promptTokens + cost.prompt_tokens,
+          completionTokens: row.completionTokens + cost.completion_tokens,
+          cacheHitTokens: row.cacheHitTokens + cost.prompt_cache_hit_tokens,
+          cacheMissTokens: row.cacheMissTokens + cost.prompt_tokens - cost.prompt_cache_hit_tokens,
+        });
+      }
+      const snapshot = session.events;
+      const before = storedCopy(snapshot);
+      const view = usageByTurn(session.events);
+      expect(view).toEqual([...expected.values()].sort((a, b) => a.turn - b.turn));
+      expect(session.events, "reading the view appends nothing").toBe(snapshot);
+      expect(storedCopy(session.events), "and changes no raw event").toEqual(before);
+
+      const replayed = Session.fromLog(storedCopy(session.events), { schemas });
+      expect(usageByTurn(replayed.events), "the same log gives the same view after replay").toEqual(view);
+      expect(session.deriveMessages(), "usage never reaches the model").toEqual(sessionOf(run).deriveMessages());
+    },
+  );
+});

@@ -1,0 +1,71 @@
+// Step p4 — 练习4 (book, end of chapter: "记录并重放一种新的过程事件，同时为一个消费者提供派生视图").
+// A new process event, `model/usage` (declared below, given), logged after each model call with
+// the turn and step it belongs to, and one derived view for one consumer: `usageByTurn(events)`,
+// the rows of a cost dashboard. Write:
+//   usageSchemas        the zod schema: turn/step positive integers, token counts non-negative
+//                       integers, and prompt_cache_hit_tokens ≤ prompt_tokens (named at that field)
+//   recordUsage         reads turn and step from the step still open in the log; none open → UsageError
+//   usageByTurn         sums per turn from the events alone — no cache, no state kept between calls
+// The same log must give the same view before and after a replay, and the model never sees usage.
+// Uses the chapter's Session, so it does not depend on your steps 05.1–05.5.
+// Run: npx vitest exercises/05-session-log/p4-usage-view.test.ts
+import type { EventSchemas } from "../../chapters/05-session-log/events.ts";
+import type { Session, SessionEvent } from "../../chapters/05-session-log/session.ts";
+import { todo } from "./todo.ts";
+
+// ── given: the event type, what a call costs, the error, the dashboard row ─────────────────────
+
+declare module "../../chapters/05-session-log/events.ts" {
+  interface SessionEventMap {
+    "model/usage": {
+      turn: number;
+      step: number;
+      prompt_tokens: number;
+      completion_tokens: number;
+      prompt_cache_hit_tokens: number;
+    };
+  }
+}
+
+/** What one model call cost, as DeepSeek's `usage` reports it. */
+export interface TokenUsage {
+  readonly prompt_tokens: number;
+  readonly completion_tokens: number;
+  readonly prompt_cache_hit_tokens: number;
+}
+
+/** Usage was recorded where it cannot belong. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+/** One row of the cost dashboard. cacheMissTokens = promptTokens − cacheHitTokens. */
+export interface TurnUsage {
+  readonly turn: number;
+  readonly modelCalls: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly cacheHitTokens: number;
+  readonly cacheMissTokens: number;
+}
+
+// ── yours ───────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Pass to the chapter's Session: `new Session({ schemas: usageSchemas })`.
+ * TODO(p4): a zod schema for "model/usage". Tip: `.refine(check, { message, path: ["prompt_cache_hit_tokens"] })`.
+ */
+export const usageSchemas: EventSchemas = {};
+
+/**
+ * Logs the usage of the model call just made, with the turn and step of the open step (the last
+ * `step/start` with no `step/end` after it). Throws UsageError when no step is open.
+ */
+export function recordUsage(session: Session, usage: TokenUsage): SessionEvent<"model/usage"> {
+  return todo("p4", `recordUsage: log ${usage.prompt_tokens} + ${usage.completion_tokens} tokens in the open step`);
+}
+
+/** The dashboard's view: usage summed per turn, turns in ascending order, from the log alone. */
+export function usageByTurn(events: readonly SessionEvent[]): TurnUsage[] {
+  return todo("p4", `usageByTurn: sum the model/usage events of ${events.length} events per turn`);
+}

@@ -1,0 +1,18 @@
+// Decoy for step 05.4: the error counts entries from 1 ("the 4th event") while ids count from 0, so
+// the index it reports points at the entry after the broken one.
+import { ReplayError, Session as ChapterSession, type SessionOptions } from "../../chapters/05-session-log/session.ts";
+
+export { ReplayError, type Listener, type SessionEvent, type SessionOptions } from "../../chapters/05-session-log/session.ts";
+
+export class Session extends ChapterSession {
+  static override fromLog(events: readonly unknown[], options: SessionOptions = {}): ChapterSession {
+    try {
+      return super.fromLog(events, options);
+    } catch (error) {
+      if (!(error instanceof ReplayError)) throw error;
+      // DECOY: a human count instead of the index.
+      const detail = error.message.replace(/^replay failed at event #\d+: /, "");
+      throw new ReplayError(error.index + 1, error.code, detail);
+    }
+  }
+}

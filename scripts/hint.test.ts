@@ -1,0 +1,95 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { stripVTControlCharacters as plain } from "node:util";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { hintCommand, hintStateFile, readHintState, revealNext } from "./hint.ts";
+import { hints } from "./hints.ts";
+import { UsageError } from "./learner.ts";
+import { steps } from "./steps.ts";
+
+let stateDir: string;
+let stateFile: string;
+beforeEach(() => {
+  stateDir = mkdtempSync(path.join(tmpdir(), "workbook-hints-"));
+  stateFile = hintStateFile({ WORKBOOK_STATE_DIR: stateDir });
+});
+afterEach(() => rmSync(stateDir, { recursive: true, force: true }));
+
+const threeHints = { "05.3": ["first nudge", "second nudge", "the code shape"] };
+const hint = (...argv: string[]) => plain(hintCommand(argv, { stateFile, hints: threeHints }));
+
+describe("npm run hint", () => {
+  test("WORKBOOK_STATE_DIR moves the state file", () => {
+    expect(stateFile).toBe(path.join(stateDir, "hints.json"));
+  });
+
+  test("revealNext counts up to the last hint and stays there", () => {
+    let state = {};
+    const shown: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const next = revealNext(state, "05.3", 3);
+      state = next.state;
+      shown.push(next.shown);
+    }
+    expect(shown).toEqual([1, 2, 3, 3, 3]);
+  });
+
+  test("each call reveals one more hint and remembers it in the state file", () => {
+    const first = hint("05.3");
+    expect(first).toContain("Hint 1 of 3: first nudge");
+    expect(first).not.toContain("second nudge");
+    expect(first).toContain("`npm run hint -- 05.3` again shows hint 2");
+
+    const second = hint("05.3");
+    expect(second).toContain("Hint 1 of 3: first nudge");
+    expect(second).toContain("Hint 2 of 3: second nudge");
+    expect(second).not.toContain("the code shape");
+    expect(JSON.parse(readFileSync(stateFile, "utf8"))).toEqual({ "05.3": 2 });
+  });
+
+  test("after the last hint it says so and points at npm run compare", () => {
+    hint("05.3");
+    hint("05.3");
+    for (const output of [hint("05.3"), hint("05.3")]) {
+      expect(output).toContain("Hint 3 of 3: the code shape");
+      expect(output).toContain("That was the last hint for 05.3");
+      expect(output).toContain("npm run compare -- 05.3");
+    }
+  });
+
+  test("--reset forgets one step, or every step without an id", () => {
+    const two = { "05.1": ["a", "b"], "05.3": ["c", "d"] };
+    const run = (...argv: string[]) => plain(hintCommand(argv, { stateFile, hints: two }));
+    run("05.1");
+    run("05.3");
+    run("05.3");
+    expect(run("05.3", "--reset")).toContain("Forgot the hints of 05.3");
+    expect(readHintState(stateFile)).toEqual({ "05.1": 1 });
+    expect(run("05.3")).not.toContain("Hint 2 of 2");
+    run("--reset");
+    expect(readHintState(stateFile)).toEqual({});
+  });
+
+  test("an unknown step is a UsageError that lists the valid ids", () => {
+    expect(() => hint("5.3")).toThrow(UsageError);
+    expect(() => hint("5.3")).toThrow(`unknown step "5.3". Valid steps: ${steps.map((s) => s.id).join(", ")}`);
+    expect(() => hint()).toThrow(/which step\? Usage: npm run hint -- 05\.1/);
+    expect(() => hint("05.3", "--loud")).toThrow(UsageError);
+  });
+
+  test("a corrupt state file counts as no hints seen", () => {
+    writeFileSync(stateFile, "{ not json");
+    expect(readHintState(stateFile)).toEqual({});
+    expect(hint("05.3")).toContain("Hint 1 of 3");
+  });
+
+  test("every step has 3–4 hints", () => {
+    for (const step of steps) {
+      const count = hints[step.id]?.length ?? 0;
+      expect(count, `hints for ${step.id} in scripts/hints.ts`).toBeGreaterThanOrEqual(3);
+      expect(count, `hints for ${step.id} in scripts/hints.ts`).toBeLessThanOrEqual(4);
+    }
+    expect(Object.keys(hints).filter((id) => !steps.some((s) => s.id === id)), "hints for steps that do not exist").toEqual([]);
+  });
+});

@@ -1,0 +1,105 @@
+// `npm run hint -- 05.3`: hints that reveal a little more each time. The first call prints hint 1,
+// the next hints 1–2, and so on; how many a learner has seen is kept per step in a small state file
+// (.workbook/hints.json at the repo root, or $WORKBOOK_STATE_DIR/hints.json), so it survives between
+// runs. `--reset` forgets (one step, or every step when no id is given).
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import pc from "picocolors";
+import { hints as allHints } from "./hints.ts";
+import { isMain, parseArgs, requireStep, runMain, UsageError } from "./learner.ts";
+import { root, steps, type Step } from "./steps.ts";
+
+/** Step id → how many of its hints have been shown. */
+export type HintState = Readonly<Record<string, number>>;
+
+export function hintStateFile(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(env.WORKBOOK_STATE_DIR ?? path.join(root, ".workbook"), "hints.json");
+}
+
+/** A missing or unreadable state file just means no hints were asked for yet. */
+export function readHintState(file: string): HintState {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return {};
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};
+  const state: Record<string, number> = {};
+  for (const [id, count] of Object.entries(parsed)) {
+    if (Number.isSafeInteger(count) && count > 0) state[id] = count;
+  }
+  return state;
+}
+
+export function writeHintState(file: string, state: HintState): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(state, null, 2) + "\n");
+}
+
+/** One more hint for `id`, never past the last one. */
+export function revealNext(state: HintState, id: string, total: number): { state: HintState; shown: number } {
+  const shown = Math.min((state[id] ?? 0) + 1, total);
+  return { state: { ...state, [id]: shown }, shown };
+}
+
+export function forget(state: HintState, id: string | undefined): HintState {
+  if (id === undefined) return {};
+  const { [id]: _forgotten, ...rest } = state;
+  return rest;
+}
+
+/** The text a learner sees: the step, the hints shown so far, and what to do next. */
+export function renderHints(step: Step, stepHints: readonly string[], shown: number): string {
+  const lines = [pc.bold(`Step ${step.id} — ${step.title}`) + pc.dim(` (${step.titleZh})`), ""];
+  stepHints.slice(0, shown).forEach((hint, index) => {
+    const label = pc.cyan(`Hint ${index + 1} of ${stepHints.length}:`);
+    lines.push(`${label} ${indentAfterFirst(hint)}`, "");
+  });
+  if (shown < stepHints.length) {
+    lines.push(pc.dim(`Still stuck? \`npm run hint -- ${step.id}\` again shows hint ${shown + 1}.`));
+  } else {
+    lines.push(
+      pc.yellow(`That was the last hint for ${step.id}.`) +
+        ` Still stuck? See the answer beside your file: \`npm run compare -- ${step.id}\``,
+    );
+  }
+  return lines.join("\n");
+}
+
+function indentAfterFirst(text: string): string {
+  return text.split("\n").join("\n    ");
+}
+
+export interface HintDeps {
+  readonly stateFile: string;
+  readonly hints?: Readonly<Record<string, readonly string[]>>;
+  readonly steps?: readonly Step[];
+}
+
+/** The whole command, minus printing: returns the text, updates the state file. */
+export function hintCommand(argv: readonly string[], deps: HintDeps): string {
+  const { id, flags } = parseArgs(argv);
+  const list = deps.steps ?? steps;
+  const unknown = [...flags].filter((flag) => flag !== "--reset");
+  if (unknown.length > 0) throw new UsageError(`unknown option ${unknown.join(" ")} (only --reset)`);
+  if (flags.has("--reset")) {
+    const step = id === undefined ? undefined : requireStep(id, "hint", list);
+    writeHintState(deps.stateFile, forget(readHintState(deps.stateFile), step?.id));
+    return step === undefined
+      ? "Forgot the hints of every step: each starts again at hint 1."
+      : `Forgot the hints of ${step.id}: \`npm run hint -- ${step.id}\` starts again at hint 1.`;
+  }
+  const step = requireStep(id, "hint", list);
+  const stepHints = (deps.hints ?? allHints)[step.id] ?? [];
+  if (stepHints.length === 0) {
+    return `No hints for ${step.id} yet. Read exercises/05-session-log/README.md#${step.readmeAnchor}, or compare with the answer: \`npm run compare -- ${step.id}\``;
+  }
+  const next = revealNext(readHintState(deps.stateFile), step.id, stepHints.length);
+  writeHintState(deps.stateFile, next.state);
+  return renderHints(step, stepHints, next.shown);
+}
+
+if (isMain(import.meta.url)) {
+  await runMain(() => console.log(hintCommand(process.argv.slice(2), { stateFile: hintStateFile() })));
+}

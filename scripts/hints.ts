@@ -1,0 +1,156 @@
+// The hints `npm run hint -- <step>` reveals, one more each time it is asked. Each list goes from a
+// nudge (which rule, which book section) to the shape of the code; none pastes the whole answer.
+// Written in Chinese like the book, with the English identifiers a learner will type.
+
+export const hints: Readonly<Record<string, readonly string[]>> = {
+  "05.1": [
+    "先列清楚接受什么（书 5.3 第 1 点）：null、boolean、string、有限的 number、普通数组、普通对象" +
+      "（原型是 Object.prototype 或 null）。其余一律抛 `JsonValueError(path, reason)`，path 从 `$` 写起，" +
+      "例如 `$.a[2].b`，键不是标识符时写成 `$[\"weird key\"]`。",
+    "数字最容易漏：`NaN`、`±Infinity` 用 `Number.isFinite` 挡；`-0` 要用 `Object.is(value, -0)`，" +
+      "`value === 0` 分不出来（而 `JSON.stringify(-0)` 是 \"0\"，读回来就变了）；整数超出 " +
+      "`Number.isSafeInteger` 的范围也拒绝。\n" +
+      "循环引用 ≠ 共享引用：只记住“当前路径上的祖先”（进入容器时加入 Set，离开时删除）。" +
+      "同一个对象出现在两个兄弟位置是合法的。",
+    "每个属性只读一次：用 `Object.getOwnPropertyDescriptors(value)`。没有 `value` 字段的描述符是 " +
+      "getter/setter → 拒绝，不要调用它；`enumerable: false` 也拒绝；`Object.getOwnPropertySymbols` " +
+      "查符号键。数组要检查空洞（某个下标没有描述符）和下标以外的多余属性（`length` 除外）。" +
+      "`Date`、`Map`、类实例等靠 `Object.getPrototypeOf` 识别。写副本用 `Object.defineProperty`，" +
+      "免得 JSON 里的 `\"__proto__\"` 键改掉副本的原型。",
+    "不要递归：10 万层嵌套会抛 `RangeError`，测试要求的是 `JsonValueError` 或正常返回。用显式栈：\n" +
+      "  const stack = [{ kind: \"visit\", value, path: \"$\", put: (copy) => (result = copy) }];\n" +
+      "  for (let job = stack.pop(); job; job = stack.pop()) { … }\n" +
+      "遇到容器：先建空副本并 `put` 到父节点，压入一个 \"leave\" 任务（它负责 `Object.freeze(copy)` 并把原对象" +
+      "移出祖先集合），再把子节点“倒序”压栈——这样按阅读顺序报告第一个错误，冻结也是自底向上。",
+  ],
+  "05.2": [
+    "`append(type, data)` 就是书 5.3 的三个动作，顺序不能乱：校验并冻结 → 提交 → 通知。" +
+      "校验包括 `freezeJson(data)`（结果必须是 JSON 对象）和 `checkEventData(type, data, schemas)`" +
+      "（来自 chapters/05-session-log/events.ts）。任何一步抛错都必须发生在提交之前：" +
+      "被拒绝的 append 不能在日志里留下痕迹，也不能“用掉”一个 id。",
+    "`id` 就是提交前的 `this.#log.length`；`ts` 来自构造参数里的 `clock`（默认 `Date.now`），" +
+      "要检查它是非负的安全整数。事件对象本身也要 `Object.freeze`。\n" +
+      "`events` 是缓存的快照：`this.#snapshot ??= Object.freeze([...this.#log])`，append 时把缓存设为 " +
+      "`undefined`。于是两次读取之间没有 append 就返回同一个数组，旧快照也永远不会变长。",
+    "`subscribe(listener)` 返回取消函数，调用两次也无害。用 `Set` 存一个包装对象 `{ listener }`，" +
+      "这样同一个函数订阅两次算两份，各自取消。通知时遍历 `[...this.#listeners]` 的副本，每个 listener " +
+      "包在 `try/catch` 里，错误交给 `onListenerError(error, event)`：事件已经提交，" +
+      "一个订阅者失败既不能丢掉事件，也不能让后面的订阅者收不到。",
+    "listener 里又调用了 `append` 怎么办？如果立刻递归通知，后面的订阅者会先看到 #1 再看到 #0。" +
+      "形状：一个待投递队列 `#undelivered` 和一个标志 `#delivering`。\n" +
+      "  #notify(event) { 推入队列; 若正在投递则 return; 否则置标志, try { 循环 shift() 逐个投递 } finally { 复位标志 } }\n" +
+      "这样每个订阅者都按 id 顺序收到事件。",
+  ],
+  "05.3": [
+    "书 5.4 的表：只有 `user/message`、`assistant/message`、`tool/result` 三种事件变成消息；" +
+      "其余（`turn/*`、`step/*`、`request/header`、`tool/call`、未知类型）一律返回 `null`，只留在日志里。" +
+      "`deriveMessages` 只是按日志顺序对每个事件调用 `deriveEventMessage`，跳过 `null`。",
+    "`isEventOfType(event, \"tool/result\")`（来自 chapters/05-session-log/events.ts）收窄类型后就能读 " +
+      "`event.data.call_id`。注意改名：事件里的 `call_id` 在消息里叫 `tool_call_id`。" +
+      "`tool/call` 不投影，因为同一个请求已经在 assistant 消息的 `tool_calls` 里了，重复发送没有意义。",
+    "assistant 消息有三个细节：`reasoning_content` 缺省时给 `null`（不是 `undefined`，键也不能省）；" +
+      "`tool_calls` 的每一项只取 `{ id, name, arguments }`，建新对象；只有 `content === null`、" +
+      "没有 reasoning、也没有工具调用时才丢弃这条回复——空字符串 `\"\"` 也是回复，要保留。",
+    "assistant 分支的形状：\n" +
+      "  const { content, reasoning_content = null, tool_calls } = event.data;\n" +
+      "  if (content === null && !reasoning_content && tool_calls.length === 0) return null;\n" +
+      "  return { role: \"assistant\", content, reasoning_content, tool_calls: /* 只取 id、name、arguments */ };\n" +
+      "user 和 tool 分支各是一行 `return { role: …, … }`。",
+  ],
+  "05.4": [
+    "`Session.fromLog(events)` 不信任输入（它通常来自 `JSON.parse` 读回的文件）。先确认是数组，" +
+      "再逐个检查；出错就抛 `ReplayError(index, code, detail)`：`index` 是出问题的事件位置，" +
+      "`code` 说明违反了哪条规则（可用的 code 列在 session.ts 开头的注释里，测试会逐个检查）。规则见书 5.6：id 连续、类型、时间戳、JSON 数据。",
+    "每个事件按这个顺序检查：是对象（不是 null、不是数组）→ 只有 `id`、`type`、`ts`、`data` 四个键 → " +
+      "`id === index`（从 0 开始，没有空缺和重复）→ `type` 是非空字符串 → `ts` 是非负安全整数 → " +
+      "`data` 经 `freezeJson` 后是 JSON 对象，已知类型还要通过 `checkEventData`。" +
+      "把 `JsonValueError`、`EventDataError` 转成 `ReplayError`，别让它们原样漏出去。",
+    "重放不能走 `append`：append 会用时钟生成新的 `ts`，还会通知订阅者。需要一个私有的提交路径，" +
+      "例如 `#commit(event)`：推入 `#log`，清掉快照缓存（05.2 的 append 也可以共用它）。" +
+      "`fromLog` 是 static 方法，但写在类里面，所以可以访问新实例的 `#` 私有成员。" +
+      "数据要重新冻结：重放出来的会话不能和调用方的输入共享任何对象。",
+    "形状：\n" +
+      "  static fromLog(events: readonly unknown[], options: SessionOptions = {}): Session {\n" +
+      "    if (!Array.isArray(events)) throw new ReplayError(0, …);\n" +
+      "    const session = new Session(options);\n" +
+      "    events.forEach((stored, index) => session.#commit(session.#readStoredEvent(stored, index)));\n" +
+      "    return session;\n" +
+      "  }\n" +
+      "`#readStoredEvent` 用 `const { id, type, ts, data, ...extra } = stored as Record<string, unknown>` 取字段，" +
+      "再按提示 2 的顺序逐条检查。",
+  ],
+  "05.5": [
+    "把第 02 章循环里的“往 history 里 push”全部换成 `session.append(…)`，发给模型的消息每次都用 " +
+      "`session.deriveMessages()` 现算。一次计算器往返正好 12 个事件：turn/start, user/message, " +
+      "request/header, step/start, assistant/message, tool/call, tool/result, step/end, step/start, " +
+      "assistant/message, step/end, turn/end（书 5.5、5.7）。",
+    "系统提示和工具说明不是消息：每轮开头写一次 `request/header`，" +
+      "`{ header: { model: client.model, system: systemPrompt, tools: tools.map(toolSpec) }, reason: \"initial\" }`；" +
+      "调用 `client.chat({ system, tools, messages })` 时用同一份 system 和 tools。" +
+      "传入已有的 `session` 时是继续对话：`turn` = 日志里 `turn/start` 的个数 + 1。",
+    "每一步：`step/start` → `await client.chat(…)` → `assistant/message`（没有 reasoning 就写 `null`）→ " +
+      "对每个工具调用先 `tool/call` 再 `tool/result`。未知工具、参数不是合法 JSON、工具抛错都不能中断循环：" +
+      "`runToolCall(toolsByName, call)`（chapters/common/tools.ts）已经把它们变成 `{ content, is_error: true }`。" +
+      "回复里没有工具调用时本轮结束：`turn/end { reason: \"completed\" }`。",
+    "收尾的形状：\n" +
+      "  session.append(\"step/start\", { turn, step });\n" +
+      "  try { /* 请求模型、记录回复和工具 */ } finally { session.append(\"step/end\", { turn, step }); }\n" +
+      "步数用完：`turn/end { reason: \"max_steps\" }`，正常返回 session。模型调用失败：在外层 `catch` 里先写 " +
+      "`turn/end { reason: \"error\", message }`，再 `throw new AgentRunError(message, session, { cause: error })`——" +
+      "日志一条不丢。",
+  ],
+  p2: [
+    "练习2 只需要两样东西：新事件类型的运行时 schema，和两个记录函数。类型已经通过 declaration merging 加进 " +
+      "`SessionEventMap`（stub 里给出了），所以 `session.append(\"ui/diff-preview\", …)` 能通过类型检查；" +
+      "但运行时只有 `codingAssistantSchemas` 里的 zod schema 能挡住坏数据——现在它是空对象 `{}`，" +
+      "所以“append rejects …”那几个测试会失败。这两种事件不进模型：章节的投影只认三种类型，什么都不用改。",
+    "schema 照 chapters/05-session-log/events.ts 的写法：`\"ui/diff-preview\": z.object({ path: z.string().min(1), diff: z.string() })`；" +
+      "`inspect/file-read` 的 `bytes` 是非负整数（`z.number().int().nonnegative()`），`sha256` 是 64 个小写十六进制字符" +
+      "（`z.string().regex(/^[0-9a-f]{64}$/)`）。Session 用 `new Session({ schemas: codingAssistantSchemas })` 接上它们，" +
+      "append 和 `Session.fromLog` 都会检查。",
+    "`recordDiffPreview` 只是一行 `return session.append(\"ui/diff-preview\", { path, diff })`，返回提交后的事件。" +
+      "`recordFileRead` 记录大小和摘要，绝不记录内容：字符串的字节数用 `Buffer.byteLength(content, \"utf8\")`" +
+      "（不是 `content.length`——中文一个字符占 3 个字节），`Uint8Array` 用 `content.byteLength`；" +
+      "摘要用 `createHash(\"sha256\").update(content).digest(\"hex\")`（来自 \"node:crypto\"），它两种输入都接受。",
+    "最后在注释里写下“为什么不进模型”（书里练习2 问的就是这个）：diff 预览是模型自己写的编辑的另一种呈现，" +
+      "它的 tool call 参数已经在历史里，再发一次只是重复付费；文件读取记录是审计线索（agent 看到的是哪个版本），" +
+      "内容本身已经作为 `tool/result` 给过模型，哈希和字节数对模型毫无意义却占上下文。",
+  ],
+  p3: [
+    "练习3 的思路：日志只追加，所以“删除”本身也是一个事件——`log/redact { target_id, reason }`。" +
+      "原始事件永远不变；每个派生视图（给模型的消息、给界面/审计的导出）读日志时应用遮蔽。" +
+      "因为遮蔽记录在日志里，重放自然会复现它。先写 `redact`：检查目标，合法才 append，不合法抛 " +
+      "`RedactionError` 且什么都不追加。",
+    "`redact(session, targetId, reason)` 的三条规则，错误码都在 stub 里：目标 id 不存在 → `UNKNOWN_TARGET`；" +
+      "目标不在这条遮蔽之前 → `TARGET_NOT_EARLIER`（刚追加时不可能，但从磁盘读回的日志里可能出现）；" +
+      "目标类型不能遮蔽 → `NOT_REDACTABLE`。能遮蔽的只有 user/message、assistant/message、tool/call、tool/result；" +
+      "边界、request/header 和另一条遮蔽都不行。`redactionId` 就是这条遮蔽将得到的 id，即 `session.events.length`。" +
+      "把检查写成一个函数，两个视图读旧日志时还要复用它。",
+    "两个视图共用一步：先扫一遍日志，建 `Map<target_id, { by, reason }>`（同一事件被遮蔽两次，后一条覆盖前一条），" +
+      "并对每条 `log/redact` 重新做提示 2 的检查；再把被遮蔽的事件换成 `{ ...event, data: 遮蔽后的新 data }`" +
+      "——新对象，不要碰冻结的原事件。然后 `deriveRedactedMessages` = 章节的 `deriveMessages`（从 " +
+      "chapters/05-session-log/projection.ts 导入）作用在这份视图上；`exportTranscript` 列出每个事件，加上 `redaction` 字段（没被遮蔽就是 null）。",
+    "遮蔽后的 data 怎么写：user/message 与 tool/result 的 `content` → `redactionMarker(reason)`（tool/result 的 " +
+      "`call_id` 保留，配对不断）；tool/call 的 `arguments` → `redactedArguments(reason)`；assistant/message：" +
+      "`content` 为 null 时保持 null，否则换成标记，`reasoning_content` 有内容才换，每个 tool call 保留 `id`、`name`，" +
+      "只换 `arguments`。规则是“遮蔽不能增减消息”：投影会丢掉 content 为 null 且没有 reasoning、没有调用的回复，" +
+      "所以不能把 null 变成标记。",
+  ],
+  p4: [
+    "练习4：一种新的过程事件 `model/usage`（每次模型调用后记一次花了多少 token），加一个消费者的派生视图 " +
+      "`usageByTurn(events)`（成本面板的每一行）。关键是视图只从事件算出来，不在别处保存累计值，" +
+      "所以同一份日志——实时的或一周后从磁盘重放的——总给出同样的数字，模型也看不到这些事件。" +
+      "先写 schema：stub 里 `usageSchemas` 还是空的 `{}`，所以检查坏数据的测试会失败。",
+    "schema：`turn`、`step` 是正整数，三个 token 数是非负整数，外加一条跨字段规则：缓存命中不能超过 prompt 总数。" +
+      "用 `z.object({...}).refine((u) => u.prompt_cache_hit_tokens <= u.prompt_tokens, { message, path: [\"prompt_cache_hit_tokens\"] })`" +
+      "——`path` 让错误指向那个字段，测试会检查它。",
+    "`recordUsage(session, usage)` 不接收 turn 和 step 参数，而是从日志里读：从最后一个事件往前找，先遇到 " +
+      "`step/end` 说明没有打开的步骤 → 抛 `UsageError`；先遇到 `step/start` 就用它的 `turn`、`step`。" +
+      "只记录三个计数：`const { prompt_tokens, completion_tokens, prompt_cache_hit_tokens } = usage`——" +
+      "API 的 usage 对象可能还有别的字段，不要把整个对象 append 进去。",
+    "`usageByTurn` 的形状：每次调用新建一个 `Map<number, TurnUsage>`（不要放在模块级缓存里），" +
+      "遍历事件，只看 `isEventOfType(event, \"model/usage\")` 的，按 `turn` 累加 `modelCalls`、`promptTokens`、" +
+      "`completionTokens`、`cacheHitTokens`，以及 `cacheMissTokens += prompt_tokens - prompt_cache_hit_tokens`；" +
+      "最后 `[...rows.values()].sort((a, b) => a.turn - b.turn)`。没有 usage 事件就返回 `[]`。",
+  ],
+};

@@ -1,0 +1,73 @@
+// What the learner commands (progress, hint, compare, reset) share: finding a step by the id the
+// learner typed, a usage error that lists the valid ids, and paths shown relative to the repo.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pc from "picocolors";
+import { exercisesDir, root, steps, type Step } from "./steps.ts";
+
+/** A mistake in how a command was called: printed in red, without a stack trace, exit code 1. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+export function validIds(list: readonly Step[] = steps): string {
+  return list.map((step) => step.id).join(", ");
+}
+
+/** The step a learner named, or a UsageError that lists what they could have typed. */
+export function requireStep(id: string | undefined, command: string, list: readonly Step[] = steps): Step {
+  const example = list[0]?.id ?? "05.1";
+  if (id === undefined || id === "") {
+    throw new UsageError(`which step? Usage: npm run ${command} -- ${example}\nValid steps: ${validIds(list)}`);
+  }
+  const step = list.find((candidate) => candidate.id === id);
+  if (step === undefined) {
+    throw new UsageError(`unknown step "${id}". Valid steps: ${validIds(list)}`);
+  }
+  return step;
+}
+
+/** The other steps whose code lives in the same learner file (05.2 and 05.4 share session.ts). */
+export function stepsSharingFile(step: Step, list: readonly Step[] = steps): Step[] {
+  return list.filter((other) => other.file === step.file && other.id !== step.id);
+}
+
+export function learnerFile(step: Step, dir: string = exercisesDir): string {
+  return path.join(dir, step.file);
+}
+
+export function answerFile(step: Step): string {
+  return path.join(step.answerDir, step.file);
+}
+
+/** Paths as a learner would type them from the repo root. */
+export function shown(file: string, base: string = root): string {
+  const relative = path.relative(base, file);
+  return relative.startsWith("..") ? file : relative.split(path.sep).join("/");
+}
+
+/** Splits `npm run x -- 05.3 --reset` into the step id and the flags. */
+export function parseArgs(argv: readonly string[]): { readonly id: string | undefined; readonly flags: ReadonlySet<string> } {
+  const flags = new Set(argv.filter((arg) => arg.startsWith("--")));
+  const positional = argv.filter((arg) => !arg.startsWith("--"));
+  if (positional.length > 1) throw new UsageError(`expected one step id, got: ${positional.join(" ")}`);
+  return { id: positional[0], flags };
+}
+
+/** Runs a command's main; a UsageError becomes a short red message and exit code 1. */
+export async function runMain(main: () => void | Promise<void>): Promise<void> {
+  try {
+    await main();
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(pc.red(`error: ${error.message}`));
+    process.exitCode = 1;
+  }
+}
+
+/** True when this module is the script node/tsx was started with (not imported by a test). */
+export function isMain(metaUrl: string): boolean {
+  const started = process.argv[1];
+  if (started === undefined) return false;
+  return path.resolve(started) === fileURLToPath(metaUrl);
+}

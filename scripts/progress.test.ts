@@ -1,0 +1,108 @@
+import { stripVTControlCharacters as plain } from "node:util";
+import { describe, expect, test } from "vitest";
+import { classify, nextStep, renderProgress, runSteps, type FileOutcome, type StepReport, type TestOutcome } from "./progress.ts";
+import { steps } from "./steps.ts";
+
+const stubError = (step: string) =>
+  `not implemented yet — step ${step}: freezeJson. Instructions: exercises/05-session-log/README.md (step ${step}); stuck? npm run hint -- ${step}`;
+
+const passed = (name: string): TestOutcome => ({ name, state: "passed", errors: [] });
+const failed = (name: string, ...errors: string[]): TestOutcome => ({ name, state: "failed", errors });
+const file = (...tests: TestOutcome[]): FileOutcome => ({ exists: true, loadErrors: [], tests });
+
+describe("npm run progress: classifying a step's results", () => {
+  test("every test passed → passed", () => {
+    expect(classify(file(passed("a"), passed("b")))).toEqual({ kind: "passed", total: 2 });
+  });
+
+  test("skipped tests are not counted", () => {
+    expect(classify(file(passed("a"), { name: "b", state: "skipped", errors: [] }))).toEqual({ kind: "passed", total: 1 });
+  });
+
+  test("every test stopped at a stub → not started", () => {
+    expect(classify(file(failed("a", stubError("05.1")), failed("b", stubError("05.1"))))).toEqual({
+      kind: "not-started",
+      total: 2,
+      waitsOn: ["05.1"],
+    });
+  });
+
+  test("a property test's stub error is found in its cause", () => {
+    const wrapped = failed("prop", "Property failed after 1 tests\n{ seed: 42, path: \"0\" }", stubError("05.2"));
+    expect(classify(file(wrapped, failed("b", stubError("05.4"))))).toMatchObject({
+      kind: "not-started",
+      waitsOn: ["05.2", "05.4"],
+    });
+  });
+
+  test("nothing passes and some tests still stop at a stub → not started (a stub's empty value fails assertions)", () => {
+    const assertion = failed("append rejects a bad path", "expected function to throw an error, but it didn't");
+    expect(classify(file(assertion, failed("c", stubError("p2"))))).toEqual({ kind: "not-started", total: 2, waitsOn: ["p2"] });
+  });
+
+  test("some tests pass, or no failure is a stub error → n of m failing", () => {
+    const assertion = failed("ids count from 0", "expected 1 to be +0 // Object.is equality");
+    expect(classify(file(passed("a"), failed("c", stubError("05.2")), assertion))).toEqual({
+      kind: "failing",
+      failing: 2,
+      total: 3,
+      first: assertion,
+    });
+    expect(classify(file(assertion, failed("b", "boom")))).toMatchObject({ kind: "failing", failing: 2, total: 2 });
+  });
+
+  test("a file that does not load → broken; a file that does not exist → missing", () => {
+    const broken: FileOutcome = { exists: true, loadErrors: ["Cannot find module './json.ts'"], tests: [] };
+    expect(classify(broken)).toEqual({ kind: "broken", message: "Cannot find module './json.ts'" });
+    expect(classify({ exists: true, loadErrors: [], tests: [] })).toEqual({ kind: "broken", message: "no test ran" });
+    expect(classify({ exists: false, loadErrors: [], tests: [] })).toEqual({ kind: "missing" });
+  });
+});
+
+describe("npm run progress: the report", () => {
+  const [s1, s2, s3] = steps;
+  const reports: StepReport[] = [
+    { step: s1!, status: { kind: "passed", total: 20 } },
+    {
+      step: s2!,
+      status: { kind: "failing", failing: 3, total: 12, first: failed("05.2 > ids count from 0", "expected 1 to be 0") },
+    },
+    { step: s3!, status: { kind: "not-started", total: 9, waitsOn: [s3!.id] } },
+  ];
+
+  test("one line per step, then the first step not passed as Next", () => {
+    const text = plain(renderProgress(reports));
+    expect(text).toContain(`✓ ${s1!.id}  ${s1!.title} — passed (20 tests)  (book ${s1!.bookSection})`);
+    expect(text).toContain(`✗ ${s2!.id}  ${s2!.title} — 3 of 12 failing`);
+    expect(text).toContain(`· ${s3!.id}  ${s3!.title} — not started`);
+    expect(text).toContain("First failing test of 05.2: 05.2 > ids count from 0\n  expected 1 to be 0");
+    expect(text).toContain(
+      `Next: step ${s2!.id} — ${s2!.title}. Read exercises/05-session-log/README.md#${s2!.readmeAnchor}; ` +
+        `run \`npx vitest exercises/05-session-log/${s2!.test}\`; stuck? \`npm run hint -- ${s2!.id}\``,
+    );
+    expect(nextStep(reports)?.step.id).toBe(s2!.id);
+  });
+
+  test("a not-started step whose tests stop at another step's stub says which", () => {
+    const text = plain(renderProgress([{ step: s3!, status: { kind: "not-started", total: 2, waitsOn: ["05.2", s3!.id] } }]));
+    expect(text).toContain("not started (its tests also need 05.2)");
+  });
+
+  test("all passed: no Next line, a well done", () => {
+    const text = plain(renderProgress([{ step: s1!, status: { kind: "passed", total: 1 } }]));
+    expect(text).toContain("Every step passes.");
+    expect(text).not.toContain("Next:");
+  });
+});
+
+describe("npm run progress: a real run", () => {
+  // One step, to stay fast: whatever state the learner's file is in, its test file must be found and
+  // run. This is what breaks if vitest's module ids and the step list stop matching.
+  test("runs a step's test file through vitest's learner project", async () => {
+    const step = steps.find((s) => s.id === "05.3") ?? steps[0]!;
+    const [report] = await runSteps([step]);
+    expect(report?.step).toBe(step);
+    expect(report?.status.kind, `${step.test} exists`).not.toBe("missing");
+    expect(report?.status, `vitest ran ${step.test}`).not.toEqual({ kind: "broken", message: "vitest did not run this file" });
+  }, 60_000);
+});
