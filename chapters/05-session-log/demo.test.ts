@@ -66,6 +66,7 @@ describe("offline (no key, or --offline)", () => {
     ]);
     expect(text).toContain("重放派生 4 条消息，与原始派生逐字段一致: true");
     expect(text).toContain("rebuilt by Session.fromLog: 12 events");
+    expect(text).toContain("turns and steps closed, every tool call answered: ok");
   });
 
   test("--offline replays even when a key is set, and the key is never printed", async () => {

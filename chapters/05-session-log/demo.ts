@@ -10,6 +10,7 @@ import { DEFAULT_BASE_URL, DEFAULT_MODEL, DeepSeekClient, DeepSeekError, type Ch
 import type { Message } from "../common/messages.ts";
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { startReplay, type Replay } from "../../fixtures/replay.ts";
+import { findLogProblems } from "./invariants.ts";
 import { findScenario, runScenario } from "../../fixtures/scenarios.ts";
 import { AgentRunError } from "./agent-loop.ts";
 import { Session, type SessionEvent } from "./session.ts";
@@ -151,6 +152,11 @@ function replayFromText(session: Session, out: (line: string) => void): number {
   out(`  (the log as ${text.length} characters of JSON, parsed, rebuilt by Session.fromLog: ${rebuilt.events.length} events)`);
   out(`  重放派生 ${replayed.length} 条消息，与原始派生逐字段一致: ${equal}`);
   out(`  (replayed ${replayed.length} messages, deep-equal to the original: ${equal})`);
+  // What the book leaves for "a fuller implementation": are turns and steps closed, calls answered?
+  const problems = findLogProblems(rebuilt.events);
+  out(`  结构检查（轮次/步骤闭合、每个工具调用都有结果）: ${problems.length === 0 ? "ok" : `${problems.length} 个问题`}`);
+  out(`  (structure check — turns and steps closed, every tool call answered: ${problems.length === 0 ? "ok" : `${problems.length} problem(s)`})`);
+  for (const problem of problems) out(`    ${problem.code}  ${problem.message}`);
   out("  ← 日志是唯一事实来源：持久化、界面、重放都从它派生 / the log is the single source of truth");
   return equal ? 0 : 1;
 }
