@@ -17,7 +17,7 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "查符号键。数组要检查空洞（某个下标没有描述符）和下标以外的多余属性（`length` 除外）。" +
       "`Date`、`Map`、类实例等靠 `Object.getPrototypeOf` 识别。写副本用 `Object.defineProperty`，" +
       "免得 JSON 里的 `\"__proto__\"` 键改掉副本的原型。",
-    "不要递归：10 万层嵌套会抛 `RangeError`，测试要求的是 `JsonValueError` 或正常返回。用显式栈：\n" +
+    "不要递归：递归到 10 万层会抛 `RangeError`，而测试要求 10 万层嵌套的数组和对象都被正常接受、复制并冻结。用显式栈：\n" +
       "  const stack = [{ kind: \"visit\", value, path: \"$\", put: (copy) => (result = copy) }];\n" +
       "  for (let job = stack.pop(); job; job = stack.pop()) { … }\n" +
       "遇到容器：先建空副本并 `put` 到父节点，压入一个 \"leave\" 任务（它负责 `Object.freeze(copy)` 并把原对象" +
