@@ -101,7 +101,7 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
   ],
   p2: [
     "练习2 只需要两样东西：新事件类型的运行时 schema，和两个记录函数。类型已经通过 declaration merging 加进 " +
-      "`SessionEventMap`（stub 里给出了），所以 `session.append(\"ui/diff-preview\", …)` 能通过类型检查；" +
+      "`SessionEventMap`（`given/coding-assistant.ts` 里已经给出），所以 `session.append(\"ui/diff-preview\", …)` 能通过类型检查；" +
       "但运行时只有 `codingAssistantSchemas` 里的 zod schema 能挡住坏数据——现在它是空对象 `{}`，" +
       "所以“append rejects …”那几个测试会失败。这两种事件不进模型：章节的投影只认三种类型，什么都不用改。",
     "schema 照 chapters/05-session-log/events.ts 的写法：`\"ui/diff-preview\": z.object({ path: z.string().min(1), diff: z.string() })`；" +
@@ -121,7 +121,7 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "原始事件永远不变；每个派生视图（给模型的消息、给界面/审计的导出）读日志时应用遮蔽。" +
       "因为遮蔽记录在日志里，重放自然会复现它。先写 `redact`：检查目标，合法才 append，不合法抛 " +
       "`RedactionError` 且什么都不追加。",
-    "`redact(session, targetId, reason)` 的三条规则，错误码都在 stub 里：目标 id 不存在 → `UNKNOWN_TARGET`；" +
+    "`redact(session, targetId, reason)` 的三条规则，错误类和错误码在 `given/redaction.ts` 里：目标 id 不存在 → `UNKNOWN_TARGET`；" +
       "目标不在这条遮蔽之前 → `TARGET_NOT_EARLIER`（刚追加时不可能，但从磁盘读回的日志里可能出现）；" +
       "目标类型不能遮蔽 → `NOT_REDACTABLE`。能遮蔽的只有 user/message、assistant/message、tool/call、tool/result；" +
       "边界、request/header 和另一条遮蔽都不行。`redactionId` 就是这条遮蔽将得到的 id，即 `session.events.length`。" +

@@ -100,93 +100,74 @@ function apiError(status: number, message: string, type: string): Reply {
 // Written the way DeepSeek writes arguments: a JSON string with a space after the colon.
 const calc = (expression: string): Call => ({ name: "calculator", arguments: `{"expression": "${expression}"}` });
 
-const calculatorRoundTrip = (seed: string): Reply[] => [
-  ok(`${seed}/1`, 1, {
-    reasoning: "用户问 1+2*3 等于几。按运算顺序应先乘后加，不过系统要求用 calculator 工具计算，那就调用它。",
-    calls: [calc("1+2*3")],
-    tokens: [181, 128, 52, 31],
-  }),
-  ok(`${seed}/2`, 3, {
-    reasoning: "计算器返回 7，和先乘后加的结果一致。回答时顺便说明运算顺序。",
-    content: "根据计算，**1 + 2 × 3 = 7**。\n\n这里需要注意运算顺序：先算乘法（2 × 3 = 6），再算加法（1 + 6 = 7）。",
-    tokens: [258, 192, 68, 24],
-  }),
-];
+/** One successful reply per turn, seeded `<seed>/1`, `<seed>/2`, …, two seconds apart. */
+const modelTurns = (seed: string, turns: readonly Turn[]): Reply[] =>
+  turns.map((turn, index) => ok(`${seed}/${index + 1}`, 2 * index + 1, turn));
+
+const calculatorRoundTrip = (seed: string): Reply[] =>
+  modelTurns(seed, [
+    {
+      reasoning: "用户问 1+2*3 等于几。按运算顺序应先乘后加，不过系统要求用 calculator 工具计算，那就调用它。",
+      calls: [calc("1+2*3")],
+      tokens: [181, 128, 52, 31],
+    },
+    {
+      reasoning: "计算器返回 7，和先乘后加的结果一致。回答时顺便说明运算顺序。",
+      content: "根据计算，**1 + 2 × 3 = 7**。\n\n这里需要注意运算顺序：先算乘法（2 × 3 = 6），再算加法（1 + 6 = 7）。",
+      tokens: [258, 192, 68, 24],
+    },
+  ]);
 
 const replies: Record<string, readonly Reply[]> = {
   calculator: calculatorRoundTrip("calculator"),
-  "direct-answer": [
-    ok("direct-answer/1", 1, {
+  "direct-answer": modelTurns("direct-answer", [
+    {
       reasoning: "用户让我用一句话介绍自己，不需要工具。",
       content: "我是一个乐于助人的 AI 助手，可以回答问题，遇到算术题时会用计算器帮你算准。",
       tokens: [178, 128, 41, 13],
-    }),
-  ],
-  "two-tool-calls": [
-    ok("two-tool-calls/1", 1, {
+    },
+  ]),
+  "two-tool-calls": modelTurns("two-tool-calls", [
+    {
       reasoning: "两个算式互不依赖，可以在同一次回复里各调用一次 calculator。",
       calls: [calc("(1+2)*3"), calc("10/4")],
       tokens: [196, 128, 77, 22],
-    }),
-    ok("two-tool-calls/2", 3, {
-      reasoning: "两个结果都回来了：9 和 2.5。",
-      content: "(1+2)×3 = **9**，10÷4 = **2.5**。",
-      tokens: [312, 192, 37, 12],
-    }),
-  ],
-  "tool-error": [
-    ok("tool-error/1", 1, {
-      reasoning: "用户要算 1/0，按要求交给 calculator。",
-      calls: [calc("1/0")],
-      tokens: [182, 128, 35, 14],
-    }),
-    ok("tool-error/2", 3, {
+    },
+    { reasoning: "两个结果都回来了：9 和 2.5。", content: "(1+2)×3 = **9**，10÷4 = **2.5**。", tokens: [312, 192, 37, 12] },
+  ]),
+  "tool-error": modelTurns("tool-error", [
+    { reasoning: "用户要算 1/0，按要求交给 calculator。", calls: [calc("1/0")], tokens: [182, 128, 35, 14] },
+    {
       reasoning: "calculator 报错：除以零。需要解释为什么没有结果。",
       content: "1/0 没有结果：calculator 报告了除以零的错误。在数学里，任何数除以 0 都没有定义，所以这道题无法给出数值答案。",
       tokens: [241, 192, 71, 19],
-    }),
-  ],
-  "unknown-tool": [
-    ok("unknown-tool/1", 1, {
+    },
+  ]),
+  "unknown-tool": modelTurns("unknown-tool", [
+    {
       reasoning: "用户问北京今天的天气，我需要查询天气。",
       calls: [{ name: "get_weather", arguments: '{"city": "北京"}' }],
       tokens: [176, 128, 33, 15],
-    }),
-    ok("unknown-tool/2", 3, {
+    },
+    {
       reasoning: "没有 get_weather 这个工具，只有 calculator。应该如实告诉用户。",
       content: "抱歉，我没有查询天气的工具（目前只有 calculator），无法告诉你北京今天的天气。可以看看天气预报应用或中国天气网。",
       tokens: [240, 192, 62, 21],
-    }),
-  ],
-  "invalid-json-arguments": [
-    ok("invalid-json-arguments/1", 1, {
+    },
+  ]),
+  "invalid-json-arguments": modelTurns("invalid-json-arguments", [
+    {
       reasoning: "用 calculator 计算 1+2*3。",
       calls: [{ name: "calculator", arguments: '{"expression": "1+2*3"' }], // cut off: no closing brace
       tokens: [181, 128, 19, 9],
-    }),
-    ok("invalid-json-arguments/2", 3, {
-      reasoning: "上次的参数不是合法 JSON，重新调用一次。",
-      calls: [calc("1+2*3")],
-      tokens: [262, 192, 30, 12],
-    }),
-    ok("invalid-json-arguments/3", 5, {
-      reasoning: "这次返回了 7。",
-      content: "1 + 2 × 3 = **7**（先算乘法，再算加法）。",
-      tokens: [318, 256, 28, 6],
-    }),
-  ],
-  "max-steps": [
-    ok("max-steps/1", 1, {
-      reasoning: "按顺序来，先算 1+1。",
-      calls: [calc("1+1")],
-      tokens: [205, 128, 26, 8],
-    }),
-    ok("max-steps/2", 3, {
-      reasoning: "1+1=2。接下来算 2+2。",
-      calls: [calc("2+2")],
-      tokens: [271, 192, 29, 11],
-    }),
-  ],
+    },
+    { reasoning: "上次的参数不是合法 JSON，重新调用一次。", calls: [calc("1+2*3")], tokens: [262, 192, 30, 12] },
+    { reasoning: "这次返回了 7。", content: "1 + 2 × 3 = **7**（先算乘法，再算加法）。", tokens: [318, 256, 28, 6] },
+  ]),
+  "max-steps": modelTurns("max-steps", [
+    { reasoning: "按顺序来，先算 1+1。", calls: [calc("1+1")], tokens: [205, 128, 26, 8] },
+    { reasoning: "1+1=2。接下来算 2+2。", calls: [calc("2+2")], tokens: [271, 192, 29, 11] },
+  ]),
   "auth-error": [apiError(401, "Authentication Fails, Your api key: ****abcd is invalid", "authentication_error")],
   "insufficient-balance": [apiError(402, "Insufficient Balance", "unknown_error")],
   "rate-limit-then-success": [
@@ -212,7 +193,7 @@ async function makeFixture(scenario: Scenario): Promise<Fixture> {
   };
   const recorder = createRecorder(DEFAULT_BASE_URL, serve);
   const client = new DeepSeekClient({ apiKey: PLACEHOLDER_KEY, baseURL: DEFAULT_BASE_URL, model: DEFAULT_MODEL, fetch: recorder.fetch });
-  const session = await runScenario(scenario, client).catch((error: unknown) => {
+  const session = await runScenario(scenario, client).catch((error: unknown): Session => {
     if (error instanceof AgentRunError) return error.session;
     throw error;
   });

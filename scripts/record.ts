@@ -36,7 +36,7 @@ async function record(scenario: Scenario, settings: Settings): Promise<string> {
   const apiKey = scenario.record.how === "invalid-key" ? INVALID_KEY : settings.apiKey;
   const recorder = createRecorder(settings.baseURL);
   const client = new DeepSeekClient({ apiKey, baseURL: settings.baseURL, fetch: recorder.fetch });
-  const session = await runScenario(scenario, client).catch((error: unknown) => {
+  const session = await runScenario(scenario, client).catch((error: unknown): Session => {
     if (error instanceof AgentRunError) return error.session;
     throw error;
   });

@@ -9,7 +9,8 @@ import type { AssistantMessage } from "../common/messages.ts";
 import { messageOf, runToolCall, toolSpec, type Tool } from "../common/tools.ts";
 import { Session } from "./session.ts";
 
-export interface RunAgentOptions {
+// Generic in the session so the workbook's stub can use the learner's Session (#private fields make classes nominal).
+export interface RunAgentOptions<S = Session> {
   readonly client: ChatClient;
   readonly tools: readonly Tool[];
   readonly systemPrompt: string;
@@ -17,18 +18,18 @@ export interface RunAgentOptions {
   /** The step budget: how many model calls this turn may make. */
   readonly maxSteps?: number;
   /** Continue an existing session with a new turn; a fresh session is made when absent. */
-  readonly session?: Session;
+  readonly session?: S;
 }
 
 /**
  * A step failed — usually the model call (network, 4xx, 5xx), or a reply that does not fit the
  * vocabulary. `session` holds everything logged, up to and including `turn/end { reason: "error" }`.
  */
-export class AgentRunError extends Error {
+export class AgentRunError<S = Session> extends Error {
   override readonly name = "AgentRunError";
   constructor(
     message: string,
-    readonly session: Session,
+    readonly session: S, // generic for the same reason as RunAgentOptions
     options?: ErrorOptions,
   ) {
     super(message, options);

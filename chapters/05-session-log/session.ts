@@ -198,6 +198,7 @@ function checkTimestamp(ts: number): number {
   return ts;
 }
 
-function reportListenerError(error: unknown, event: SessionEvent): void {
+/** The default `onListenerError` (exported for the workbook's stub, which gives it to the learner). */
+export function reportListenerError(error: unknown, event: SessionEvent): void {
   console.error(`[session] a listener failed on event #${event.id} ${event.type}:`, error);
 }

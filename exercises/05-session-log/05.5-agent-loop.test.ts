@@ -12,6 +12,7 @@ import { toolSpec } from "../../chapters/common/tools.ts";
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { startReplay } from "../../fixtures/replay.ts";
 import { findScenario } from "../../fixtures/scenarios.ts";
+import { ROUND_TRIP } from "../../fixtures/test-helpers.ts";
 import { AgentRunError, runAgent } from "./agent-loop.ts";
 import { Session } from "./session.ts";
 
@@ -74,27 +75,12 @@ const typesOf = (session: Session) => session.events.map((event) => event.type);
 const dataOf = (session: Session, type: string) =>
   session.events.filter((event) => event.type === type).map((event) => event.data);
 
-const BOOK_ORDER = [
-  "turn/start",
-  "user/message",
-  "request/header",
-  "step/start",
-  "assistant/message",
-  "tool/call",
-  "tool/result",
-  "step/end",
-  "step/start",
-  "assistant/message",
-  "step/end",
-  "turn/end",
-];
-
 // ── the round trip ──────────────────────────────────────────────────────────────────────────────
 
 describe("05.5 runAgent: one calculator round trip (book §5.7)", () => {
   exampleTest("logs exactly 12 events in the book's order", async () => {
     const session = await run(new ScriptedClient(roundTripScript()));
-    expect(typesOf(session)).toEqual(BOOK_ORDER);
+    expect(typesOf(session)).toEqual(ROUND_TRIP);
   });
 
   exampleTest("each event carries the book's data", async () => {
@@ -130,7 +116,7 @@ describe("05.5 runAgent: one calculator round trip (book §5.7)", () => {
 
   exampleTest("ids count from 0 without gaps", async () => {
     const session = await run(new ScriptedClient(roundTripScript()));
-    expect(session.events.map((event) => event.id)).toEqual([...BOOK_ORDER.keys()]);
+    expect(session.events.map((event) => event.id)).toEqual([...ROUND_TRIP.keys()]);
   });
 
   exampleTest("resolves with a Session — the one passed in, when there is one", async () => {
@@ -218,7 +204,7 @@ describe("05.5 tool failures become error results, and the loop goes on", () => 
   exampleTest.each(failures)("$what → the model reads the error in the next step and the turn completes", async ({ toolCall }) => {
     const client = new ScriptedClient([reply("", [toolCall]), reply("抱歉，计算失败了。")]);
     const session = await run(client);
-    expect(typesOf(session), "a failed tool must not end the run").toEqual(BOOK_ORDER);
+    expect(typesOf(session), "a failed tool must not end the run").toEqual(ROUND_TRIP);
     expect(dataOf(session, "turn/end")).toEqual([{ turn: 1, reason: "completed" }]);
     const [result] = dataOf(session, "tool/result");
     expect(client.requests[1]?.messages[2]).toEqual({ role: "tool", content: result?.["content"], tool_call_id: toolCall.id });
@@ -301,7 +287,7 @@ describe("05.5 when the model call fails: step/end, turn/end error, AgentRunErro
     expect(error).toBeInstanceOf(AgentRunError);
     const { session } = error as AgentRunError;
     expect(typesOf(session), "the book's `finally` closes the failed step").toEqual([
-      ...BOOK_ORDER.slice(0, 8),
+      ...ROUND_TRIP.slice(0, 8),
       "step/start",
       "step/end",
       "turn/end",
@@ -453,7 +439,7 @@ describe("05.5 against recorded DeepSeek traffic (real DeepSeekClient, MSW repla
   exampleTest("calculator: the book's 12 events and 4 messages, every request exactly as recorded", async () => {
     const { session, error } = await replayWithYourLoop("calculator");
     expect(error, "the recorded round trip completes").toBeUndefined();
-    expect(typesOf(session!)).toEqual(BOOK_ORDER);
+    expect(typesOf(session!)).toEqual(ROUND_TRIP);
     expect(session!.deriveMessages().map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
     expect(dataOf(session!, "request/header")).toEqual([
       { header: { model: "deepseek-flash", system: findScenario("calculator").systemPrompt, tools: [toolSpec(calculator)] }, reason: "initial" },
@@ -471,7 +457,7 @@ describe("05.5 against recorded DeepSeek traffic (real DeepSeekClient, MSW repla
   exampleTest("tool-error: the calculator's division by zero is an is_error result, and the model explains it", async () => {
     const { session, error } = await replayWithYourLoop("tool-error");
     expect(error).toBeUndefined();
-    expect(typesOf(session!)).toEqual(BOOK_ORDER);
+    expect(typesOf(session!)).toEqual(ROUND_TRIP);
     expect(dataOf(session!, "tool/result")).toEqual([
       { call_id: expect.stringMatching(/^call_00_/), content: expect.stringContaining("division by zero"), is_error: true },
     ]);

@@ -7,31 +7,22 @@
 // never throws); step/end in a `finally`. No tool calls → turn/end "completed"; budget used up →
 // turn/end "max_steps"; the model call throws → turn/end "error" + message, reject with AgentRunError.
 // Run: npx vitest exercises/05-session-log/05.5-agent-loop.test.ts
-import type { RunAgentOptions as GivenOptions } from "../../chapters/05-session-log/agent-loop.ts";
+import {
+  AgentRunError as GivenAgentRunError,
+  type RunAgentOptions as GivenOptions,
+} from "../../chapters/05-session-log/agent-loop.ts";
 // What you will need: your Session, and the tool helpers from the earlier chapters (given).
 import type { ChatClient, ChatRequest } from "../../chapters/common/deepseek.ts";
 import { messageOf, runToolCall, toolSpec, type Tool } from "../../chapters/common/tools.ts";
 import { Session } from "./session.ts";
 import { todo } from "./todo.ts";
 
-// Given: the options (client, tools, systemPrompt, userPrompt, maxSteps = 10, session?) — typed with
-// your Session rather than the chapter's — and the error a failed model call rejects with.
-export interface RunAgentOptions extends Omit<GivenOptions, "session"> {
-  /** Continue an existing session with a new turn; make a fresh Session when absent. */
-  readonly session?: Session;
-}
-
-/** The model call failed; `session` holds everything logged up to and including `turn/end`. */
-export class AgentRunError extends Error {
-  override readonly name = "AgentRunError";
-  constructor(
-    message: string,
-    readonly session: Session,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
-}
+// Given: the chapter's options (client, tools, systemPrompt, userPrompt, maxSteps = 10, session?)
+// and the error a failed model call rejects with, both typed with your Session instead of the
+// chapter's: `throw new AgentRunError(message, session, { cause: error })`.
+export type RunAgentOptions = GivenOptions<Session>;
+export type AgentRunError = GivenAgentRunError<Session>;
+export const AgentRunError = GivenAgentRunError<Session>;
 
 export async function runAgent(options: RunAgentOptions): Promise<Session> {
   return todo("05.5", `runAgent: log the turn for "${options.userPrompt}" event by event, turn/start … turn/end`);

@@ -2,22 +2,16 @@
 // A coding assistant logs two more kinds of event, for inspecting a run and for the UI only:
 //   "ui/diff-preview"   { path, diff }           the user was shown a pending edit as a diff
 //   "inspect/file-read" { path, bytes, sha256 }  the agent read a file (its size and digest, not its content)
-// The types are declared below (declaration merging, given). Write their zod schemas (a non-empty
-// path, bytes a non-negative integer, sha256 64 lowercase hex digits) and the two record helpers.
-// Then think about — and write down in a comment — why neither may ever reach the model.
+// The types are given (declaration merging, in given/coding-assistant.ts). Write their zod schemas (a
+// non-empty path, bytes a non-negative integer, sha256 64 lowercase hex digits) and the two record
+// helpers. Then think about — and write down in a comment — why neither may ever reach the model.
 // These exercises use the chapter's Session, so they do not depend on your steps 05.1–05.5.
 // Run: npx vitest exercises/05-session-log/p2-coding-assistant.test.ts
 import type { EventSchemas } from "../../chapters/05-session-log/events.ts";
 import type { Session, SessionEvent } from "../../chapters/05-session-log/session.ts";
 import { todo } from "./todo.ts";
-
 // Given: the two types join the vocabulary, so `session.append("ui/diff-preview", …)` type-checks.
-declare module "../../chapters/05-session-log/events.ts" {
-  interface SessionEventMap {
-    "ui/diff-preview": { path: string; diff: string };
-    "inspect/file-read": { path: string; bytes: number; sha256: string };
-  }
-}
+import "./given/coding-assistant.ts";
 
 /**
  * Pass to the chapter's Session: `new Session({ schemas: codingAssistantSchemas })`.

@@ -1,9 +1,9 @@
 // Step p3 — 练习3 (book, end of chapter: "更高一层的删除或遮蔽机制").
 // The log never changes an event, yet some content must stop being shown (a pasted key, personal
-// data). Build redaction as an appended event, `log/redact { target_id, reason }` (given below):
+// data). Build redaction as an appended event, `log/redact { target_id, reason }` (given):
 //   redact(session, targetId, reason)  checks, then appends; a bad target throws RedactionError
-//     (codes below) and appends nothing. Redactable: user/message, assistant/message, tool/call,
-//     tool/result. Not: boundaries, request/header, another redaction.
+//     (codes: RedactionRule) and appends nothing. Redactable: user/message, assistant/message,
+//     tool/call, tool/result. Not: boundaries, request/header, another redaction.
 //   deriveRedactedMessages(events)      the chapter's projection, with redacted content masked.
 //   exportTranscript(events)            every event for a UI/export, masked where redacted.
 // Both views re-check every redaction in a stored log (a target after its redaction is an error
@@ -11,72 +11,14 @@
 // redactedArguments(reason); ids stay, so a tool result still pairs with its call. The raw events
 // never change. Uses the chapter's Session, so it does not depend on your steps 05.1–05.5.
 // Run: npx vitest exercises/05-session-log/p3-redaction.test.ts
-import { z } from "zod";
-import type { EventSchemas } from "../../chapters/05-session-log/events.ts";
-import type { JsonObject } from "../../chapters/05-session-log/json.ts";
 import type { Session, SessionEvent } from "../../chapters/05-session-log/session.ts";
 import type { Message } from "../../chapters/common/messages.ts";
+import type { TranscriptEntry } from "./given/redaction.ts";
 import { todo } from "./todo.ts";
 
-// ── given: the event type, its schema, the error, the markers ──────────────────────────────────
-
-declare module "../../chapters/05-session-log/events.ts" {
-  interface SessionEventMap {
-    "log/redact": { target_id: number; reason: string };
-  }
-}
-
-/** Pass to the chapter's Session: `new Session({ schemas: redactionSchemas })`. */
-export const redactionSchemas: EventSchemas = {
-  "log/redact": z.object({ target_id: z.number().int().nonnegative(), reason: z.string().min(1) }),
-};
-
-/**
- * UNKNOWN_TARGET: no event has that id. TARGET_NOT_EARLIER: the target is not before the redaction
- * (possible only in a stored log). NOT_REDACTABLE: the target's type cannot be redacted.
- */
-export type RedactionRule = "UNKNOWN_TARGET" | "TARGET_NOT_EARLIER" | "NOT_REDACTABLE";
-
-/** A redaction that cannot apply. `redactionId` is the redaction's own id (or the id it would get). */
-export class RedactionError extends Error {
-  override readonly name = "RedactionError";
-  constructor(
-    readonly code: RedactionRule,
-    readonly redactionId: number,
-    readonly targetId: number,
-    detail: string,
-  ) {
-    super(`redaction #${redactionId} cannot mask event #${targetId} (${code}): ${detail}`);
-  }
-}
-
-/** What a masked text field shows instead of its content. */
-export function redactionMarker(reason: string): string {
-  return `[redacted: ${reason}]`;
-}
-
-/** What masked tool-call arguments become: still a JSON text, as the wire format requires. */
-export function redactedArguments(reason: string): string {
-  return JSON.stringify({ redacted: reason });
-}
-
-/** Which redaction masked an event, and why. */
-export interface Redaction {
-  readonly by: number;
-  readonly reason: string;
-}
-
-/** One line of an export for a UI or an auditor. */
-export interface TranscriptEntry {
-  readonly id: number;
-  readonly type: string;
-  readonly ts: number;
-  readonly data: JsonObject;
-  /** Set on a masked event: which redaction masked it, and why. */
-  readonly redaction: Redaction | null;
-}
-
-// ── yours ───────────────────────────────────────────────────────────────────────────────────────
+// Given (in given/redaction.ts): the log/redact type and redactionSchemas, RedactionError and its
+// RedactionRule codes, redactionMarker and redactedArguments, and the export line TranscriptEntry.
+export * from "./given/redaction.ts";
 
 /** Appends a redaction of event `targetId`, or throws RedactionError and appends nothing. */
 export function redact(session: Session, targetId: number, reason: string): SessionEvent<"log/redact"> {

@@ -23,12 +23,20 @@ import {
   type EventData,
   type EventSchemas,
 } from "../../chapters/05-session-log/events.ts";
-import { ReplayError, type Listener, type SessionEvent, type SessionOptions } from "../../chapters/05-session-log/session.ts";
+import {
+  ReplayError,
+  reportListenerError,
+  type Listener,
+  type SessionEvent,
+  type SessionOptions,
+} from "../../chapters/05-session-log/session.ts";
 import { freezeJson, JsonValueError } from "./json.ts";
 import { deriveMessages } from "./projection.ts";
 import { todo } from "./todo.ts";
 
-// Given: the event type, the options and the replay error (its message already says "event #N").
+// Given: the event type, the options and the replay error (its message already says "event #N"),
+// and reportListenerError, the default onListenerError (a failing listener is reported, never
+// allowed to break append).
 export { ReplayError, type Listener, type SessionEvent, type SessionOptions };
 
 export class Session {
@@ -73,9 +81,4 @@ export class Session {
   static fromLog(events: readonly unknown[], options: SessionOptions = {}): Session {
     return todo("05.4", "Session.fromLog: check each stored event, re-freeze it, rebuild the log");
   }
-}
-
-/** The default `onListenerError`: a failing listener is reported, never allowed to break `append`. */
-function reportListenerError(error: unknown, event: SessionEvent): void {
-  console.error(`[session] a listener failed on event #${event.id} ${event.type}:`, error);
 }

@@ -1,7 +1,7 @@
 // Step p4 — 练习4 (book, end of chapter: "记录并重放一种新的过程事件，同时为一个消费者提供派生视图").
-// A new process event, `model/usage` (declared below, given), logged after each model call with
-// the turn and step it belongs to, and one derived view for one consumer: `usageByTurn(events)`,
-// the rows of a cost dashboard. Write:
+// A new process event, `model/usage` (given: declared in given/usage-view.ts), logged after each
+// model call with the turn and step it belongs to, and one derived view for one consumer:
+// `usageByTurn(events)`, the rows of a cost dashboard. Write:
 //   usageSchemas        the zod schema: turn/step positive integers, token counts non-negative
 //                       integers, and prompt_cache_hit_tokens ≤ prompt_tokens (named at that field)
 //   recordUsage         reads turn and step from the step still open in the log; none open → UsageError
@@ -11,45 +11,12 @@
 // Run: npx vitest exercises/05-session-log/p4-usage-view.test.ts
 import type { EventSchemas } from "../../chapters/05-session-log/events.ts";
 import type { Session, SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { TokenUsage, TurnUsage } from "./given/usage-view.ts";
 import { todo } from "./todo.ts";
 
-// ── given: the event type, what a call costs, the error, the dashboard row ─────────────────────
-
-declare module "../../chapters/05-session-log/events.ts" {
-  interface SessionEventMap {
-    "model/usage": {
-      turn: number;
-      step: number;
-      prompt_tokens: number;
-      completion_tokens: number;
-      prompt_cache_hit_tokens: number;
-    };
-  }
-}
-
-/** What one model call cost, as DeepSeek's `usage` reports it. */
-export interface TokenUsage {
-  readonly prompt_tokens: number;
-  readonly completion_tokens: number;
-  readonly prompt_cache_hit_tokens: number;
-}
-
-/** Usage was recorded where it cannot belong. */
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
-
-/** One row of the cost dashboard. cacheMissTokens = promptTokens − cacheHitTokens. */
-export interface TurnUsage {
-  readonly turn: number;
-  readonly modelCalls: number;
-  readonly promptTokens: number;
-  readonly completionTokens: number;
-  readonly cacheHitTokens: number;
-  readonly cacheMissTokens: number;
-}
-
-// ── yours ───────────────────────────────────────────────────────────────────────────────────────
+// Given (in given/usage-view.ts): the model/usage type, what a call costs (TokenUsage), UsageError
+// and the dashboard row (TurnUsage).
+export * from "./given/usage-view.ts";
 
 /**
  * Pass to the chapter's Session: `new Session({ schemas: usageSchemas })`.

@@ -1,31 +1,23 @@
 // 练习2 (step p2): a coding assistant's event log. Besides user, model and tool messages, it records
 // two kinds of event that exist only for inspecting a run and for the UI. They join the vocabulary
-// by declaration merging (so `append` type-checks them) and bring zod schemas (so a stored log is
-// checked on replay). They never become model messages: the chapter's projection turns exactly
-// three types into messages (projection.ts) and these are not among them — nothing to change there.
+// by declaration merging (given to the learner, so it lives in exercises/05-session-log/given/) and
+// bring zod schemas (so a stored log is checked on replay). They never become model messages: the
+// chapter's projection turns exactly three types into messages (projection.ts) and these are not
+// among them — nothing to change there.
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { EventSchemas, SessionEventMap } from "../../chapters/05-session-log/events.ts";
 import type { Session, SessionEvent } from "../../chapters/05-session-log/session.ts";
+import "../../exercises/05-session-log/given/coding-assistant.ts";
 
-declare module "../../chapters/05-session-log/events.ts" {
-  interface SessionEventMap {
-    /**
-     * The UI showed the user a pending edit as a diff, before it was applied.
-     * Not for the model: the model wrote that edit itself — its tool call's arguments are already
-     * in its history — so sending the rendered diff back would pay twice for the same tokens, and
-     * it is a presentation of the edit (context lines, colours' markers), not a fact about the task.
-     */
-    "ui/diff-preview": { path: string; diff: string };
-    /**
-     * The agent read a file: which one, how big, and which version (its SHA-256), not the content.
-     * Not for the model: the content already reached it as the read tool's `tool/result`; this is
-     * the audit trail ("which version of config.ts did the agent see when it made that edit?"),
-     * and a hash or byte count means nothing to the model while costing context on every request.
-     */
-    "inspect/file-read": { path: string; bytes: number; sha256: string };
-  }
-}
+// Why neither may ever reach the model (the question 练习2 asks):
+// - "ui/diff-preview": the model wrote that edit itself — its tool call's arguments are already in
+//   its history — so sending the rendered diff back would pay twice for the same tokens, and it is
+//   a presentation of the edit (context lines, colours' markers), not a fact about the task.
+// - "inspect/file-read": the content already reached the model as the read tool's `tool/result`;
+//   this is the audit trail ("which version of config.ts did the agent see when it made that
+//   edit?"), and a hash or byte count means nothing to the model while costing context on every
+//   request.
 
 type Schemas = { readonly [T in "ui/diff-preview" | "inspect/file-read"]: z.ZodType<SessionEventMap[T]> };
 

@@ -7,48 +7,22 @@
 // (Physically erasing bytes for a legal deletion needs more than this: rewriting the stored log or
 // encrypting each event's content with a key you can destroy. Masking in every view is the part the
 // log itself can promise, and it keeps the record that something was removed, when, and why.)
-import { z } from "zod";
-import { isEventOfType, type EventSchemas } from "../../chapters/05-session-log/events.ts";
+import { isEventOfType } from "../../chapters/05-session-log/events.ts";
 import type { JsonObject } from "../../chapters/05-session-log/json.ts";
 import { deriveMessages } from "../../chapters/05-session-log/projection.ts";
 import type { Session, SessionEvent } from "../../chapters/05-session-log/session.ts";
 import type { Message } from "../../chapters/common/messages.ts";
+import {
+  redactedArguments,
+  RedactionError,
+  redactionMarker,
+  type Redaction,
+  type TranscriptEntry,
+} from "../../exercises/05-session-log/given/redaction.ts";
 
-declare module "../../chapters/05-session-log/events.ts" {
-  interface SessionEventMap {
-    "log/redact": { target_id: number; reason: string };
-  }
-}
-
-/** Pass to the chapter's Session: `new Session({ schemas: redactionSchemas })`. */
-export const redactionSchemas: EventSchemas = {
-  "log/redact": z.object({ target_id: z.number().int().nonnegative(), reason: z.string().min(1) }),
-};
-
-export type RedactionRule = "UNKNOWN_TARGET" | "TARGET_NOT_EARLIER" | "NOT_REDACTABLE";
-
-/** A redaction that cannot apply. `redactionId` is the redaction's own id (or the id it would get). */
-export class RedactionError extends Error {
-  override readonly name = "RedactionError";
-  constructor(
-    readonly code: RedactionRule,
-    readonly redactionId: number,
-    readonly targetId: number,
-    detail: string,
-  ) {
-    super(`redaction #${redactionId} cannot mask event #${targetId} (${code}): ${detail}`);
-  }
-}
-
-/** What a masked text field shows instead of its content. */
-export function redactionMarker(reason: string): string {
-  return `[redacted: ${reason}]`;
-}
-
-/** What masked tool-call arguments become: still a JSON text, as the wire format requires. */
-export function redactedArguments(reason: string): string {
-  return JSON.stringify({ redacted: reason });
-}
+// Given to the learner, so shared with the stub: the `log/redact` type and its schema, the error,
+// the markers and the export line.
+export * from "../../exercises/05-session-log/given/redaction.ts";
 
 // Only events whose content someone typed or a tool returned. Boundaries, the request header and
 // redactions are the skeleton of the record: masking them would hide *that* something happened,
@@ -78,12 +52,6 @@ function checkRedaction(events: readonly SessionEvent[], redactionId: number, ta
 }
 
 // ── reading: every view applies the redactions ─────────────────────────────────────────────────
-
-/** Which redaction masked an event, and why. */
-export interface Redaction {
-  readonly by: number;
-  readonly reason: string;
-}
 
 /**
  * Target id → the redaction that applies, checking each one as a stored log may hold anything.
@@ -132,16 +100,6 @@ function maskedData(event: SessionEvent, reason: string): JsonObject {
 /** What the model is sent: the chapter's projection over the redacted view. */
 export function deriveRedactedMessages(events: readonly SessionEvent[]): Message[] {
   return deriveMessages(applyRedactions(events));
-}
-
-/** One line of an export for a UI or an auditor. */
-export interface TranscriptEntry {
-  readonly id: number;
-  readonly type: string;
-  readonly ts: number;
-  readonly data: JsonObject;
-  /** Set on a masked event: which redaction masked it, and why. */
-  readonly redaction: Redaction | null;
 }
 
 /** Every event, masked where redacted; the redactions themselves are listed too, as the audit trail. */

@@ -7,18 +7,11 @@
 import { z } from "zod";
 import { isEventOfType, type EventSchemas } from "../../chapters/05-session-log/events.ts";
 import type { Session, SessionEvent } from "../../chapters/05-session-log/session.ts";
+import { UsageError, type TokenUsage, type TurnUsage } from "../../exercises/05-session-log/given/usage-view.ts";
 
-declare module "../../chapters/05-session-log/events.ts" {
-  interface SessionEventMap {
-    "model/usage": {
-      turn: number;
-      step: number;
-      prompt_tokens: number;
-      completion_tokens: number;
-      prompt_cache_hit_tokens: number;
-    };
-  }
-}
+// Given to the learner, so shared with the stub: the `model/usage` type, TokenUsage, UsageError and
+// the dashboard row.
+export * from "../../exercises/05-session-log/given/usage-view.ts";
 
 const counter = z.number().int().positive();
 const tokens = z.number().int().nonnegative();
@@ -39,18 +32,6 @@ export const usageSchemas: EventSchemas = {
       path: ["prompt_cache_hit_tokens"],
     }),
 };
-
-/** What one model call cost, as DeepSeek's `usage` reports it. */
-export interface TokenUsage {
-  readonly prompt_tokens: number;
-  readonly completion_tokens: number;
-  readonly prompt_cache_hit_tokens: number;
-}
-
-/** Usage was recorded where it cannot belong. */
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
 
 /**
  * Logs the usage of the model call just made. The turn and step are read from the log — the step
@@ -73,16 +54,6 @@ function openStep(events: readonly SessionEvent[]): { turn: number; step: number
     if (isEventOfType(event, "step/start")) return { turn: event.data.turn, step: event.data.step };
   }
   return null;
-}
-
-/** One row of the cost dashboard. */
-export interface TurnUsage {
-  readonly turn: number;
-  readonly modelCalls: number;
-  readonly promptTokens: number;
-  readonly completionTokens: number;
-  readonly cacheHitTokens: number;
-  readonly cacheMissTokens: number;
 }
 
 /** The dashboard's view: usage summed per turn, turns in ascending order. Computed from the log alone. */
