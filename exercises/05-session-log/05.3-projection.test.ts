@@ -190,7 +190,8 @@ describe("05.3 deriveEventMessage: every other event stays in the log only", () 
     entry("stream/delta", { content: "1+2" }),
   ];
 
-  exampleTest.each(logOnly.map((e) => [e.type, e] as const))("%s → null", (_type, logOnlyEntry) => {
+  const labelOf = (e: Entry) => (typeof e.data["reason"] === "string" ? `${e.type} (${e.data["reason"]})` : e.type);
+  exampleTest.each(logOnly.map((e) => [labelOf(e), e] as const))("%s → null", (_label, logOnlyEntry) => {
     const [event] = logOf([logOnlyEntry]);
     expect(deriveEventMessage(event!)).toBeNull();
   });
