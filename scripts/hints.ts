@@ -73,9 +73,10 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "  static fromLog(events: readonly unknown[], options: SessionOptions = {}): Session {\n" +
       "    if (!Array.isArray(events)) throw new ReplayError(0, …);\n" +
       "    const session = new Session(options);\n" +
-      "    events.forEach((stored, index) => session.#commit(session.#readStoredEvent(stored, index)));\n" +
+      "    for (const [index, stored] of events.entries()) session.#commit(session.#readStoredEvent(stored, index));\n" +
       "    return session;\n" +
       "  }\n" +
+      "（用 `entries()` 而不是 `forEach`：`forEach` 会跳过稀疏数组里的空洞。）" +
       "`#readStoredEvent` 用 `const { id, type, ts, data, ...extra } = stored as Record<string, unknown>` 取字段，" +
       "再按提示 2 的顺序逐条检查。",
   ],

@@ -64,7 +64,9 @@ function replayError(replay: () => unknown): ReplayError {
     expect(error, "fromLog must throw a ReplayError").toBeInstanceOf(ReplayError);
     return error as ReplayError;
   }
-  return expect.fail("fromLog accepted a broken log; it must throw a ReplayError");
+  return expect.fail(
+    "fromLog accepted a broken log; it must throw a ReplayError (a hole in a sparse array counts: forEach and map skip holes, so loop with an index)",
+  );
 }
 
 function expectReplayError(log: unknown, index: number, code: string): ReplayError {

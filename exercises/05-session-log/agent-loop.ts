@@ -3,7 +3,7 @@
 // Log, in order: turn/start { turn } (turn = turns already in the session + 1), user/message,
 // request/header { header: { model: client.model, system, tools: tools.map(toolSpec) }, reason: "initial" };
 // then per step: step/start, call client.chat({ system, tools, messages: session.deriveMessages() }),
-// assistant/message (keep reasoning_content), and per tool call tool/call + tool/result (runToolCall
+// assistant/message (keep reasoning_content; `?? null` when absent — undefined is not JSON), and per tool call tool/call + tool/result (runToolCall
 // never throws); step/end in a `finally`. No tool calls → turn/end "completed"; budget used up →
 // turn/end "max_steps"; the model call throws → turn/end "error" + message, reject with AgentRunError.
 // Run: npx vitest exercises/05-session-log/05.5-agent-loop.test.ts

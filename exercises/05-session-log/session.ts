@@ -11,8 +11,10 @@
 //   log, trusting nothing. Each entry (a hole in a sparse array too) must be an object with exactly
 //   id/type/ts/data: id === index, a non-empty type, a safe non-negative integer ts, JSON-object
 //   data (re-frozen; known types re-checked). Throw `new ReplayError(index, code, detail)`, code one
-//   of NOT_A_LOG, NOT_AN_EVENT, UNEXPECTED_KEY, ID_MISMATCH, BAD_TYPE, BAD_TS, BAD_DATA, SCHEMA
-//   (checked in that order). Share nothing with the input.
+//   of NOT_A_LOG (index 0), NOT_AN_EVENT, UNEXPECTED_KEY (name the key), ID_MISMATCH, BAD_TYPE,
+//   BAD_TS, BAD_DATA, SCHEMA (keep the EventDataError's message: it names the type and the field),
+//   checked in that order. Loop with an index: forEach and map skip the holes of a sparse array.
+//   Share nothing with the input.
 // Run: npx vitest exercises/05-session-log/05.2-session.test.ts (then 05.4-replay.test.ts)
 import type { Message } from "../../chapters/common/messages.ts";
 // What you will need: your freezeJson from 05.1, and the vocabulary's schemas (given).

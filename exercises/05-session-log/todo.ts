@@ -2,10 +2,9 @@
 // you are on and where its instructions are, so a red test always tells you what to do next.
 export class NotImplementedError extends Error {
   override readonly name = "NotImplementedError";
-  constructor(
-    readonly step: string,
-    what: string,
-  ) {
+  // No own fields besides the message: the test report prints an error's fields after its stack,
+  // where they would be the last, least useful thing a learner sees.
+  constructor(step: string, what: string) {
     super(
       `not implemented yet — step ${step}: ${what}. ` +
         `Instructions: exercises/05-session-log/README.md (step ${step}); ` +
