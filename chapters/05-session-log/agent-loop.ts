@@ -44,15 +44,23 @@ export async function runAgent({
   maxSteps = 10,
   session = new Session(),
 }: RunAgentOptions): Promise<Session> {
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) {
+    throw new RangeError(`maxSteps must be a positive integer, got ${maxSteps}`);
+  }
   const turn = countTurns(session) + 1;
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
+  // Built before anything is logged: a tool whose schema has no JSON Schema fails here, not
+  // halfway through a turn that would then never be closed.
+  const request = { system: systemPrompt, tools: tools.map(toolSpec) };
 
   session.append("turn/start", { turn });
   session.append("user/message", { content: userPrompt });
   // The system prompt and tool specs are not conversation, so they are never messages; they are
   // logged once per turn so that a replay knows exactly what the model was given.
-  const request = { system: systemPrompt, tools: tools.map(toolSpec) };
-  session.append("request/header", { header: { model: client.model, ...request }, reason: "initial" });
+  session.append("request/header", {
+    header: { model: client.model, system: request.system, tools: request.tools },
+    reason: "initial",
+  });
 
   for (let step = 1; step <= maxSteps; step++) {
     let finished: boolean;

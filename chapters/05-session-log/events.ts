@@ -54,7 +54,7 @@ export function isEventOfType<T extends string>(event: SessionEvent, type: T): e
 }
 
 const counter = z.number().int().positive();
-const turnAndStep = z.object({ turn: counter, step: counter });
+const turnAndStep = z.strictObject({ turn: counter, step: counter });
 
 /**
  * The chapter's own types. Not `KnownEventType`: that grows when another module merges its types
@@ -71,30 +71,33 @@ type ChapterEventType =
   | "step/end"
   | "turn/end";
 
-/** Run-time schemas for the built-in types; a Session can be given more (see SessionOptions). */
+/**
+ * Run-time schemas for the built-in types; a Session can be given more (see SessionOptions).
+ * Strict: a key the vocabulary does not know (say `role` on a user/message) is a mistake, not data.
+ */
 export const eventSchemas: { readonly [T in ChapterEventType]: z.ZodType<SessionEventMap[T]> } = {
-  "turn/start": z.object({ turn: counter }),
-  "user/message": z.object({ content: z.string() }),
-  "request/header": z.object({
-    header: z.object({
+  "turn/start": z.strictObject({ turn: counter }),
+  "user/message": z.strictObject({ content: z.string() }),
+  "request/header": z.strictObject({
+    header: z.strictObject({
       model: z.string(),
       system: z.string(),
       tools: z.array(
-        z.object({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) }),
+        z.strictObject({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) }),
       ),
     }),
     reason: z.literal("initial"),
   }),
   "step/start": turnAndStep,
-  "assistant/message": z.object({
+  "assistant/message": z.strictObject({
     content: z.string().nullable(),
     reasoning_content: z.string().nullable().optional(),
-    tool_calls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })),
+    tool_calls: z.array(z.strictObject({ id: z.string(), name: z.string(), arguments: z.string() })),
   }),
-  "tool/call": z.object({ call_id: z.string(), name: z.string(), arguments: z.string() }),
-  "tool/result": z.object({ call_id: z.string(), content: z.string(), is_error: z.boolean() }),
+  "tool/call": z.strictObject({ call_id: z.string(), name: z.string(), arguments: z.string() }),
+  "tool/result": z.strictObject({ call_id: z.string(), content: z.string(), is_error: z.boolean() }),
   "step/end": turnAndStep,
-  "turn/end": z.object({
+  "turn/end": z.strictObject({
     turn: counter,
     reason: z.enum(["completed", "max_steps", "error"]),
     message: z.string().optional(),
@@ -117,7 +120,8 @@ export class EventDataError extends Error {
 
 /** Throws EventDataError naming the type and the first field that does not fit its schema. */
 export function checkEventData(type: string, data: unknown, schemas: EventSchemas = eventSchemas): void {
-  const schema = schemas[type];
+  // Own keys only: an event type called "constructor" or "__proto__" is unknown, not Object's.
+  const schema = Object.hasOwn(schemas, type) ? schemas[type] : undefined;
   if (schema === undefined) return;
   const result = schema.safeParse(data);
   if (result.success) return;

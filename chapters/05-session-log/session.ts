@@ -28,8 +28,11 @@ export interface SessionOptions {
 export class Session {
   readonly #log: SessionEvent[] = [];
   #snapshot: readonly SessionEvent[] | undefined;
+  // Entries wrap the function so that subscribing the same function twice makes two subscriptions,
+  // each removed by its own unsubscribe.
   readonly #listeners = new Set<{ readonly listener: Listener }>();
-  readonly #undelivered: SessionEvent[] = [];
+  // Events waiting to be delivered, each with the listeners subscribed when it was appended.
+  readonly #undelivered: { readonly event: SessionEvent; readonly audience: readonly { readonly listener: Listener }[] }[] = [];
   #delivering = false;
   readonly #clock: () => number;
   readonly #onListenerError: (error: unknown, event: SessionEvent) => void;
@@ -38,7 +41,8 @@ export class Session {
   constructor(options: SessionOptions = {}) {
     this.#clock = options.clock ?? Date.now;
     this.#onListenerError = options.onListenerError ?? reportListenerError;
-    this.#schemas = { ...eventSchemas, ...options.schemas };
+    // Extra schemas add types; they cannot replace or switch off the chapter's own.
+    this.#schemas = { ...options.schemas, ...eventSchemas };
   }
 
   // ── 5.3 the only write path: validate and freeze, commit, then notify ──────────────────────────
@@ -124,21 +128,21 @@ export class Session {
   // An append made by a listener is queued rather than delivered at once, so every listener hears
   // the events in id order; the outer delivery loop picks it up after the current event is done.
   #notify(event: SessionEvent): void {
-    this.#undelivered.push(event);
+    this.#undelivered.push({ event, audience: [...this.#listeners] });
     if (this.#delivering) return;
     this.#delivering = true;
     try {
       for (let next = this.#undelivered.shift(); next; next = this.#undelivered.shift()) {
-        this.#deliver(next);
+        this.#deliver(next.event, next.audience);
       }
     } finally {
       this.#delivering = false;
     }
   }
 
-  #deliver(event: SessionEvent): void {
-    for (const entry of [...this.#listeners]) {
-      if (!this.#listeners.has(entry)) continue; // unsubscribed by an earlier listener just now
+  #deliver(event: SessionEvent, audience: readonly { readonly listener: Listener }[]): void {
+    for (const entry of audience) {
+      if (!this.#listeners.has(entry)) continue; // unsubscribed since the event was appended
       try {
         entry.listener(event);
       } catch (error) {
