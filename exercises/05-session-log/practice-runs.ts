@@ -6,6 +6,7 @@ import { fc } from "@fast-check/vitest";
 import type { EventData } from "../../chapters/05-session-log/events.ts";
 import type { JsonObject } from "../../chapters/05-session-log/json.ts";
 import { Session, type SessionOptions } from "../../chapters/05-session-log/session.ts";
+import { tickingClock } from "./arbitraries.ts";
 
 /** What `session.append(type, data)` takes. */
 export interface EventInput {
@@ -92,11 +93,8 @@ function stepInputs(turn: number, step: number, plan: StepPlan): EventInput[] {
   ];
 }
 
-/** A clock for tests: starts at `start` and moves on by 1 ms each time it is read. */
-export function tickingClock(start = 1_700_000_000_000): () => number {
-  let now = start;
-  return () => now++;
-}
+// The same test clock as the core steps use, so the 练习 tests import all their helpers from here.
+export { tickingClock };
 
 /** A chapter Session holding `inputs`, in order. */
 export function sessionOf(inputs: readonly EventInput[], options: SessionOptions = {}): Session {
