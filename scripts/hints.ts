@@ -27,19 +27,25 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
     "`append(type, data)` 就是书 5.3 的三个动作，顺序不能乱：校验并冻结 → 提交 → 通知。" +
       "校验包括 `freezeJson(data)`（结果必须是 JSON 对象）和 `checkEventData(type, data, schemas)`" +
       "（来自 chapters/05-session-log/events.ts）。任何一步抛错都必须发生在提交之前：" +
-      "被拒绝的 append 不能在日志里留下痕迹，也不能“用掉”一个 id。",
+      "被拒绝的 append 不能在日志里留下痕迹，也不能“用掉”一个 id。\n" +
+      "schema 的事已经替你办好：内置 schema 是严格的（多一个键也是 `EventDataError`）；stub 里给好的 " +
+      "`this.#schemas` 把内置的放在最后合并，所以构造参数里的 schemas 只能新增类型，关不掉也换不掉内置的；" +
+      "`checkEventData` 只认自己的键（`Object.hasOwn`），\"constructor\"、\"__proto__\" 这样的类型是普通的未知类型。" +
+      "直接把 `this.#schemas` 传给它就行，别自己写 `schemas[type]`。",
     "`id` 就是提交前的 `this.#log.length`；`ts` 来自构造参数里的 `clock`（默认 `Date.now`），" +
       "要检查它是非负的安全整数。事件对象本身也要 `Object.freeze`。\n" +
       "`events` 是缓存的快照：`this.#snapshot ??= Object.freeze([...this.#log])`，append 时把缓存设为 " +
       "`undefined`。于是两次读取之间没有 append 就返回同一个数组，旧快照也永远不会变长。",
     "`subscribe(listener)` 返回取消函数，调用两次也无害。用 `Set` 存一个包装对象 `{ listener }`，" +
-      "这样同一个函数订阅两次算两份，各自取消。通知时遍历 `[...this.#listeners]` 的副本，每个 listener " +
+      "这样同一个函数订阅两次算两份，各自取消。通知时遍历订阅者的副本，每个 listener " +
       "包在 `try/catch` 里，错误交给 `onListenerError(error, event)`：事件已经提交，" +
-      "一个订阅者失败既不能丢掉事件，也不能让后面的订阅者收不到。",
+      "一个订阅者失败既不能丢掉事件，也不能让后面的订阅者收不到。" +
+      "轮到某个订阅者之前它可能已被前面的订阅者取消（`!this.#listeners.has(entry)`），那就跳过它。",
     "listener 里又调用了 `append` 怎么办？如果立刻递归通知，后面的订阅者会先看到 #1 再看到 #0。" +
       "形状：一个待投递队列 `#undelivered` 和一个标志 `#delivering`。\n" +
-      "  #notify(event) { 推入队列; 若正在投递则 return; 否则置标志, try { 循环 shift() 逐个投递 } finally { 复位标志 } }\n" +
-      "这样每个订阅者都按 id 顺序收到事件。",
+      "  #notify(event) { 推入 { event, audience: [...this.#listeners] }; 若正在投递则 return; 否则置标志, try { 循环 shift() 逐个投递 } finally { 复位标志 } }\n" +
+      "这样每个订阅者都按 id 顺序收到事件。`audience` 要在 append 的那一刻记下：" +
+      "在投递过程中才订阅的监听器，只能听到它订阅之后追加的事件，哪怕更早的事件还在队列里等着。",
   ],
   "05.3": [
     "书 5.4 的表：只有 `user/message`、`assistant/message`、`tool/result` 三种事件变成消息；" +
@@ -127,12 +133,15 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "目标类型不能遮蔽 → `NOT_REDACTABLE`。能遮蔽的只有 user/message、assistant/message、tool/call、tool/result；" +
       "边界、request/header 和另一条遮蔽都不行。`redactionId` 就是这条遮蔽将得到的 id，即 `session.events.length`。" +
       "把检查写成一个函数，两个视图读旧日志时还要复用它。",
-    "两个视图共用一步：先扫一遍日志，建 `Map<target_id, { by, reason }>`（同一事件被遮蔽两次，后一条覆盖前一条），" +
-      "并对每条 `log/redact` 重新做提示 2 的检查；再把被遮蔽的事件换成 `{ ...event, data: 遮蔽后的新 data }`" +
+    "两个视图共用一步：按日志顺序扫一遍每条 `log/redact`，重新做提示 2 的检查，遮蔽它的目标，把结果记进 " +
+      "`Map<事件 id, { data: 遮蔽后的新 data, redaction: { by, reason } }>`（同一事件被遮蔽两次，后一条覆盖前一条）。" +
+      "目标是 `tool/call` 时还有一处：同样的参数也在它之前最近那条 assistant/message 的 `tool_calls` 里（同一个 id），" +
+      "那一项也要遮蔽，记在那条 assistant 事件名下。再把被遮蔽的事件换成 `{ ...event, data: 遮蔽后的新 data }`" +
       "——新对象，不要碰冻结的原事件。然后 `deriveRedactedMessages` = 章节的 `deriveMessages`（从 " +
       "chapters/05-session-log/projection.ts 导入）作用在这份视图上；`exportTranscript` 列出每个事件，加上 `redaction` 字段（没被遮蔽就是 null）。",
     "遮蔽后的 data 怎么写：user/message 与 tool/result 的 `content` → `redactionMarker(reason)`（tool/result 的 " +
-      "`call_id` 保留，配对不断）；tool/call 的 `arguments` → `redactedArguments(reason)`；assistant/message：" +
+      "`call_id` 保留，配对不断）；tool/call 的 `arguments` → `redactedArguments(reason)`，发起它的 assistant/message 里" +
+      "同一 id 那一项的 `arguments` 也换（其他调用不动）；assistant/message：" +
       "`content` 为 null 时保持 null，否则换成标记，`reasoning_content` 有内容才换，每个 tool call 保留 `id`、`name`，" +
       "只换 `arguments`。规则是“遮蔽不能增减消息”：投影会丢掉 content 为 null 且没有 reasoning、没有调用的回复，" +
       "所以不能把 null 变成标记。",

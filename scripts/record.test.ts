@@ -7,7 +7,9 @@ import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { fixturePath, loadFixture } from "../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../fixtures/standin.ts";
+import { findScenario } from "../fixtures/scenarios.ts";
 import { replayScenario } from "../fixtures/test-helpers.ts";
+import { recordedMeta } from "./record.ts";
 import { root } from "./steps.ts";
 
 const KEY = "sk-record-test-5f4e3d2c1b0a9988";
@@ -110,5 +112,18 @@ describe("npm run record", { timeout: 60_000 }, () => {
     const run = await record(["no-such-scenario"], { DEEPSEEK_API_KEY: KEY });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('unknown scenario "no-such-scenario"; known: calculator, direct-answer');
+  });
+});
+
+describe("recordedMeta: what a recorded file says about where it came from", () => {
+  test.each([
+    ["user:password@", "https://learner:pa55word@proxy.example.test/v1", "https://proxy.example.test/v1"],
+    ["a query string", "https://proxy.example.test/v1?api_key=sk-in-the-query", "https://proxy.example.test/v1"],
+    ["both", "http://learner:pa55word@127.0.0.1:8080?api_key=sk-in-the-query", "http://127.0.0.1:8080"],
+    ["neither", "https://api.deepseek.com", "https://api.deepseek.com"],
+  ])("base_url is saved without %s", (_, baseURL, saved) => {
+    const meta = recordedMeta(findScenario("calculator"), "deepseek-flash", baseURL, []);
+    expect(meta).toMatchObject({ base_url: saved, provenance: "recorded", model: "deepseek-flash", scenario: "calculator" });
+    expect(JSON.stringify(meta)).not.toMatch(/learner|pa55word|sk-in-the-query/);
   });
 });

@@ -6,15 +6,25 @@
 //   npm run record -- --all --out <dir>     write somewhere else (the tests do)
 //
 // Needs DEEPSEEK_API_KEY; honours DEEPSEEK_BASE_URL and DEEPSEEK_MODEL. The key never reaches a file:
-// secret headers are not written, and the finished text is searched for the key before writing.
+// secret headers are not written, the base URL is saved without user:password@ or a query string,
+// and the finished text is searched for the key before writing.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { VERSION as SDK_VERSION } from "openai/version";
-import { DEFAULT_BASE_URL, DeepSeekClient } from "../chapters/common/deepseek.ts";
+import { DEFAULT_BASE_URL, DeepSeekClient, publicURL } from "../chapters/common/deepseek.ts";
 import { AgentRunError } from "../chapters/05-session-log/agent-loop.ts";
 import type { Session } from "../chapters/05-session-log/session.ts";
-import { dataDir, fixturePath, formatFixture, parseFixture, type Exchange, type Fixture } from "../fixtures/fixture.ts";
+import {
+  dataDir,
+  fixturePath,
+  formatFixture,
+  parseFixture,
+  type Exchange,
+  type Fixture,
+  type FixtureMeta,
+} from "../fixtures/fixture.ts";
 import { createRecorder } from "../fixtures/recorder.ts";
 import { startReplay } from "../fixtures/replay.ts";
 import { findScenario, runScenario, scenarios, UnknownScenarioError, type Scenario } from "../fixtures/scenarios.ts";
@@ -48,16 +58,7 @@ async function record(scenario: Scenario, settings: Settings): Promise<string> {
   }
 
   const fixture: Fixture = {
-    meta: {
-      scenario: scenario.name,
-      description: scenario.description,
-      model: client.model,
-      base_url: settings.baseURL,
-      provenance: "recorded",
-      recorded_at: new Date().toISOString(),
-      sdk_version: SDK_VERSION,
-      ...answeredAs(recorder.exchanges, client.model),
-    },
+    meta: recordedMeta(scenario, client.model, settings.baseURL, recorder.exchanges),
     exchanges: [...recorder.exchanges],
   };
   const file = fixturePath(scenario.name, settings.outDir);
@@ -70,6 +71,23 @@ async function record(scenario: Scenario, settings: Settings): Promise<string> {
   writeFileSync(file, text);
   await replayOnce(scenario, fixture, file);
   return file;
+}
+
+/**
+ * What a recorded file says about itself. The base URL goes in as publicURL shows it: a proxy's
+ * user:password@ or an ?api_key= must not end up in a file that is committed.
+ */
+export function recordedMeta(scenario: Scenario, model: string, baseURL: string, exchanges: readonly Exchange[]): FixtureMeta {
+  return {
+    scenario: scenario.name,
+    description: scenario.description,
+    model,
+    base_url: publicURL(baseURL),
+    provenance: "recorded",
+    recorded_at: new Date().toISOString(),
+    sdk_version: SDK_VERSION,
+    ...answeredAs(exchanges, model),
+  };
 }
 
 /** Notes the model the API says answered, when it is not the one we asked for. */
@@ -163,4 +181,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   return failures === 0 ? 0 : 1;
 }
 
-process.exitCode = await main(process.argv.slice(2), process.env);
+// Run as a program (npm run record); imported, it only lends its helpers (the tests use recordedMeta).
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2), process.env);
+}

@@ -123,9 +123,22 @@ describe("live, against the loopback stand-in", { timeout: 60_000 }, () => {
     expect(eventLines(lines)[5]).toContain('"reason":"error"');
     const explanation = section(lines, "=== 运行失败 / The run failed ===").join("\n");
     expect(explanation).toContain("DeepSeek refused the API key (401). Check that DEEPSEEK_API_KEY is complete");
-    expect(explanation).toContain("Your api key: ****k3y9 is invalid");
+    expect(explanation, "DeepSeek's masked echo of the key is scrubbed too").toContain("Your api key: **** is invalid");
+    expect(run.stdout).not.toContain("k3y9");
     expect(run.stdout).not.toContain("=== ③");
     expect(`${run.stdout}${run.stderr}`).not.toContain(wrongKey);
+  });
+});
+
+describe("live, with secrets in DEEPSEEK_BASE_URL", () => {
+  test("the base URL is printed without user:password@ or its query string", async () => {
+    // A URL with credentials cannot become a fetch Request, so the run fails at once, offline.
+    const baseURL = "http://learner:pa55word@127.0.0.1:9/v1?api_key=sk-in-the-query";
+    const { code, lines, text } = await runInProcess([], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: baseURL });
+    expect(code).toBe(1);
+    expect(lines[0]).toBe("在线 / Live: calling deepseek-flash at http://127.0.0.1:9/v1 (npm run demo -- --offline replays a recording instead)");
+    expect(text, "the network error names the same public URL").toContain("could not reach DeepSeek at http://127.0.0.1:9/v1:");
+    expect(text).not.toMatch(/learner|pa55word|sk-in-the-query/);
   });
 });
 

@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { pathToFileURL } from "node:url";
 import pc from "picocolors";
-import { DEFAULT_BASE_URL, DEFAULT_MODEL, DeepSeekClient, DeepSeekError, type ChatClient } from "../common/deepseek.ts";
+import { DEFAULT_BASE_URL, DEFAULT_MODEL, DeepSeekClient, DeepSeekError, publicURL, type ChatClient } from "../common/deepseek.ts";
 import type { Message } from "../common/messages.ts";
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { startReplay, type Replay } from "../../fixtures/replay.ts";
@@ -75,7 +75,8 @@ function connectLive(env: DemoIO["env"], out: (line: string) => void): { client:
     baseURL: env.DEEPSEEK_BASE_URL || DEFAULT_BASE_URL,
     model: env.DEEPSEEK_MODEL || DEFAULT_MODEL,
   });
-  out(`在线 / Live: calling ${client.model} at ${client.baseURL} (npm run demo -- --offline replays a recording instead)`);
+  // publicURL: a proxy's user:password@ or an ?api_key= in DEEPSEEK_BASE_URL is not for the screen.
+  out(`在线 / Live: calling ${client.model} at ${publicURL(client.baseURL)} (npm run demo -- --offline replays a recording instead)`);
   return { client };
 }
 

@@ -3,7 +3,7 @@
 import { http, HttpResponse, type JsonBodyType } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
-import { DeepSeekClient, DeepSeekError, MissingApiKeyError, type ChatRequest } from "./deepseek.ts";
+import { DeepSeekClient, DeepSeekError, MissingApiKeyError, publicURL, type ChatRequest } from "./deepseek.ts";
 
 const KEY = "sk-test-0123456789abcdef0123456789abcdef";
 const URL_DEFAULT = "https://api.deepseek.com/chat/completions";
@@ -230,7 +230,7 @@ describe("configuration", () => {
 });
 
 describe("errors never reveal the key", () => {
-  test("401 is kind authentication, keeps DeepSeek's masked key, and scrubs a full key echoed back", async () => {
+  test("401 is kind authentication; DeepSeek's masked echo (****cdef) and a full key echoed back are both scrubbed", async () => {
     failWith(401, {
       error: {
         message: `Authentication Fails, Your api key: ****cdef is invalid (sent ${KEY})`,
@@ -243,10 +243,20 @@ describe("errors never reveal the key", () => {
     expect(error).toBeInstanceOf(DeepSeekError);
     expect(error).toMatchObject({ kind: "authentication", status: 401 });
     const { message, stack } = error as DeepSeekError;
-    expect(message).toContain("DeepSeek API error 401 (authentication_error): Authentication Fails, Your api key: ****cdef is invalid");
-    expect(message).toContain("[redacted]");
+    expect(message).toBe("DeepSeek API error 401 (authentication_error): Authentication Fails, Your api key: **** is invalid (sent [redacted])");
     expect(`${message}${stack}`).not.toContain(KEY);
+    expect(`${message}${stack}`, "not even the last four characters").not.toContain(KEY.slice(-4));
     expect(error).not.toHaveProperty("cause");
+  });
+
+  test.each([
+    ["DeepSeek's form", "Your api key: ****wxyz is invalid", "Your api key: **** is invalid"],
+    ["a prefix and a suffix kept", "Incorrect API key provided: sk-ab*************wxyz.", "Incorrect API key provided: ****."],
+    ["in quotes", 'key "****wxyz" refused', 'key "****" refused'],
+  ])("a masked key in any error body is replaced by **** (%s)", async (_, said, shown) => {
+    failWith(401, { error: { message: said, type: "authentication_error", param: null, code: null } });
+    const error = await rejection(new DeepSeekClient({ apiKey: KEY, maxRetries: 0 }).chat({ system: "s", tools: [], messages: [] }));
+    expect((error as Error).message).toBe(`DeepSeek API error 401 (authentication_error): ${shown}`);
   });
 
   test("402 is kind insufficient_balance", async () => {
@@ -255,10 +265,37 @@ describe("errors never reveal the key", () => {
     expect(error).toMatchObject({ kind: "insufficient_balance", status: 402, message: "DeepSeek API error 402 (unknown_error): Insufficient Balance" });
   });
 
+  test("a network error names the base URL without user:password@ or a query string", async () => {
+    const baseURL = "https://learner:pa55word@proxy.example.test/v1?api_key=sk-in-the-query";
+    // A URL with credentials cannot even become a fetch Request, so nothing is sent anywhere.
+    const error = await rejection(new DeepSeekClient({ apiKey: KEY, baseURL, maxRetries: 0 }).chat({ system: "s", tools: [], messages: [] }));
+    expect(error).toMatchObject({ kind: "network", message: expect.stringContaining("could not reach DeepSeek at https://proxy.example.test/v1:") });
+    expect((error as Error).message).not.toMatch(/learner|pa55word|sk-in-the-query/);
+  });
+
   test("a connection failure is kind network and names the base URL, not the key", async () => {
     server.use(http.post(URL_DEFAULT, () => HttpResponse.error()));
     const error = await rejection(new DeepSeekClient({ apiKey: KEY, maxRetries: 0 }).chat({ system: "s", tools: [], messages: [] }));
     expect(error).toMatchObject({ kind: "network", message: expect.stringContaining("could not reach DeepSeek at https://api.deepseek.com") });
     expect((error as Error).message).not.toContain(KEY);
+  });
+});
+
+describe("publicURL: a base URL fit to print or save", () => {
+  test.each([
+    ["https://api.deepseek.com", "https://api.deepseek.com"],
+    ["https://api.deepseek.com/", "https://api.deepseek.com/"],
+    ["http://127.0.0.1:8080", "http://127.0.0.1:8080"],
+    ["https://proxy.example.test/v1", "https://proxy.example.test/v1"],
+    ["https://user:secret@proxy.example.test/v1", "https://proxy.example.test/v1"],
+    ["https://token@proxy.example.test", "https://proxy.example.test"],
+    ["https://proxy.example.test/v1?api_key=sk-secret&x=1", "https://proxy.example.test/v1"],
+    ["https://user:secret@proxy.example.test/?api_key=sk-secret#frag", "https://proxy.example.test"],
+  ])("%s → %s", (url, shown) => {
+    expect(publicURL(url)).toBe(shown);
+  });
+
+  test("a string that is not a URL is not echoed (it might be a mistyped secret)", () => {
+    expect(publicURL("sk-pasted-here-by-mistake")).toBe("(not a valid URL)");
   });
 });

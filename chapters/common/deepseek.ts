@@ -113,11 +113,11 @@ export class DeepSeekClient implements ChatClient {
     return fromWire(completion);
   }
 
-  /** Turns whatever the SDK threw into a DeepSeekError whose message cannot contain the key. */
+  /** Turns whatever the SDK threw into a DeepSeekError whose message holds no part of the key. */
   #describe(error: unknown): DeepSeekError {
-    const scrub = (text: string) => text.split(this.#apiKey).join("[redacted]");
+    const scrub = (text: string) => text.split(this.#apiKey).join("[redacted]").replace(MASKED_KEY, "****");
     if (error instanceof APIConnectionError) {
-      return new DeepSeekError(scrub(`could not reach DeepSeek at ${this.baseURL}: ${error.message}`), "network");
+      return new DeepSeekError(scrub(`could not reach DeepSeek at ${publicURL(this.baseURL)}: ${error.message}`), "network");
     }
     if (error instanceof APIError && error.status !== undefined) {
       const type = error.type ? ` (${error.type})` : "";
@@ -128,6 +128,29 @@ export class DeepSeekClient implements ChatClient {
     const text = error instanceof Error ? error.message : String(error);
     return new DeepSeekError(scrub(`DeepSeek call failed: ${text}`), "other");
   }
+}
+
+/**
+ * A key as an API echoes it back masked: DeepSeek's 401 says `****abcd` (the last four characters),
+ * others `sk-ab****wxyz`. Even those few characters are part of the key, so they are scrubbed too.
+ */
+const MASKED_KEY = /[\w-]*\*{3,}[\w-]*/g;
+
+/**
+ * A URL fit to print or save: without `user:password@` and without the query string, either of
+ * which may carry a secret (a proxy's password, an `?api_key=`), and without a `#fragment`. The
+ * rest is kept as written, up to what URL parsing normalises (a lower-case host, for one).
+ */
+export function publicURL(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return "(not a valid URL)";
+  }
+  const shown = `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  // new URL() gives a bare origin the path "/"; keep the form the user wrote.
+  return url.endsWith("/") || parsed.pathname !== "/" ? shown : shown.slice(0, -1);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

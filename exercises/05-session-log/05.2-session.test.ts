@@ -74,6 +74,16 @@ function mutateEverywhere(value: unknown): void {
   }
 }
 
+/** What `act` threw (or a failed assertion, if it threw nothing). */
+function thrownBy(act: () => unknown): unknown {
+  try {
+    act();
+  } catch (error) {
+    return error;
+  }
+  return expect.fail("expected this append to throw, but it was accepted");
+}
+
 function appendAll(session: Session, inputs: readonly EventInput[]): SessionEvent[] {
   return inputs.map(({ type, data }) => session.append(type, data));
 }
@@ -181,6 +191,46 @@ describe("05.2 append: the only write path", () => {
     expect(() => session.append("test/note", { text: 42 })).toThrow(EventDataError);
     expect(session.events).toHaveLength(1);
   });
+
+  exampleTest.each([
+    ["user/message", { content: "hi", role: "system" }, "role"],
+    ["tool/result", { call_id: "c1", content: "7", is_error: false, tool_call_id: "c1" }, "tool_call_id"],
+    ["assistant/message", { content: "", tool_calls: [{ id: "c1", name: "calculator", arguments: "{}", type: "function" }] }, "type"],
+  ])("a key the vocabulary does not know is an EventDataError: %s with an extra key", (type, data, key) => {
+    const session = new Session();
+    const error = thrownBy(() => session.append(type, data as never));
+    expect(error, "the built-in schemas are strict: a key they do not list is a mistake, not data").toBeInstanceOf(EventDataError);
+    expect((error as Error).message, "the message names the unknown key").toContain(`"${key}"`);
+    expect(session.events, "a rejected append leaves the log untouched").toEqual([]);
+  });
+
+  exampleTest.each([
+    ["switched off with undefined", undefined],
+    ["replaced by a permissive schema", z.unknown()],
+  ])("the constructor's schemas only add types: a built-in check cannot be %s", (_, replacement) => {
+    const session = new Session({ schemas: { "user/message": replacement, "test/note": z.object({ text: z.string() }) } });
+    expect(
+      () => session.append("user/message", { content: 1 } as never),
+      "the built-in schemas must win: merge them last, { ...options.schemas, ...eventSchemas }",
+    ).toThrow(EventDataError);
+    expect(() => session.append("user/message", { content: "hi", role: "system" } as never)).toThrow(EventDataError);
+    expect(() => session.append("test/note", { text: 42 }), "the added type is still checked").toThrow(EventDataError);
+    expect(session.events).toEqual([]);
+    expect(session.append("user/message", { content: "hi" }).id).toBe(0);
+  });
+
+  exampleTest.each(["constructor", "toString", "__proto__", "hasOwnProperty"])(
+    'an event type named like an Object property ("%s") is an ordinary unknown type: append keeps it',
+    (type) => {
+      const session = new Session({ clock: () => 1_000 });
+      const event = session.append(type, { text: "not Object's" });
+      expect(
+        event,
+        "the given checkEventData looks schemas up by own key (Object.hasOwn); a plain schemas[type] would find Object.prototype's",
+      ).toEqual({ id: 0, type, ts: 1_000, data: { text: "not Object's" } });
+      expect(session.events).toEqual([event]);
+    },
+  );
 });
 
 // ── events: frozen snapshots ──────────────────────────────────────────────────────────────────────
@@ -359,6 +409,44 @@ describe("05.2 subscribe: listeners hear each event after commit", () => {
     expect(inner?.id, "the inner append commits at once and returns its event").toBe(1);
     expect(heardByFirst).toEqual([0, 1]);
     expect(heardBySecond, "the second listener must hear event 0 before event 1").toEqual([0, 1]);
+    expect(session.events.map((event) => event.id)).toEqual([0, 1]);
+  });
+
+  exampleTest("a listener subscribed during a delivery hears only the events appended after it subscribed", () => {
+    const session = new Session();
+    const heardByEarly: number[] = [];
+    const heardByLate: number[] = [];
+    session.subscribe((event) => {
+      if (event.id !== 0) return;
+      session.subscribe((e) => heardByEarly.push(e.id)); // subscribed before #1 is appended
+      session.append("test/note", { n: 1 }); // #1 waits in the queue until #0 is delivered
+      session.subscribe((e) => heardByLate.push(e.id)); // subscribed after #1 was appended
+    });
+    session.append("test/note", { n: 0 });
+    session.append("test/note", { n: 2 });
+    expect(heardByEarly, "subscribed before #1 was appended: it hears #1 and #2, never #0").toEqual([1, 2]);
+    expect(
+      heardByLate,
+      "subscribed after #1 was appended, while #1 still waited in the queue: it must not hear #1. " +
+        "Queue each event with the listeners subscribed when it was appended",
+    ).toEqual([2]);
+  });
+
+  exampleTest("a listener unsubscribed by an earlier listener during a delivery is not called for that event", () => {
+    const session = new Session();
+    const heard: number[] = [];
+    let unsubscribeSecond: () => void = () => undefined;
+    session.subscribe((event) => {
+      if (event.id !== 0) return;
+      session.append("test/note", { n: 1 }); // queued while the second listener is still subscribed
+      unsubscribeSecond();
+    });
+    unsubscribeSecond = session.subscribe((event) => heard.push(event.id));
+    session.append("test/note", { n: 0 });
+    expect(
+      heard,
+      "it was unsubscribed before its turn came: skip a listener that is no longer subscribed, for #0 and for the queued #1",
+    ).toEqual([]);
     expect(session.events.map((event) => event.id)).toEqual([0, 1]);
   });
 

@@ -121,6 +121,18 @@ describe("05.3 deriveEventMessage: the three events that become messages", () =>
     });
   });
 
+  exampleTest("each tool call is built from exactly id, name and arguments: other keys in a stored event stay behind", () => {
+    // Made by hand, as a log read back from disk might hold it: the call carries the wire format's
+    // `type` and `index`, which the vocabulary does not have.
+    const [event] = logOf([
+      { type: "assistant/message", data: { content: "", tool_calls: [{ ...calculatorCall, type: "function", index: 0 }] } },
+    ]);
+    expect(
+      deriveEventMessage(event!),
+      "build each call as { id, name, arguments } rather than passing the stored object through",
+    ).toStrictEqual({ role: "assistant", content: "", reasoning_content: null, tool_calls: [calculatorCall] });
+  });
+
   exampleTest("tool/result becomes { role: 'tool', content, tool_call_id } with tool_call_id = call_id", () => {
     const event = eventOf("tool/result", { call_id: "call_00_abc", content: "7", is_error: false });
     expect(deriveEventMessage(event)).toStrictEqual({ role: "tool", content: "7", tool_call_id: "call_00_abc" });

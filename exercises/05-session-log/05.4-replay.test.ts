@@ -56,6 +56,18 @@ function withKey(entry: Record<string, unknown>, key: string, value: unknown): R
   return copy;
 }
 
+/** Session.fromLog(log), failing the test with a readable message if it throws. */
+function replayWithoutError(log: unknown[]): Session {
+  try {
+    return Session.fromLog(log);
+  } catch (error) {
+    return expect.fail(
+      `fromLog must accept this log, but threw ${String(error)}. ` +
+        "Look schemas up by own key only (the given checkEventData does: Object.hasOwn)",
+    );
+  }
+}
+
 /** Runs `replay` and returns what it threw (or fails the test if it threw nothing). */
 function replayError(replay: () => unknown): ReplayError {
   try {
@@ -106,6 +118,16 @@ describe("05.4 fromLog: a well-formed log replays as it was", () => {
     expect(session.events[6], "an unknown type stays in the log").toEqual(storedLog()[6]);
     expect(session.deriveMessages(), "only user/assistant/tool events become messages").toEqual(storedMessages);
   });
+
+  exampleTest.each(["constructor", "__proto__", "toString"])(
+    'an event whose type is "%s" is an ordinary unknown type: kept, not projected',
+    (type) => {
+      const log = logWith(6, (entry) => ({ ...entry, type }));
+      const session = replayWithoutError(log);
+      expect(session.events[6], "kept as it was stored").toEqual({ ...storedLog()[6], type });
+      expect(session.deriveMessages()).toEqual(storedMessages);
+    },
+  );
 
   exampleTest("the replayed events are deep-frozen, in a frozen snapshot", () => {
     const session = Session.fromLog(storedLog());
@@ -234,6 +256,14 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     const error = expectReplayError(logWith(1, (entry) => ({ ...entry, data: { content: 1 } })), 1, "SCHEMA");
     expect(error.message).toContain("user/message");
     expect(error.message).toContain("content");
+  });
+
+  exampleTest.each([
+    ["a user/message", 1, { content: "1+2*3 等于几？", role: "user" }, "role"],
+    ["an assistant/message's tool call", 3, { content: "", tool_calls: [{ ...calculatorCall, type: "function" }] }, "type"],
+  ])("a key the vocabulary does not know, in %s, is SCHEMA naming the key", (_, index, data, key) => {
+    const error = expectReplayError(logWith(index, (entry) => ({ ...entry, data })), index, "SCHEMA");
+    expect(error.message, "keep the EventDataError's message: it names the unknown key").toContain(`"${key}"`);
   });
 
   exampleTest.each([

@@ -5,10 +5,13 @@
 // Needs steps 05.1–05.3 (your Session and projection).
 import { describe, expect, test as exampleTest } from "vitest";
 import { fc, test } from "@fast-check/vitest";
+import { http, HttpResponse } from "msw";
+import { setupServer } from "msw/node";
+import { z } from "zod";
 import { calculator } from "../../chapters/common/calculator.ts";
 import { DeepSeekClient, type ChatClient, type ChatRequest } from "../../chapters/common/deepseek.ts";
 import type { AssistantMessage, Message, ToolCall } from "../../chapters/common/messages.ts";
-import { toolSpec } from "../../chapters/common/tools.ts";
+import { defineTool, toolSpec } from "../../chapters/common/tools.ts";
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { startReplay } from "../../fixtures/replay.ts";
 import { findScenario } from "../../fixtures/scenarios.ts";
@@ -184,6 +187,42 @@ describe("05.5 the request: the system prompt and tools travel beside the messag
   });
 });
 
+// ── options checked before the turn starts ──────────────────────────────────────────────────────
+
+describe("05.5 runAgent checks what it is given before logging anything", () => {
+  exampleTest.each([0, -1, 1.5, Number.NaN])("maxSteps %s is a RangeError; nothing is logged or sent", async (maxSteps) => {
+    const session = new Session();
+    const client = new ScriptedClient(roundTripScript());
+    const error = await rejectionOf(run(client, { maxSteps, session }));
+    expect(error, "the step budget must be a positive integer (Number.isInteger(maxSteps) && maxSteps >= 1)").toBeInstanceOf(
+      RangeError,
+    );
+    expect(session.events, "check maxSteps before the first append: a turn that starts must also end").toEqual([]);
+    expect(client.requests, "and before the first model call").toEqual([]);
+  });
+
+  exampleTest("a tool whose schema has no JSON Schema (z.date()) makes runAgent reject before anything is logged", async () => {
+    const reminder = defineTool({
+      name: "remind",
+      description: "Set a reminder",
+      schema: z.object({ when: z.date() }),
+      execute: () => "ok",
+    });
+    const session = new Session();
+    const client = new ScriptedClient(roundTripScript());
+    const error = await rejectionOf(
+      runAgent({ client, tools: [calculator, reminder], systemPrompt: SYSTEM, userPrompt: PROMPT, session }),
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message, "toolSpec(reminder) throws zod's error").toContain("cannot be represented in JSON Schema");
+    expect(
+      session.events,
+      "build the request (tools.map(toolSpec)) before the first append, or the turn is left open with no turn/end",
+    ).toEqual([]);
+    expect(client.requests).toEqual([]);
+  });
+});
+
 // ── tools that go wrong ─────────────────────────────────────────────────────────────────────────
 
 describe("05.5 tool failures become error results, and the loop goes on", () => {
@@ -279,6 +318,13 @@ describe("05.5 when the model call fails: step/end, turn/end error, AgentRunErro
       reason: "error",
       message: expect.stringContaining("503 server overloaded"),
     });
+  });
+
+  exampleTest("the AgentRunError's cause is the very error the client threw", async () => {
+    const failure = new Error("503 server overloaded");
+    const error = await rejectionOf(run(new ScriptedClient([failure])));
+    expect(error).toBeInstanceOf(AgentRunError);
+    expect((error as AgentRunError).cause, "new AgentRunError(message, session, { cause: error })").toBe(failure);
   });
 
   exampleTest("step/end is written even when the step throws: a failure in step 2 keeps step 1", async () => {
@@ -486,5 +532,43 @@ describe("05.5 against recorded DeepSeek traffic (real DeepSeekClient, MSW repla
       message: expect.stringContaining("Authentication Fails"),
     });
     expect(JSON.stringify(session.events)).not.toContain(REPLAY_KEY);
+  });
+});
+
+describe("05.5 the API key never reaches the log (real DeepSeekClient, MSW)", () => {
+  exampleTest("a 401 whose body echoes the whole key: the key is in no event, not in the AgentRunError, not in turn/end", async () => {
+    const key = "sk-echoed-back-by-the-server-7Hq2Zq9X";
+    const baseURL = "https://api.deepseek.test";
+    const body = {
+      error: {
+        message: `Authentication Fails, Your api key: ${key} is invalid (****${key.slice(-4)})`,
+        type: "authentication_error",
+        param: null,
+        code: "invalid_request_error",
+      },
+    };
+    const server = setupServer(http.post(`${baseURL}/chat/completions`, () => HttpResponse.json(body, { status: 401 })));
+    server.listen({ onUnhandledRequest: "error" });
+    try {
+      // Built after the server listens, so the SDK's fetch is the one MSW intercepts; no retries.
+      const client = new DeepSeekClient({ apiKey: key, baseURL, model: "deepseek-flash", maxRetries: 0 });
+      const error = await rejectionOf(run(client));
+      expect(error).toBeInstanceOf(AgentRunError);
+      const { session, message } = error as AgentRunError;
+      const turnEnd = session.events.at(-1);
+      expect(turnEnd?.data).toEqual({ turn: 1, reason: "error", message: expect.stringContaining("Authentication Fails") });
+      const places = [
+        ["the session's events", JSON.stringify(session.events)],
+        ["AgentRunError.message", message],
+        ["turn/end's message", String(turnEnd?.data["message"])],
+      ];
+      for (const [where, text] of places) {
+        const why = `${where} must not hold the key: log messageOf(error), the client's scrubbed message`;
+        expect(text, why).not.toContain(key);
+        expect(text, `${why} (not even the last four characters DeepSeek echoes)`).not.toContain(key.slice(-4));
+      }
+    } finally {
+      server.close();
+    }
   });
 });

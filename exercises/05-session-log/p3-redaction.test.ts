@@ -6,7 +6,7 @@
 import { describe, expect, test as exampleTest } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import type { JsonObject } from "../../chapters/05-session-log/json.ts";
-import { Session } from "../../chapters/05-session-log/session.ts";
+import { Session, type SessionEvent } from "../../chapters/05-session-log/session.ts";
 import type { Message } from "../../chapters/common/messages.ts";
 import {
   deriveRedactedMessages,
@@ -147,11 +147,39 @@ describe("p3 redacted content is masked in the model's messages (练习3)", () =
     ]);
   });
 
-  exampleTest("a redacted tool/call has its arguments masked in the export (it is not a message)", () => {
+  exampleTest("a redacted tool/call's arguments are masked in the assistant message that asked for the call, too", () => {
     const session = leakySession();
     redact(session, 5, "pasted API key");
-    expect(exportTranscript(session.events)[5]?.data).toEqual({ call_id: call.id, name: call.name, arguments: maskedArgs });
-    expect(deriveRedactedMessages(session.events), "tool/call never reaches the model anyway").toEqual(session.deriveMessages());
+    const messages = deriveRedactedMessages(session.events);
+    const plain = session.deriveMessages();
+    expect(
+      messages[1],
+      "tool/call is not a message, but its arguments ride in the assistant message's tool_calls entry with the same id: mask them there",
+    ).toEqual({ ...plain[1], tool_calls: [{ id: call.id, name: call.name, arguments: maskedArgs }] });
+    expect(JSON.stringify(messages), "the model is never sent the redacted arguments").not.toContain(call.arguments);
+    expect([messages[0], ...messages.slice(2)], "every other message as it was").toEqual([plain[0], ...plain.slice(2)]);
+  });
+
+  exampleTest("only the tool_calls entry with that call id is masked: the reply's other calls keep their arguments", () => {
+    const other = { id: "call_01_other", name: "calculator", arguments: '{"expression":"2+2"}' };
+    const session = sessionOf(
+      [
+        input("user/message", { content: "两道题" }), // #0
+        input("assistant/message", { content: "", reasoning_content: "两次调用", tool_calls: [call, other] }), // #1
+        input("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments }), // #2
+        input("tool/result", { call_id: call.id, content: "7", is_error: false }), // #3
+        input("tool/call", { call_id: other.id, name: other.name, arguments: other.arguments }), // #4
+        input("tool/result", { call_id: other.id, content: "4", is_error: false }), // #5
+      ],
+      { schemas },
+    );
+    redact(session, 2, "pasted API key");
+    expect(deriveRedactedMessages(session.events)[1]).toEqual({
+      role: "assistant",
+      content: "",
+      reasoning_content: "两次调用",
+      tool_calls: [{ ...call, arguments: maskedArgs }, other],
+    });
   });
 
   exampleTest("an event redacted twice shows the later reason", () => {
@@ -196,6 +224,23 @@ describe("p3 the export for a UI or an auditor (练习3)", () => {
       const raw = session.events[id]!;
       expect(transcript[id], `event #${id} is not redacted: shown as logged`).toEqual({ ...raw, data: raw.data, redaction: null });
     }
+  });
+
+  exampleTest("a redacted tool/call is masked in both places in the export, each showing the redaction that masked it", () => {
+    const session = leakySession();
+    const redaction = redact(session, 5, "pasted API key");
+    const transcript = exportTranscript(session.events);
+    const masking = { by: redaction.id, reason: "pasted API key" };
+    expect(transcript[5]).toEqual({
+      ...session.events[5],
+      data: { call_id: call.id, name: call.name, arguments: maskedArgs },
+      redaction: masking,
+    });
+    expect(transcript[4], "the assistant message that asked for the call: only that call's arguments change").toEqual({
+      ...session.events[4],
+      data: { ...session.events[4]?.data, tool_calls: [{ ...call, arguments: maskedArgs }] },
+      redaction: masking,
+    });
   });
 
   exampleTest("no redacted text survives anywhere in the export or the messages", () => {
@@ -264,6 +309,9 @@ describe("p3 properties over random runs (练习3)", () => {
           if (target === undefined) continue;
           redact(session, target.id, plan.reason);
           lastReason.set(target.id, plan.reason);
+          // A tool/call's arguments are masked in the assistant message that asked for it as well.
+          const asking = target.type === "tool/call" ? askingMessage(session.events, target) : undefined;
+          if (asking !== undefined) lastReason.set(asking.id, plan.reason);
         }
       });
       const before = storedCopy(session.events);
@@ -285,6 +333,15 @@ describe("p3 properties over random runs (练习3)", () => {
     },
   );
 });
+
+/** The latest assistant/message before `call` (a tool/call) whose tool_calls carry its call id. */
+function askingMessage(events: readonly SessionEvent[], call: SessionEvent): SessionEvent | undefined {
+  const asks = (event: SessionEvent) =>
+    event.type === "assistant/message" &&
+    event.id < call.id &&
+    (event.data["tool_calls"] as { id: string }[]).some((entry) => entry.id === call.data["call_id"]);
+  return events.findLast(asks);
+}
 
 /** What masking must keep: the role and how results pair with calls. */
 function shape(message: Message): JsonObject {

@@ -8,8 +8,10 @@
 //   exportTranscript(events)            every event for a UI/export, masked where redacted.
 // Both views re-check every redaction in a stored log (a target after its redaction is an error
 // there too). Masking replaces text with redactionMarker(reason) and call arguments with
-// redactedArguments(reason); ids stay, so a tool result still pairs with its call. The raw events
-// never change. Uses the chapter's Session, so it does not depend on your steps 05.1–05.5.
+// redactedArguments(reason); ids stay, so a tool result still pairs with its call. A tool/call's
+// arguments also ride in the assistant message that asked for the call (its tool_calls entry with
+// that id): mask them there too. The raw events never change. Uses the chapter's Session, so it
+// does not depend on your steps 05.1–05.5.
 // Run: npx vitest exercises/05-session-log/p3-redaction.test.ts
 import type { Session, SessionEvent } from "../../chapters/05-session-log/session.ts";
 import type { Message } from "../../chapters/common/messages.ts";
@@ -29,15 +31,21 @@ export function redact(session: Session, targetId: number, reason: string): Sess
  * What the model is sent: the chapter's projection (chapters/05-session-log/projection.ts) over the
  * log with redacted events masked. Throws RedactionError for a redaction that cannot apply.
  * Masking rules: user/message and tool/result content → the marker; tool/call arguments →
- * redactedArguments; assistant/message: content → the marker unless null, reasoning_content → the
- * marker unless empty or null (masking must not add or drop a message), each tool call's arguments
- * → redactedArguments (id and name kept). If an event is redacted twice, the later reason shows.
+ * redactedArguments, and so are the arguments of the tool_calls entry with the same id in the
+ * latest assistant/message before it; assistant/message: content → the marker unless null,
+ * reasoning_content → the marker unless empty or null (masking must not add or drop a message), each
+ * tool call's arguments → redactedArguments (id and name kept). Redactions apply in log order, so
+ * if an event is redacted twice, the later reason shows.
  */
 export function deriveRedactedMessages(events: readonly SessionEvent[]): Message[] {
   return todo("p3", `deriveRedactedMessages: project ${events.length} events, masking the redacted ones`);
 }
 
-/** Every event, masked where redacted, with `redaction` set on masked ones; redactions are listed too. */
+/**
+ * Every event, masked where redacted, with `redaction` set on masked ones (the latest redaction that
+ * masked anything in it: the assistant message of a redacted tool/call shows that one); redactions
+ * are listed too.
+ */
 export function exportTranscript(events: readonly SessionEvent[]): TranscriptEntry[] {
   return todo("p3", `exportTranscript: list ${events.length} events, masking the redacted ones`);
 }

@@ -3,18 +3,22 @@
 //   check the type (non-empty string → else TypeError), copy + deep-freeze the data with your
 //   freezeJson (a JSON object → else JsonValueError), check a known type's data (`checkEventData`
 //   → EventDataError), read the clock (a safe non-negative integer → else TypeError), and only then
-//   commit: id = log length, frozen event. A rejected append changes nothing. `events` is a frozen
-//   snapshot, the same array until the next append. `subscribe` returns an idempotent unsubscribe;
-//   listeners run after commit, a throwing one goes to `onListenerError`, and appends made inside a
-//   listener are queued so every listener hears the ids in order.
+//   commit: id = log length, frozen event. A rejected append changes nothing. The built-in schemas
+//   are strict (an extra key is an EventDataError), the constructor's schemas only add types (given
+//   below), and types like "constructor" are ordinary unknown types (checkEventData looks up own
+//   keys). `events` is a frozen snapshot, the same array until the next append. `subscribe` returns
+//   an idempotent unsubscribe; listeners run after commit, a throwing one goes to `onListenerError`,
+//   and appends made inside a listener are queued so every listener hears the ids in order. Queue
+//   each event with the listeners subscribed when it was appended: one that subscribes during a
+//   delivery hears only later appends, and one unsubscribed before its turn is skipped.
 // 05.4 (book §5.6 "重放：从日志重建一切"): `Session.fromLog(events)` rebuilds a session from a stored
 //   log, trusting nothing. Each entry (a hole in a sparse array too) must be an object with exactly
 //   id/type/ts/data: id === index, a non-empty type, a safe non-negative integer ts, JSON-object
-//   data (re-frozen; known types re-checked). Throw `new ReplayError(index, code, detail)`, code one
-//   of NOT_A_LOG (index 0), NOT_AN_EVENT, UNEXPECTED_KEY (name the key), ID_MISMATCH, BAD_TYPE,
-//   BAD_TS, BAD_DATA, SCHEMA (keep the EventDataError's message: it names the type and the field),
-//   checked in that order. Loop with an index: forEach and map skip the holes of a sparse array.
-//   Share nothing with the input.
+//   data (re-frozen; known types re-checked, strictly; "constructor" is just an unknown type).
+//   Throw `new ReplayError(index, code, detail)`, code one of NOT_A_LOG (index 0), NOT_AN_EVENT,
+//   UNEXPECTED_KEY (name the key), ID_MISMATCH, BAD_TYPE, BAD_TS, BAD_DATA, SCHEMA (keep the
+//   EventDataError's message: it names the type and the field), checked in that order. Loop with
+//   an index: forEach and map skip the holes of a sparse array. Share nothing with the input.
 // Run: npx vitest exercises/05-session-log/05.2-session.test.ts (then 05.4-replay.test.ts)
 import type { Message } from "../../chapters/common/messages.ts";
 // What you will need: your freezeJson from 05.1, and the vocabulary's schemas (given).
@@ -51,7 +55,8 @@ export class Session {
   constructor(options: SessionOptions = {}) {
     this.#clock = options.clock ?? Date.now;
     this.#onListenerError = options.onListenerError ?? reportListenerError;
-    this.#schemas = { ...eventSchemas, ...options.schemas };
+    // The built-in schemas go last: the caller's schemas add types, never replace or switch off ours.
+    this.#schemas = { ...options.schemas, ...eventSchemas };
   }
 
   // ── 05.2: the only write path; a frozen snapshot; listeners ──────────────────────────────────────

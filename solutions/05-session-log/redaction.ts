@@ -7,7 +7,7 @@
 // (Physically erasing bytes for a legal deletion needs more than this: rewriting the stored log or
 // encrypting each event's content with a key you can destroy. Masking in every view is the part the
 // log itself can promise, and it keeps the record that something was removed, when, and why.)
-import { isEventOfType } from "../../chapters/05-session-log/events.ts";
+import { isEventOfType, type EventData } from "../../chapters/05-session-log/events.ts";
 import type { JsonObject } from "../../chapters/05-session-log/json.ts";
 import { deriveMessages } from "../../chapters/05-session-log/projection.ts";
 import type { Session, SessionEvent } from "../../chapters/05-session-log/session.ts";
@@ -53,63 +53,105 @@ function checkRedaction(events: readonly SessionEvent[], redactionId: number, ta
 
 // ── reading: every view applies the redactions ─────────────────────────────────────────────────
 
+/** One event's masked data, and the latest redaction that masked anything in it. */
+interface Masked {
+  readonly data: JsonObject;
+  readonly redaction: Redaction;
+}
+
 /**
- * Target id → the redaction that applies, checking each one as a stored log may hold anything.
- * If an event is redacted twice, the later redaction wins (its reason is the one shown).
+ * Event id → its masked data, applying every redaction in log order (so if an event is redacted
+ * twice, the later reason is the one shown), and checking each one, as a stored log may hold anything.
  */
-function redactionsIn(events: readonly SessionEvent[]): Map<number, Redaction> {
-  const redactions = new Map<number, Redaction>();
+function maskedEvents(events: readonly SessionEvent[]): Map<number, Masked> {
+  const masked = new Map<number, Masked>();
+  const mask = (target: SessionEvent, redaction: Redaction, change: (data: JsonObject) => JsonObject) => {
+    const data = masked.get(target.id)?.data ?? target.data;
+    masked.set(target.id, { data: change(data), redaction });
+  };
   for (const event of events) {
     if (!isEventOfType(event, "log/redact")) continue;
-    checkRedaction(events, event.id, event.data.target_id);
-    redactions.set(event.data.target_id, { by: event.id, reason: event.data.reason });
+    const { target_id, reason } = event.data;
+    checkRedaction(events, event.id, target_id);
+    const target = events[target_id]!;
+    const redaction = { by: event.id, reason };
+    mask(target, redaction, (data) => maskedData(target.type, data, reason));
+    // A tool/call's arguments also ride in the assistant message that asked for the call, and that
+    // message is what the model is sent: mask the same arguments there.
+    if (isEventOfType(target, "tool/call")) {
+      const asking = askingMessage(events, target);
+      if (asking !== undefined) {
+        mask(asking, redaction, (data) => maskCallArguments(data, target.data.call_id, reason));
+      }
+    }
   }
-  return redactions;
+  return masked;
+}
+
+/** The latest assistant/message before `call` whose tool_calls carry its call id. */
+function askingMessage(events: readonly SessionEvent[], call: SessionEvent<"tool/call">): SessionEvent | undefined {
+  for (let id = call.id - 1; id >= 0; id--) {
+    const event = events[id]!;
+    if (isEventOfType(event, "assistant/message") && event.data.tool_calls.some((c) => c.id === call.data.call_id)) {
+      return event;
+    }
+  }
+  return undefined;
 }
 
 /** The log as every view should see it: redacted events replaced by masked copies. */
-function applyRedactions(events: readonly SessionEvent[]): SessionEvent[] {
-  const redactions = redactionsIn(events);
+function applyRedactions(events: readonly SessionEvent[], masked: Map<number, Masked>): SessionEvent[] {
   return events.map((event) => {
-    const redaction = redactions.get(event.id);
-    return redaction === undefined ? event : { ...event, data: maskedData(event, redaction.reason) };
+    const change = masked.get(event.id);
+    return change === undefined ? event : { ...event, data: change.data };
   });
 }
 
 /** A new data object with the content masked; ids, names and flags stay, so pairings hold. */
-function maskedData(event: SessionEvent, reason: string): JsonObject {
+function maskedData(type: string, data: JsonObject, reason: string): JsonObject {
   const marker = redactionMarker(reason);
-  if (isEventOfType(event, "user/message")) return { ...event.data, content: marker };
-  if (isEventOfType(event, "tool/result")) return { ...event.data, content: marker }; // call_id kept
-  if (isEventOfType(event, "tool/call")) return { ...event.data, arguments: redactedArguments(reason) };
-  if (isEventOfType(event, "assistant/message")) {
-    const { content, reasoning_content, tool_calls } = event.data;
+  if (type === "user/message" || type === "tool/result") return { ...data, content: marker }; // call_id kept
+  if (type === "tool/call") return { ...data, arguments: redactedArguments(reason) };
+  if (type === "assistant/message") {
+    const { content, reasoning_content, tool_calls } = data as EventData<"assistant/message">;
     // Masking must not change which messages exist. The projection drops a reply whose content is
     // null and whose reasoning is empty, so those stay as they are: there is nothing in them to hide.
     return {
-      ...event.data,
+      ...data,
       content: content === null ? null : marker,
       ...(reasoning_content ? { reasoning_content: marker } : {}),
       // The call ids stay, so the tool results that answer them still pair with a call.
       tool_calls: tool_calls.map((call) => ({ ...call, arguments: redactedArguments(reason) })),
     };
   }
-  return event.data; // not reached: checkRedaction only lets redactable types through
+  return data; // not reached: checkRedaction only lets redactable types through
+}
+
+/** An assistant message's data with one call's arguments masked, everything else as it was. */
+function maskCallArguments(data: JsonObject, callId: string, reason: string): JsonObject {
+  const { tool_calls } = data as EventData<"assistant/message">;
+  return {
+    ...data,
+    tool_calls: tool_calls.map((call) => (call.id === callId ? { ...call, arguments: redactedArguments(reason) } : call)),
+  };
 }
 
 /** What the model is sent: the chapter's projection over the redacted view. */
 export function deriveRedactedMessages(events: readonly SessionEvent[]): Message[] {
-  return deriveMessages(applyRedactions(events));
+  return deriveMessages(applyRedactions(events, maskedEvents(events)));
 }
 
-/** Every event, masked where redacted; the redactions themselves are listed too, as the audit trail. */
+/**
+ * Every event, masked where redacted, with the latest redaction that masked anything in it; the
+ * redactions themselves are listed too, as the audit trail.
+ */
 export function exportTranscript(events: readonly SessionEvent[]): TranscriptEntry[] {
-  const redactions = redactionsIn(events);
-  return applyRedactions(events).map(({ id, type, ts, data }) => ({
+  const masked = maskedEvents(events);
+  return applyRedactions(events, masked).map(({ id, type, ts, data }) => ({
     id,
     type,
     ts,
     data,
-    redaction: redactions.get(id) ?? null,
+    redaction: masked.get(id)?.redaction ?? null,
   }));
 }

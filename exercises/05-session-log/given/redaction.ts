@@ -59,6 +59,6 @@ export interface TranscriptEntry {
   readonly type: string;
   readonly ts: number;
   readonly data: JsonObject;
-  /** Set on a masked event: which redaction masked it, and why. */
+  /** Set on a masked event: which redaction masked it, and why (the latest, if several did). */
   readonly redaction: Redaction | null;
 }
