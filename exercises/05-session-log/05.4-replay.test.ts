@@ -1,8 +1,9 @@
 // Step 05.4 — replay (book §5.6 "重放：从日志重建一切"). `Session.fromLog` rebuilds a session from a
 // stored log — typically `JSON.parse` of saved events — and trusts nothing in it: every entry is
 // checked, and the first broken one is reported as a ReplayError with its index and a code naming
-// the rule. Most tests here hand fromLog a log written by hand; the properties at the end build logs
-// with your Session (step 05.2) and compare their messages (your projection, step 05.3).
+// the rule. Most tests here hand fromLog a log written by hand. The tests that check what is "not
+// projected" and the properties at the end also use your projection (step 05.3), and the properties
+// build their logs with your Session (step 05.2).
 import { describe, expect, test as exampleTest } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import { ReplayError, Session } from "./session.ts";
