@@ -1,7 +1,9 @@
 // The chapter demo: offline on the calculator fixture (in process, and as `tsx demo.ts`), and live
 // against the loopback stand-in, including a bad key.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { afterEach, describe, expect, test } from "vitest";
 import { DeepSeekError } from "../common/deepseek.ts";
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
@@ -32,12 +34,15 @@ const eventLines = (lines: readonly string[]) => section(lines, "=== ②").filte
 const messageLines = (lines: readonly string[]) =>
   section(lines, "=== ③").filter((line) => /^ {2}\[(user|assistant|tool)/.test(line));
 
+// Colour is forced on so a run is the same on a terminal, in a pipe and under CI=true (which also turns
+// picocolors on); the assertions then read the text a learner sees, without the escape codes.
 function spawnDemo(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
   const tsx = path.join(root, "node_modules/.bin/tsx");
+  const options = { cwd: root, env: { ...clean, FORCE_COLOR: "1", ...env } };
   return new Promise((resolve) => {
-    execFile(tsx, ["chapters/05-session-log/demo.ts", ...args], { cwd: root, env: { ...clean, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    execFile(tsx, ["chapters/05-session-log/demo.ts", ...args], options, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: stripVTControlCharacters(stdout), stderr }),
     );
   });
 }
@@ -87,6 +92,16 @@ describe("offline (no key, or --offline)", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("deep-equal to the original: true");
     expect(eventLines(run.stdout.split("\n"))).toHaveLength(12);
+  });
+
+  test("a reader closing the pipe early (`npm run demo | head`) ends it quietly with exit 0", { timeout: 60_000 }, async () => {
+    const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["chapters/05-session-log/demo.ts", "--offline"], { cwd: root });
+    child.stdout.destroy(); // closed before the first line is written, so every write meets EPIPE
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, "close")) as [number | null];
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
   });
 });
 

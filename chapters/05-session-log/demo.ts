@@ -204,6 +204,11 @@ export function explain(failure: AgentRunError): string[] {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // `npm run demo | head` closes the pipe early: the reader has seen enough, which is not a crash.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(0);
+  });
   process.exitCode = await main(process.argv.slice(2), {
     out: (line) => console.log(line),
     env: process.env,
