@@ -1,7 +1,8 @@
 // Three ways to run the same exercise tests (see scripts/steps.ts):
 //   npx vitest exercises          → the learner's own files (the default: watch mode while you work)
-//   npm test (--mode workbook)    → chapter and fixture tests, plus every exercise test against the answers
-//   scripts/check-exercises.ts    → (--mode check) every exercise test against the stubs and the decoys
+//   --mode workbook               → chapter and fixture tests, plus every exercise test against the answers
+//   --mode check                  → every exercise test against the stubs and the decoys
+// `npm test` (scripts/test.ts) runs the workbook mode, then the check mode (scripts/check-exercises.ts).
 import path from "node:path";
 import type { Plugin } from "vite";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
@@ -58,11 +59,6 @@ const decoyProjects = decoys.map(
 
 export default defineConfig(({ mode }) => ({
   test: {
-    // The workbook run also leaves its counts where scripts/check-exercises.ts reads them.
-    ...(mode === "workbook" && {
-      reporters: ["default", "json"],
-      outputFile: { json: ".vitest-results/workbook.json" },
-    }),
     projects:
       mode === "workbook" ? [chapter, answers] : mode === "check" ? [stubs, ...decoyProjects] : [learner],
     // Property tests print their seed on failure; a learner can paste it back (see the README).

@@ -1,0 +1,36 @@
+// `npm test`: the whole workbook in one command.
+//   1. the answers run (--mode workbook): the chapter's own tests, and every exercise test run against
+//      the answers (the chapter folder for 05.1–05.5, solutions/ for the 练习);
+//   2. the workbook checks (scripts/check-exercises.ts): every exercise test fails on its stub, and
+//      every decoy is caught.
+// Both always run, and the last line is always the run's `N passed, N failed` (CI reads that line),
+// even when the answers run has failures: a red run should still say how red.
+import pc from "picocolors";
+import { startVitest, type TestModule } from "vitest/node";
+import { checkExercises } from "./check-exercises.ts";
+
+const answers = await runAnswers();
+console.log(pc.bold("\nWorkbook checks: every exercise test fails on its stub, every decoy is caught\n"));
+const checks = await checkExercises();
+
+console.log(`\nanswers run: ${answers.passed} passed, ${answers.failed} failed; workbook checks: ${checks.passed} passed, ${checks.failed} failed`);
+const failed = answers.failed + checks.failed;
+console.log(`${answers.passed + checks.passed} passed, ${failed} failed`);
+// startVitest sets process.exitCode itself (the check run's stubs fail on purpose), so set it last.
+process.exitCode = failed === 0 ? 0 : 1;
+
+async function runAnswers(): Promise<{ passed: number; failed: number }> {
+  const vitest = await startVitest("test", [], { mode: "workbook", watch: false });
+  await vitest.close();
+  const modules = [...vitest.state.getTestModules()];
+  const tests = modules.flatMap((module: TestModule) => [...module.children.allTests()]);
+  // A file that cannot load has no test to fail, an error outside every test fails none, and a run that
+  // found no files fails nothing at all: count each of them as a failure.
+  const brokenFiles = modules.filter((module) => module.errors().length > 0).length;
+  const strayErrors = vitest.state.getUnhandledErrors().length;
+  const noFiles = modules.length === 0 ? 1 : 0;
+  return {
+    passed: tests.filter((test) => test.result().state === "passed").length,
+    failed: tests.filter((test) => test.result().state === "failed").length + brokenFiles + strayErrors + noFiles,
+  };
+}
