@@ -192,7 +192,7 @@ export async function runSteps(list: readonly Step[] = steps): Promise<StepRepor
 
 if (isMain(import.meta.url)) {
   await runMain(async () => {
-    console.log(pc.dim(`Running the exercise tests in ${shown(exercisesDir)} (about half a minute) …`));
+    console.log(pc.dim(`Running the exercise tests in ${shown(exercisesDir)} (a few seconds) …`));
     console.log(renderProgress(await runSteps()));
   });
 }

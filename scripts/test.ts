@@ -10,7 +10,7 @@ import { startVitest, type TestModule } from "vitest/node";
 import { checkExercises } from "./check-exercises.ts";
 
 const answers = await runAnswers();
-console.log(pc.bold("\nWorkbook checks: every exercise test fails on its stub, every decoy is caught\n"));
+console.log(`\n${pc.bold("Workbook checks: every exercise test fails on its stub, every decoy is caught")}\n`);
 const checks = await checkExercises();
 
 console.log(`\nanswers run: ${answers.passed} passed, ${answers.failed} failed; workbook checks: ${checks.passed} passed, ${checks.failed} failed`);

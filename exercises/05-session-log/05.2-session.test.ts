@@ -1,8 +1,8 @@
 // Step 05.2 — the Session's write path (book §5.2–5.3): `append` is the only way into the log,
 // `events` is a frozen snapshot, and `subscribe` lets others hear each event after it is committed.
 // These tests need your freezeJson from step 05.1 too.
-import { describe, expect, test as exampleTest, vi } from "vitest";
-import { fc, test } from "@fast-check/vitest";
+import { describe, expect, test, vi } from "vitest";
+import fc from "fast-check";
 import { z } from "zod";
 import { EventDataError } from "../../chapters/05-session-log/events.ts";
 import { JsonValueError } from "./json.ts";
@@ -91,13 +91,13 @@ function appendAll(session: Session, inputs: readonly EventInput[]): SessionEven
 // ── append ────────────────────────────────────────────────────────────────────────────────────────
 
 describe("05.2 append: the only write path", () => {
-  exampleTest("a new Session has an empty, frozen log", () => {
+  test("a new Session has an empty, frozen log", () => {
     const events = new Session().events;
     expect(events).toEqual([]);
     expect(Object.isFrozen(events), "events must be a frozen array").toBe(true);
   });
 
-  exampleTest("append returns the committed event, frozen", () => {
+  test("append returns the committed event, frozen", () => {
     const session = new Session({ clock: () => 1_000 });
     const event = session.append("user/message", { content: "1+2*3 等于几？" });
     expect(event).toEqual({ id: 0, type: "user/message", ts: 1_000, data: { content: "1+2*3 等于几？" } });
@@ -105,7 +105,7 @@ describe("05.2 append: the only write path", () => {
     expect(session.events[0], "append must return the very event that is in the log").toBe(event);
   });
 
-  exampleTest("ids count from 0 without gaps", () => {
+  test("ids count from 0 without gaps", () => {
     const session = new Session();
     session.append("turn/start", { turn: 1 });
     session.append("user/message", { content: "hi" });
@@ -113,7 +113,7 @@ describe("05.2 append: the only write path", () => {
     expect(session.events.map((event) => event.id)).toEqual([0, 1, 2]);
   });
 
-  exampleTest("ts comes from the injected clock, read at each append", () => {
+  test("ts comes from the injected clock, read at each append", () => {
     const session = new Session({ clock: clockOf(5, 7, 7) });
     session.append("turn/start", { turn: 1 });
     session.append("user/message", { content: "hi" });
@@ -121,7 +121,7 @@ describe("05.2 append: the only write path", () => {
     expect(session.events.map((event) => event.ts)).toEqual([5, 7, 7]);
   });
 
-  exampleTest("without a clock, ts is Date.now()", () => {
+  test("without a clock, ts is Date.now()", () => {
     const before = Date.now();
     const { ts } = new Session().append("turn/start", { turn: 1 });
     expect(ts).toBeGreaterThanOrEqual(before);
@@ -129,7 +129,7 @@ describe("05.2 append: the only write path", () => {
     expect(Number.isInteger(ts), "Date.now() is integer milliseconds").toBe(true);
   });
 
-  exampleTest.each([
+  test.each([
     ["a fraction", 1_000.5],
     ["a negative number", -1],
     ["NaN", Number.NaN],
@@ -158,7 +158,7 @@ describe("05.2 append: the only write path", () => {
     ["a known type with a field missing", () => ["tool/result", { call_id: "c1", content: "7" }], EventDataError],
     ["a known type with a value outside its enum", () => ["turn/end", { turn: 1, reason: "done" }], EventDataError],
   ];
-  exampleTest.each(rejected)("a rejected append (%s) leaves the log untouched", (_, input, errorClass) => {
+  test.each(rejected)("a rejected append (%s) leaves the log untouched", (_, input, errorClass) => {
     const session = new Session();
     session.append("turn/start", { turn: 1 });
     const before = session.events;
@@ -169,7 +169,7 @@ describe("05.2 append: the only write path", () => {
     expect(session.append("user/message", { content: "hi" }).id, "no id is used up by a rejected append").toBe(1);
   });
 
-  exampleTest("bad data for a known type is an EventDataError naming the type and the field", () => {
+  test("bad data for a known type is an EventDataError naming the type and the field", () => {
     const session = new Session();
     const error: unknown = (() => {
       try {
@@ -185,14 +185,14 @@ describe("05.2 append: the only write path", () => {
     expect((error as Error).message).toContain("content");
   });
 
-  exampleTest("schemas passed to the constructor are checked like the built-in ones", () => {
+  test("schemas passed to the constructor are checked like the built-in ones", () => {
     const session = new Session({ schemas: { "test/note": z.object({ text: z.string() }) } });
     expect(session.append("test/note", { text: "ok" }).id).toBe(0);
     expect(() => session.append("test/note", { text: 42 })).toThrow(EventDataError);
     expect(session.events).toHaveLength(1);
   });
 
-  exampleTest.each([
+  test.each([
     ["user/message", { content: "hi", role: "system" }, "role"],
     ["tool/result", { call_id: "c1", content: "7", is_error: false, tool_call_id: "c1" }, "tool_call_id"],
     ["assistant/message", { content: "", tool_calls: [{ id: "c1", name: "calculator", arguments: "{}", type: "function" }] }, "type"],
@@ -204,7 +204,7 @@ describe("05.2 append: the only write path", () => {
     expect(session.events, "a rejected append leaves the log untouched").toEqual([]);
   });
 
-  exampleTest.each([
+  test.each([
     ["switched off with undefined", undefined],
     ["replaced by a permissive schema", z.unknown()],
   ])("the constructor's schemas only add types: a built-in check cannot be %s", (_, replacement) => {
@@ -219,7 +219,7 @@ describe("05.2 append: the only write path", () => {
     expect(session.append("user/message", { content: "hi" }).id).toBe(0);
   });
 
-  exampleTest.each(["constructor", "toString", "__proto__", "hasOwnProperty"])(
+  test.each(["constructor", "toString", "__proto__", "hasOwnProperty"])(
     'an event type named like an Object property ("%s") is an ordinary unknown type: append keeps it',
     (type) => {
       const session = new Session({ clock: () => 1_000 });
@@ -236,7 +236,7 @@ describe("05.2 append: the only write path", () => {
 // ── events: frozen snapshots ──────────────────────────────────────────────────────────────────────
 
 describe("05.2 events: a frozen snapshot", () => {
-  exampleTest("events is the same frozen array until the next append", () => {
+  test("events is the same frozen array until the next append", () => {
     const session = new Session();
     session.append("turn/start", { turn: 1 });
     const first = session.events;
@@ -247,7 +247,7 @@ describe("05.2 events: a frozen snapshot", () => {
     expect(Object.isFrozen(session.events)).toBe(true);
   });
 
-  exampleTest("an old snapshot never grows", () => {
+  test("an old snapshot never grows", () => {
     const session = new Session();
     session.append("turn/start", { turn: 1 });
     const old = session.events;
@@ -258,7 +258,7 @@ describe("05.2 events: a frozen snapshot", () => {
     expect(session.events[0], "snapshots share the (frozen) events themselves").toBe(old[0]);
   });
 
-  exampleTest("events and all nested data are deep-frozen: every write throws TypeError", () => {
+  test("events and all nested data are deep-frozen: every write throws TypeError", () => {
     const session = new Session();
     const event = session.append("assistant/message", assistantData);
     for (const [path, container] of containers(event, "event")) expectEveryWriteToThrow(container, path);
@@ -266,7 +266,7 @@ describe("05.2 events: a frozen snapshot", () => {
     expect(session.events[0]).toEqual({ id: 0, type: "assistant/message", ts: event.ts, data: assistantData });
   });
 
-  exampleTest("mutating the caller's input after append changes nothing", () => {
+  test("mutating the caller's input after append changes nothing", () => {
     const session = new Session();
     const input = jsonCopy(assistantData);
     const event = session.append("assistant/message", input);
@@ -281,7 +281,7 @@ describe("05.2 events: a frozen snapshot", () => {
 // ── subscribe ─────────────────────────────────────────────────────────────────────────────────────
 
 describe("05.2 subscribe: listeners hear each event after commit", () => {
-  exampleTest("a listener hears each appended event, already in the log", () => {
+  test("a listener hears each appended event, already in the log", () => {
     const session = new Session();
     const heard: { event: SessionEvent; inLog: boolean }[] = [];
     session.subscribe((event) => heard.push({ event, inLog: session.events[event.id] === event }));
@@ -295,7 +295,7 @@ describe("05.2 subscribe: listeners hear each event after commit", () => {
     ).toEqual([true, true]);
   });
 
-  exampleTest("a listener hears only events appended after it subscribed", () => {
+  test("a listener hears only events appended after it subscribed", () => {
     const session = new Session();
     session.append("turn/start", { turn: 1 });
     const listener = vi.fn();
@@ -305,7 +305,7 @@ describe("05.2 subscribe: listeners hear each event after commit", () => {
     expect(listener).toHaveBeenCalledWith(event);
   });
 
-  exampleTest("unsubscribe stops the deliveries, and calling it again does nothing", () => {
+  test("unsubscribe stops the deliveries, and calling it again does nothing", () => {
     const session = new Session();
     const listener = vi.fn();
     const other = vi.fn();
@@ -319,7 +319,7 @@ describe("05.2 subscribe: listeners hear each event after commit", () => {
     expect(other, "unsubscribing one listener must not affect another").toHaveBeenCalledTimes(2);
   });
 
-  exampleTest("the same function subscribed twice is called twice; each unsubscribe removes one", () => {
+  test("the same function subscribed twice is called twice; each unsubscribe removes one", () => {
     const session = new Session();
     const listener = vi.fn();
     const unsubscribeFirst = session.subscribe(listener);
@@ -332,7 +332,7 @@ describe("05.2 subscribe: listeners hear each event after commit", () => {
     expect(listener, "the second subscription is still there").toHaveBeenCalledTimes(3);
   });
 
-  exampleTest("a throwing listener loses no event, stops no other listener, and goes to onListenerError", () => {
+  test("a throwing listener loses no event, stops no other listener, and goes to onListenerError", () => {
     const onListenerError = vi.fn();
     const session = new Session({ onListenerError });
     const boom = new Error("listener failed");
@@ -354,7 +354,7 @@ describe("05.2 subscribe: listeners hear each event after commit", () => {
     expect(after).toHaveBeenCalledTimes(2);
   });
 
-  exampleTest("without onListenerError, a listener's error still does not escape append", () => {
+  test("without onListenerError, a listener's error still does not escape append", () => {
     const quiet = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
       const session = new Session();
@@ -371,7 +371,7 @@ describe("05.2 subscribe: listeners hear each event after commit", () => {
     }
   });
 
-  exampleTest("even an onListenerError that throws does not escape append or stop the other listeners", () => {
+  test("even an onListenerError that throws does not escape append or stop the other listeners", () => {
     const quiet = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
       const session = new Session({
@@ -392,7 +392,7 @@ describe("05.2 subscribe: listeners hear each event after commit", () => {
     }
   });
 
-  exampleTest("an append made inside a listener is queued: every listener hears the ids in order", () => {
+  test("an append made inside a listener is queued: every listener hears the ids in order", () => {
     const session = new Session();
     const heardByFirst: number[] = [];
     const heardBySecond: number[] = [];
@@ -412,7 +412,7 @@ describe("05.2 subscribe: listeners hear each event after commit", () => {
     expect(session.events.map((event) => event.id)).toEqual([0, 1]);
   });
 
-  exampleTest("a listener subscribed during a delivery hears only the events appended after it subscribed", () => {
+  test("a listener subscribed during a delivery hears only the events appended after it subscribed", () => {
     const session = new Session();
     const heardByEarly: number[] = [];
     const heardByLate: number[] = [];
@@ -432,7 +432,7 @@ describe("05.2 subscribe: listeners hear each event after commit", () => {
     ).toEqual([2]);
   });
 
-  exampleTest("a listener unsubscribed by an earlier listener during a delivery is not called for that event", () => {
+  test("a listener unsubscribed by an earlier listener during a delivery is not called for that event", () => {
     const session = new Session();
     const heard: number[] = [];
     let unsubscribeSecond: () => void = () => undefined;
@@ -450,7 +450,7 @@ describe("05.2 subscribe: listeners hear each event after commit", () => {
     expect(session.events.map((event) => event.id)).toEqual([0, 1]);
   });
 
-  exampleTest("appends inside listeners, several deep: each listener hears strictly increasing ids", () => {
+  test("appends inside listeners, several deep: each listener hears strictly increasing ids", () => {
     const session = new Session();
     const heard: number[][] = [[], [], []];
     heard.forEach((ids, n) =>
@@ -470,57 +470,72 @@ describe("05.2 subscribe: listeners hear each event after commit", () => {
 // ── properties ────────────────────────────────────────────────────────────────────────────────────
 
 describe("05.2 properties (random logs; on failure fast-check prints a seed to replay)", () => {
-  test.prop([eventInputsArb], { numRuns: 100 })("ids are contiguous from 0 under any sequence of appends", (inputs) => {
-    const session = new Session({ clock: tickingClock() });
-    const returned = appendAll(session, inputs);
-    expect(returned.map((event) => event.id)).toEqual(inputs.map((_, index) => index));
-    expect(session.events).toEqual(returned);
-    session.events.forEach((event, index) => {
-      expect(event).toBe(returned[index]);
-      expect(event.type).toBe(inputs[index]!.type);
-      expect(event.data).toEqual(inputs[index]!.data);
-    });
+  test("ids are contiguous from 0 under any sequence of appends", () => {
+    fc.assert(
+      fc.property(eventInputsArb, (inputs) => {
+        const session = new Session({ clock: tickingClock() });
+        const returned = appendAll(session, inputs);
+        expect(returned.map((event) => event.id)).toEqual(inputs.map((_, index) => index));
+        expect(session.events).toEqual(returned);
+        session.events.forEach((event, index) => {
+          expect(event).toBe(returned[index]);
+          expect(event.type).toBe(inputs[index]!.type);
+          expect(event.data).toEqual(inputs[index]!.data);
+        });
+      }),
+      { numRuns: 100 },
+    );
   });
 
-  test.prop([fc.array(fc.oneof(eventInputsArb, badEventInputArb.map((bad) => [bad])), { maxLength: 8 })], {
-    numRuns: 100,
-  })("rejected appends use up no id and leave every snapshot as it was", (batches) => {
-    const session = new Session({ clock: tickingClock() });
-    const errorClasses = { TypeError, JsonValueError, EventDataError };
-    for (const input of batches.flat()) {
-      const before = session.events;
-      if ("throws" in input) {
-        expect(() => session.append(input.type, input.data as never)).toThrow(errorClasses[input.throws]);
-        expect(session.events).toBe(before);
-      } else {
-        expect(session.append(input.type, input.data).id).toBe(before.length);
-      }
-    }
-    expect(session.events.map((event) => event.id)).toEqual(session.events.map((_, index) => index));
+  test("rejected appends use up no id and leave every snapshot as it was", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(eventInputsArb, badEventInputArb.map((bad) => [bad])), { maxLength: 8 }),
+        (batches) => {
+          const session = new Session({ clock: tickingClock() });
+          const errorClasses = { TypeError, JsonValueError, EventDataError };
+          for (const input of batches.flat()) {
+            const before = session.events;
+            if ("throws" in input) {
+              expect(() => session.append(input.type, input.data as never)).toThrow(errorClasses[input.throws]);
+              expect(session.events).toBe(before);
+            } else {
+              expect(session.append(input.type, input.data).id).toBe(before.length);
+            }
+          }
+          expect(session.events.map((event) => event.id)).toEqual(session.events.map((_, index) => index));
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 
-  test.prop([eventInputsArb], { numRuns: 50 })(
-    "immutability: no event, nested datum or snapshot can be changed",
-    (inputs) => {
-      const session = new Session({ clock: tickingClock() });
-      appendAll(session, inputs);
-      const snapshot = session.events;
-      const expected = jsonCopy(snapshot);
-      for (const [path, container] of containers(snapshot, "events")) expectEveryWriteToThrow(container, path);
-      expect(session.events, "after all those writes").toEqual(expected);
-    },
-  );
+  test("immutability: no event, nested datum or snapshot can be changed", () => {
+    fc.assert(
+      fc.property(eventInputsArb, (inputs) => {
+        const session = new Session({ clock: tickingClock() });
+        appendAll(session, inputs);
+        const snapshot = session.events;
+        const expected = jsonCopy(snapshot);
+        for (const [path, container] of containers(snapshot, "events")) expectEveryWriteToThrow(container, path);
+        expect(session.events, "after all those writes").toEqual(expected);
+      }),
+      { numRuns: 50 },
+    );
+  });
 
-  test.prop([eventInputsArb], { numRuns: 100 })(
-    "mutating the caller's input after append changes nothing",
-    (generated) => {
-      const inputs = jsonCopy(generated); // our own copy to scribble on (fast-check may reuse its values)
-      const session = new Session({ clock: tickingClock() });
-      appendAll(session, inputs);
-      mutateEverywhere(inputs);
-      expect(session.events.map(({ type, data }) => ({ type, data }))).toEqual(jsonCopy(generated));
-    },
-  );
+  test("mutating the caller's input after append changes nothing", () => {
+    fc.assert(
+      fc.property(eventInputsArb, (generated) => {
+        const inputs = jsonCopy(generated); // our own copy to scribble on (fast-check may reuse its values)
+        const session = new Session({ clock: tickingClock() });
+        appendAll(session, inputs);
+        mutateEverywhere(inputs);
+        expect(session.events.map(({ type, data }) => ({ type, data }))).toEqual(jsonCopy(generated));
+      }),
+      { numRuns: 100 },
+    );
+  });
 });
 
 // ── types ─────────────────────────────────────────────────────────────────────────────────────────

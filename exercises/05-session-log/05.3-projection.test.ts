@@ -2,8 +2,8 @@
 // types become messages, everything else stays in the log only. Most tests here build plain frozen
 // events by hand, so they need nothing but your projection.ts; the `session.deriveMessages()` tests
 // at the end also need your Session from step 05.2.
-import { describe, expect, test as exampleTest } from "vitest";
-import { fc, test } from "@fast-check/vitest";
+import { describe, expect, test } from "vitest";
+import fc from "fast-check";
 import type { EventData } from "../../chapters/05-session-log/events.ts";
 import type { JsonObject } from "../../chapters/05-session-log/json.ts";
 import type { SessionEvent } from "../../chapters/05-session-log/session.ts";
@@ -73,14 +73,14 @@ const bookMessages: Message[] = [
 // ── one event at a time ──────────────────────────────────────────────────────────────────────────
 
 describe("05.3 deriveEventMessage: the three events that become messages", () => {
-  exampleTest("user/message becomes { role: 'user', content }", () => {
+  test("user/message becomes { role: 'user', content }", () => {
     expect(deriveEventMessage(eventOf("user/message", { content: "你好" }))).toStrictEqual({
       role: "user",
       content: "你好",
     });
   });
 
-  exampleTest("assistant/message becomes { role: 'assistant', content, reasoning_content, tool_calls }", () => {
+  test("assistant/message becomes { role: 'assistant', content, reasoning_content, tool_calls }", () => {
     const event = eventOf("assistant/message", {
       content: "",
       reasoning_content: "需要调用计算器。",
@@ -94,7 +94,7 @@ describe("05.3 deriveEventMessage: the three events that become messages", () =>
     });
   });
 
-  exampleTest("reasoning_content is carried on a reply without tool calls too", () => {
+  test("reasoning_content is carried on a reply without tool calls too", () => {
     const event = eventOf("assistant/message", { content: "7", reasoning_content: "想一想", tool_calls: [] });
     expect(
       deriveEventMessage(event),
@@ -102,7 +102,7 @@ describe("05.3 deriveEventMessage: the three events that become messages", () =>
     ).toStrictEqual({ role: "assistant", content: "7", reasoning_content: "想一想", tool_calls: [] });
   });
 
-  exampleTest("an assistant/message without reasoning_content projects reasoning_content: null", () => {
+  test("an assistant/message without reasoning_content projects reasoning_content: null", () => {
     const event = eventOf("assistant/message", { content: "7", tool_calls: [] });
     expect(
       deriveEventMessage(event),
@@ -110,7 +110,7 @@ describe("05.3 deriveEventMessage: the three events that become messages", () =>
     ).toStrictEqual({ role: "assistant", content: "7", reasoning_content: null, tool_calls: [] });
   });
 
-  exampleTest("every tool call rides on the assistant message, in order, as { id, name, arguments }", () => {
+  test("every tool call rides on the assistant message, in order, as { id, name, arguments }", () => {
     const second = { id: "call_01_def", name: "calculator", arguments: '{"expression":"2"}' };
     const event = eventOf("assistant/message", { content: null, tool_calls: [calculatorCall, second] });
     expect(deriveEventMessage(event)).toStrictEqual({
@@ -121,7 +121,7 @@ describe("05.3 deriveEventMessage: the three events that become messages", () =>
     });
   });
 
-  exampleTest("each tool call is built from exactly id, name and arguments: other keys in a stored event stay behind", () => {
+  test("each tool call is built from exactly id, name and arguments: other keys in a stored event stay behind", () => {
     // Made by hand, as a log read back from disk might hold it: the call carries the wire format's
     // `type` and `index`, which the vocabulary does not have.
     const [event] = logOf([
@@ -133,12 +133,12 @@ describe("05.3 deriveEventMessage: the three events that become messages", () =>
     ).toStrictEqual({ role: "assistant", content: "", reasoning_content: null, tool_calls: [calculatorCall] });
   });
 
-  exampleTest("tool/result becomes { role: 'tool', content, tool_call_id } with tool_call_id = call_id", () => {
+  test("tool/result becomes { role: 'tool', content, tool_call_id } with tool_call_id = call_id", () => {
     const event = eventOf("tool/result", { call_id: "call_00_abc", content: "7", is_error: false });
     expect(deriveEventMessage(event)).toStrictEqual({ role: "tool", content: "7", tool_call_id: "call_00_abc" });
   });
 
-  exampleTest("a failed tool result is still shown to the model (is_error itself is not sent)", () => {
+  test("a failed tool result is still shown to the model (is_error itself is not sent)", () => {
     const event = eventOf("tool/result", { call_id: "call_00_x", content: "Error: division by zero", is_error: true });
     expect(
       deriveEventMessage(event),
@@ -148,19 +148,19 @@ describe("05.3 deriveEventMessage: the three events that become messages", () =>
 });
 
 describe("05.3 deriveEventMessage: an assistant reply that says nothing is dropped", () => {
-  exampleTest("content null, no reasoning and no tool call → null", () => {
+  test("content null, no reasoning and no tool call → null", () => {
     expect(deriveEventMessage(eventOf("assistant/message", { content: null, tool_calls: [] }))).toBeNull();
     expect(
       deriveEventMessage(eventOf("assistant/message", { content: null, reasoning_content: null, tool_calls: [] })),
     ).toBeNull();
   });
 
-  exampleTest('empty reasoning counts as no reasoning: content null, reasoning "" and no call → null', () => {
+  test('empty reasoning counts as no reasoning: content null, reasoning "" and no call → null', () => {
     const event = eventOf("assistant/message", { content: null, reasoning_content: "", tool_calls: [] });
     expect(deriveEventMessage(event), 'the book tests `not reasoning_content`, and "" is falsy').toBeNull();
   });
 
-  exampleTest('content "" is still a reply: it is kept', () => {
+  test('content "" is still a reply: it is kept', () => {
     const event = eventOf("assistant/message", { content: "", tool_calls: [] });
     expect(
       deriveEventMessage(event),
@@ -168,7 +168,7 @@ describe("05.3 deriveEventMessage: an assistant reply that says nothing is dropp
     ).toStrictEqual({ role: "assistant", content: "", reasoning_content: null, tool_calls: [] });
   });
 
-  exampleTest("content null is kept when the reply has reasoning", () => {
+  test("content null is kept when the reply has reasoning", () => {
     const event = eventOf("assistant/message", { content: null, reasoning_content: "想一想", tool_calls: [] });
     expect(deriveEventMessage(event)).toStrictEqual({
       role: "assistant",
@@ -178,7 +178,7 @@ describe("05.3 deriveEventMessage: an assistant reply that says nothing is dropp
     });
   });
 
-  exampleTest("content null is kept when the reply has a tool call", () => {
+  test("content null is kept when the reply has a tool call", () => {
     const event = eventOf("assistant/message", { content: null, tool_calls: [calculatorCall] });
     expect(deriveEventMessage(event)).toStrictEqual({
       role: "assistant",
@@ -203,12 +203,12 @@ describe("05.3 deriveEventMessage: every other event stays in the log only", () 
   ];
 
   const labelOf = (e: Entry) => (typeof e.data["reason"] === "string" ? `${e.type} (${e.data["reason"]})` : e.type);
-  exampleTest.each(logOnly.map((e) => [labelOf(e), e] as const))("%s → null", (_label, logOnlyEntry) => {
+  test.each(logOnly.map((e) => [labelOf(e), e] as const))("%s → null", (_label, logOnlyEntry) => {
     const [event] = logOf([logOnlyEntry]);
     expect(deriveEventMessage(event!)).toBeNull();
   });
 
-  exampleTest("tool/call is never projected: the assistant message already carries the request", () => {
+  test("tool/call is never projected: the assistant message already carries the request", () => {
     const log = logOf([
       entry("assistant/message", { content: "", tool_calls: [calculatorCall] }),
       entry("tool/call", { call_id: calculatorCall.id, name: calculatorCall.name, arguments: calculatorCall.arguments }),
@@ -222,20 +222,20 @@ describe("05.3 deriveEventMessage: every other event stays in the log only", () 
 // ── the whole log ────────────────────────────────────────────────────────────────────────────────
 
 describe("05.3 deriveMessages: the log → the model's messages", () => {
-  exampleTest("the book's calculator run: 12 events project to 4 messages, in log order", () => {
+  test("the book's calculator run: 12 events project to 4 messages, in log order", () => {
     expect(deriveMessages(logOf(bookRun))).toStrictEqual(bookMessages);
   });
 
-  exampleTest("an empty log derives no messages", () => {
+  test("an empty log derives no messages", () => {
     expect(deriveMessages([])).toStrictEqual([]);
   });
 
-  exampleTest("a log with only process events derives no messages", () => {
+  test("a log with only process events derives no messages", () => {
     const log = logOf(bookRun.filter((e) => !["user/message", "assistant/message", "tool/result"].includes(e.type)));
     expect(deriveMessages(log)).toStrictEqual([]);
   });
 
-  exampleTest("messages keep the log's order across turns", () => {
+  test("messages keep the log's order across turns", () => {
     const log = logOf([
       entry("user/message", { content: "first" }),
       entry("assistant/message", { content: "one", tool_calls: [] }),
@@ -258,13 +258,13 @@ describe("05.3 session.deriveMessages(): the Session projects its own log (needs
     for (const { type, data } of entries) session.append(type, data);
   }
 
-  exampleTest("a Session holding the book's run derives the same 4 messages", () => {
+  test("a Session holding the book's run derives the same 4 messages", () => {
     const session = new Session();
     appendAll(session, bookRun);
     expect(session.deriveMessages()).toStrictEqual(bookMessages);
   });
 
-  exampleTest("derived again after more appends, the new events are included", () => {
+  test("derived again after more appends, the new events are included", () => {
     const session = new Session();
     appendAll(session, bookRun);
     session.deriveMessages();
@@ -301,34 +301,45 @@ function insertAt(entries: readonly Entry[], extras: readonly (readonly [number,
 }
 
 describe("05.3 properties of the projection (random logs)", () => {
-  test.prop([fc.array(anyEntry, { maxLength: 15 }), fc.array(fc.tuple(fc.nat(), processEntry), { maxLength: 10 })], {
-    numRuns: 150,
-  })("inserting non-message events anywhere never changes the derived messages", (entries, extras) => {
-    const before = deriveMessages(logOf(entries));
-    const after = deriveMessages(logOf(insertAt(entries, extras)));
-    expect(after).toStrictEqual(before);
+  test("inserting non-message events anywhere never changes the derived messages", () => {
+    fc.assert(
+      fc.property(
+        fc.array(anyEntry, { maxLength: 15 }),
+        fc.array(fc.tuple(fc.nat(), processEntry), { maxLength: 10 }),
+        (entries, extras) => {
+          const before = deriveMessages(logOf(entries));
+          const after = deriveMessages(logOf(insertAt(entries, extras)));
+          expect(after).toStrictEqual(before);
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 
-  test.prop([fc.array(anyEntry, { maxLength: 20 })], { numRuns: 150 })(
-    "user and tool messages appear one per event, in log order",
-    (entries) => {
-      const messages = deriveMessages(logOf(entries));
-      const userContents = entries.flatMap((e) => (e.type === "user/message" ? [e.data["content"]] : []));
-      const toolCallIds = entries.flatMap((e) => (e.type === "tool/result" ? [e.data["call_id"]] : []));
-      expect(messages.flatMap((m) => (m.role === "user" ? [m.content] : []))).toStrictEqual(userContents);
-      expect(messages.flatMap((m) => (m.role === "tool" ? [m.tool_call_id] : []))).toStrictEqual(toolCallIds);
-    },
-  );
+  test("user and tool messages appear one per event, in log order", () => {
+    fc.assert(
+      fc.property(fc.array(anyEntry, { maxLength: 20 }), (entries) => {
+        const messages = deriveMessages(logOf(entries));
+        const userContents = entries.flatMap((e) => (e.type === "user/message" ? [e.data["content"]] : []));
+        const toolCallIds = entries.flatMap((e) => (e.type === "tool/result" ? [e.data["call_id"]] : []));
+        expect(messages.flatMap((m) => (m.role === "user" ? [m.content] : []))).toStrictEqual(userContents);
+        expect(messages.flatMap((m) => (m.role === "tool" ? [m.tool_call_id] : []))).toStrictEqual(toolCallIds);
+      }),
+      { numRuns: 150 },
+    );
+  });
 
-  test.prop([fc.array(anyEntry, { maxLength: 20 })], { numRuns: 150 })(
-    "derivation is deterministic and leaves the events untouched",
-    (entries) => {
-      const log = logOf(entries);
-      const copy = structuredClone(log);
-      const first = deriveMessages(log);
-      const second = deriveMessages(log);
-      expect(second, "the same log derives the same messages").toStrictEqual(first);
-      expect(log, "deriving must not change the log").toStrictEqual(copy);
-    },
-  );
+  test("derivation is deterministic and leaves the events untouched", () => {
+    fc.assert(
+      fc.property(fc.array(anyEntry, { maxLength: 20 }), (entries) => {
+        const log = logOf(entries);
+        const copy = structuredClone(log);
+        const first = deriveMessages(log);
+        const second = deriveMessages(log);
+        expect(second, "the same log derives the same messages").toStrictEqual(first);
+        expect(log, "deriving must not change the log").toStrictEqual(copy);
+      }),
+      { numRuns: 150 },
+    );
+  });
 });

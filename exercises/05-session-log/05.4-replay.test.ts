@@ -4,8 +4,8 @@
 // the rule. Most tests here hand fromLog a log written by hand. The tests that check what is "not
 // projected" and the properties at the end also use your projection (step 05.3), and the properties
 // build their logs with your Session (step 05.2).
-import { describe, expect, test as exampleTest } from "vitest";
-import { fc, test } from "@fast-check/vitest";
+import { describe, expect, test } from "vitest";
+import fc from "fast-check";
 import { ReplayError, Session } from "./session.ts";
 import { eventInputArb, eventInputsArb, tickingClock, type EventInput } from "./arbitraries.ts";
 
@@ -101,26 +101,26 @@ function expectDeepFrozen(value: unknown, where: string): void {
 // ── a good log ────────────────────────────────────────────────────────────────────────────────────
 
 describe("05.4 fromLog: a well-formed log replays as it was", () => {
-  exampleTest("a stored log replays to the same events", () => {
+  test("a stored log replays to the same events", () => {
     expect(Session.fromLog(storedLog()).events).toEqual(storedLog());
   });
 
-  exampleTest("a JSON round trip replays to the same events", () => {
+  test("a JSON round trip replays to the same events", () => {
     const text = JSON.stringify(storedLog());
     expect(Session.fromLog(JSON.parse(text) as unknown[]).events).toEqual(storedLog());
   });
 
-  exampleTest("an empty log replays to an empty session", () => {
+  test("an empty log replays to an empty session", () => {
     expect(Session.fromLog([]).events).toEqual([]);
   });
 
-  exampleTest("unknown but well-formed types are kept, and not projected", () => {
+  test("unknown but well-formed types are kept, and not projected", () => {
     const session = Session.fromLog(storedLog());
     expect(session.events[6], "an unknown type stays in the log").toEqual(storedLog()[6]);
     expect(session.deriveMessages(), "only user/assistant/tool events become messages").toEqual(storedMessages);
   });
 
-  exampleTest.each(["constructor", "__proto__", "toString"])(
+  test.each(["constructor", "__proto__", "toString"])(
     'an event whose type is "%s" is an ordinary unknown type: kept, not projected',
     (type) => {
       const log = logWith(6, (entry) => ({ ...entry, type }));
@@ -130,12 +130,12 @@ describe("05.4 fromLog: a well-formed log replays as it was", () => {
     },
   );
 
-  exampleTest("the replayed events are deep-frozen, in a frozen snapshot", () => {
+  test("the replayed events are deep-frozen, in a frozen snapshot", () => {
     const session = Session.fromLog(storedLog());
     expectDeepFrozen(session.events, "events");
   });
 
-  exampleTest("nothing is shared with the input: changing it afterwards changes nothing", () => {
+  test("nothing is shared with the input: changing it afterwards changes nothing", () => {
     const log = storedLog();
     const session = Session.fromLog(log);
     session.events.forEach((event, index) => {
@@ -151,7 +151,7 @@ describe("05.4 fromLog: a well-formed log replays as it was", () => {
     expect(session.events).toEqual(storedLog());
   });
 
-  exampleTest("a replayed session keeps appending with the next id", () => {
+  test("a replayed session keeps appending with the next id", () => {
     const session = Session.fromLog(storedLog(), { clock: () => 5_000 });
     const event = session.append("tool/result", { call_id: "call_2", content: "8", is_error: false });
     expect(event).toEqual({
@@ -163,7 +163,7 @@ describe("05.4 fromLog: a well-formed log replays as it was", () => {
     expect(session.events).toHaveLength(9);
   });
 
-  exampleTest("a replayed session's listeners hear the new events only", () => {
+  test("a replayed session's listeners hear the new events only", () => {
     const session = Session.fromLog(storedLog());
     const heard: number[] = [];
     session.subscribe((event) => heard.push(event.id));
@@ -175,7 +175,7 @@ describe("05.4 fromLog: a well-formed log replays as it was", () => {
 // ── broken logs ───────────────────────────────────────────────────────────────────────────────────
 
 describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the rule", () => {
-  exampleTest.each([
+  test.each([
     ["a gap (…, 1, 3, …)", 2, 3],
     ["a duplicate (…, 1, 1, …)", 2, 1],
     ["a string id", 2, "2"],
@@ -184,18 +184,18 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     expectReplayError(logWith(index, (entry) => withKey(entry, "id", id)), index, "ID_MISMATCH");
   });
 
-  exampleTest("ids must start at 0 — a log numbered from 1 fails at entry #0", () => {
+  test("ids must start at 0 — a log numbered from 1 fails at entry #0", () => {
     const log = storedLog().map((entry) => ({ ...entry, id: (entry.id as number) + 1 }));
     expectReplayError(log, 0, "ID_MISMATCH");
   });
 
-  exampleTest("the message of an ID_MISMATCH says which id was found and which was expected", () => {
+  test("the message of an ID_MISMATCH says which id was found and which was expected", () => {
     const error = expectReplayError(logWith(3, (entry) => ({ ...entry, id: 4 })), 3, "ID_MISMATCH");
     expect(error.message).toContain("4");
     expect(error.message).toContain("3");
   });
 
-  exampleTest.each([
+  test.each([
     ["null", null],
     ["a string", "user/message"],
     ["a number", 3],
@@ -204,13 +204,13 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     expectReplayError(logWith(3, () => entry), 3, "NOT_AN_EVENT");
   });
 
-  exampleTest("a hole in a hand-made sparse array is NOT_AN_EVENT, not skipped", () => {
+  test("a hole in a hand-made sparse array is NOT_AN_EVENT, not skipped", () => {
     const log: unknown[] = storedLog();
     delete log[2]; // [e0, e1, <hole>, e3, …]: forEach and map would skip it
     expectReplayError(log, 2, "NOT_AN_EVENT");
   });
 
-  exampleTest.each([
+  test.each([
     ["missing", undefined],
     ["empty", ""],
     ["a number", 42],
@@ -219,7 +219,7 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     expectReplayError(logWith(3, (entry) => withKey(entry, "type", type)), 3, "BAD_TYPE");
   });
 
-  exampleTest.each([
+  test.each([
     ["a fraction", 1_003.5],
     ["negative", -1],
     ["a string", "1003"],
@@ -231,7 +231,7 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     expectReplayError(logWith(3, (entry) => withKey(entry, "ts", ts)), 3, "BAD_TS");
   });
 
-  exampleTest.each([
+  test.each([
     ["an array", [1, 2]],
     ["null", null],
     ["a string", "content"],
@@ -243,23 +243,23 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     expectReplayError(logWith(6, (entry) => withKey(entry, "data", data)), 6, "BAD_DATA");
   });
 
-  exampleTest("JSON.parse can produce -0 (from the text -0): fromLog rejects it too", () => {
+  test("JSON.parse can produce -0 (from the text -0): fromLog rejects it too", () => {
     const text = '[{"id":0,"type":"test/progress","ts":1000,"data":{"delta":-0}}]';
     expectReplayError(JSON.parse(text), 0, "BAD_DATA");
   });
 
-  exampleTest("an unexpected extra key is UNEXPECTED_KEY (an event has exactly id, type, ts and data)", () => {
+  test("an unexpected extra key is UNEXPECTED_KEY (an event has exactly id, type, ts and data)", () => {
     const error = expectReplayError(logWith(3, (entry) => ({ ...entry, role: "assistant" })), 3, "UNEXPECTED_KEY");
     expect(error.message).toContain("role");
   });
 
-  exampleTest("bad data for a known type is SCHEMA, and the message names the type and the field", () => {
+  test("bad data for a known type is SCHEMA, and the message names the type and the field", () => {
     const error = expectReplayError(logWith(1, (entry) => ({ ...entry, data: { content: 1 } })), 1, "SCHEMA");
     expect(error.message).toContain("user/message");
     expect(error.message).toContain("content");
   });
 
-  exampleTest.each([
+  test.each([
     ["a user/message", 1, { content: "1+2*3 等于几？", role: "user" }, "role"],
     ["an assistant/message's tool call", 3, { content: "", tool_calls: [{ ...calculatorCall, type: "function" }] }, "type"],
   ])("a key the vocabulary does not know, in %s, is SCHEMA naming the key", (_, index, data, key) => {
@@ -267,7 +267,7 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     expect(error.message, "keep the EventDataError's message: it names the unknown key").toContain(`"${key}"`);
   });
 
-  exampleTest.each([
+  test.each([
     ["a turn/end with an unknown reason", "turn/end", { turn: 1, reason: "done" }],
     ["a tool/result without is_error", "tool/result", { call_id: "call_1", content: "7" }],
     ["an assistant/message whose tool_calls is not an array", "assistant/message", { content: "", tool_calls: {} }],
@@ -276,7 +276,7 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     expectReplayError(logWith(4, (entry) => ({ ...entry, type, data })), 4, "SCHEMA");
   });
 
-  exampleTest.each([
+  test.each([
     ["an object", { 0: storedLog()[0] }],
     ["a string", JSON.stringify(storedLog())],
     ["null", null],
@@ -284,13 +284,13 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     expectReplayError(log, 0, "NOT_A_LOG");
   });
 
-  exampleTest("the first broken entry is the one reported", () => {
+  test("the first broken entry is the one reported", () => {
     const log = logWith(2, (entry) => ({ ...entry, ts: -1 }));
     log[5] = null;
     expectReplayError(log, 2, "BAD_TS");
   });
 
-  exampleTest("the message names the index: event #3", () => {
+  test("the message names the index: event #3", () => {
     const error = replayError(() => Session.fromLog(logWith(3, (entry) => ({ ...entry, type: "" }))));
     expect(error.message).toMatch(/event #3\b/);
   });
@@ -308,15 +308,17 @@ function savedLog(inputs: readonly EventInput[], start: number) {
 const startArb = fc.integer({ min: 0, max: 2 ** 45 });
 
 describe("05.4 properties (random logs; on failure fast-check prints a seed to replay)", () => {
-  test.prop([eventInputsArb, startArb], { numRuns: 100 })(
-    "replay equality: fromLog of a saved log has the same events and derives the same messages",
-    (inputs, start) => {
-      const { session, stored } = savedLog(inputs, start);
-      const replayed = Session.fromLog(stored);
-      expect(replayed.events).toEqual(session.events);
-      expect(replayed.deriveMessages()).toEqual(session.deriveMessages());
-    },
-  );
+  test("replay equality: fromLog of a saved log has the same events and derives the same messages", () => {
+    fc.assert(
+      fc.property(eventInputsArb, startArb, (inputs, start) => {
+        const { session, stored } = savedLog(inputs, start);
+        const replayed = Session.fromLog(stored);
+        expect(replayed.events).toEqual(session.events);
+        expect(replayed.deriveMessages()).toEqual(session.deriveMessages());
+      }),
+      { numRuns: 100 },
+    );
+  });
 
   type Entry = Record<string, unknown>;
   const corruptions = {
@@ -325,18 +327,21 @@ describe("05.4 properties (random logs; on failure fast-check prints a seed to r
     "ts made negative": { code: "BAD_TS", corrupt: (entry: Entry) => ({ ...entry, ts: -1 - (entry.ts as number) }) },
   } as const;
 
-  test.prop(
-    [
-      fc.array(eventInputArb, { minLength: 1, maxLength: 20 }),
-      startArb,
-      fc.nat(),
-      fc.constantFrom(...(Object.keys(corruptions) as (keyof typeof corruptions)[])),
-    ],
-    { numRuns: 100 },
-  )("one corrupted entry anywhere: ReplayError at exactly that index", (inputs, start, at, kind) => {
-    const { stored } = savedLog(inputs, start);
-    const index = at % stored.length;
-    stored[index] = corruptions[kind].corrupt(stored[index]!);
-    expectReplayError(stored, index, corruptions[kind].code);
+  test("one corrupted entry anywhere: ReplayError at exactly that index", () => {
+    fc.assert(
+      fc.property(
+        fc.array(eventInputArb, { minLength: 1, maxLength: 20 }),
+        startArb,
+        fc.nat(),
+        fc.constantFrom(...(Object.keys(corruptions) as (keyof typeof corruptions)[])),
+        (inputs, start, at, kind) => {
+          const { stored } = savedLog(inputs, start);
+          const index = at % stored.length;
+          stored[index] = corruptions[kind].corrupt(stored[index]!);
+          expectReplayError(stored, index, corruptions[kind].code);
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 });

@@ -3,8 +3,8 @@
 // tests drive your loop with a scripted fake model, so each rule can be shown on its own; the last
 // block replays recorded DeepSeek traffic through the real DeepSeekClient.
 // Needs steps 05.1–05.3 (your Session and projection).
-import { describe, expect, test as exampleTest } from "vitest";
-import { fc, test } from "@fast-check/vitest";
+import { describe, expect, test } from "vitest";
+import fc from "fast-check";
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { z } from "zod";
@@ -81,12 +81,12 @@ const dataOf = (session: Session, type: string) =>
 // ── the round trip ──────────────────────────────────────────────────────────────────────────────
 
 describe("05.5 runAgent: one calculator round trip (book §5.7)", () => {
-  exampleTest("logs exactly 12 events in the book's order", async () => {
+  test("logs exactly 12 events in the book's order", async () => {
     const session = await run(new ScriptedClient(roundTripScript()));
     expect(typesOf(session)).toEqual(ROUND_TRIP);
   });
 
-  exampleTest("each event carries the book's data", async () => {
+  test("each event carries the book's data", async () => {
     const client = new ScriptedClient(roundTripScript());
     const session = await run(client);
     const header = { model: client.model, system: SYSTEM, tools: [toolSpec(calculator)] };
@@ -107,7 +107,7 @@ describe("05.5 runAgent: one calculator round trip (book §5.7)", () => {
     ]);
   });
 
-  exampleTest("the log derives the 4 messages the model saw", async () => {
+  test("the log derives the 4 messages the model saw", async () => {
     const session = await run(new ScriptedClient(roundTripScript()));
     expect(session.deriveMessages()).toEqual([
       { role: "user", content: PROMPT },
@@ -117,12 +117,12 @@ describe("05.5 runAgent: one calculator round trip (book §5.7)", () => {
     ]);
   });
 
-  exampleTest("ids count from 0 without gaps", async () => {
+  test("ids count from 0 without gaps", async () => {
     const session = await run(new ScriptedClient(roundTripScript()));
     expect(session.events.map((event) => event.id)).toEqual([...ROUND_TRIP.keys()]);
   });
 
-  exampleTest("resolves with a Session — the one passed in, when there is one", async () => {
+  test("resolves with a Session — the one passed in, when there is one", async () => {
     const fresh = await run(new ScriptedClient(roundTripScript()));
     expect(fresh).toBeInstanceOf(Session);
     const given = new Session();
@@ -133,7 +133,7 @@ describe("05.5 runAgent: one calculator round trip (book §5.7)", () => {
 // ── what the model is sent ──────────────────────────────────────────────────────────────────────
 
 describe("05.5 the request: the system prompt and tools travel beside the messages", () => {
-  exampleTest("request/header records client.model, the system prompt and toolSpec(tool), once per turn", async () => {
+  test("request/header records client.model, the system prompt and toolSpec(tool), once per turn", async () => {
     const client = new ScriptedClient(roundTripScript());
     const session = await run(client);
     expect(dataOf(session, "request/header")).toEqual([
@@ -141,7 +141,7 @@ describe("05.5 the request: the system prompt and tools travel beside the messag
     ]);
   });
 
-  exampleTest("the system prompt is never a message: not in the derived messages, not in any other event", async () => {
+  test("the system prompt is never a message: not in the derived messages, not in any other event", async () => {
     const client = new ScriptedClient(roundTripScript());
     const session = await run(client);
     const mentions = session.events.filter((event) => JSON.stringify(event.data).includes(SYSTEM));
@@ -156,7 +156,7 @@ describe("05.5 the request: the system prompt and tools travel beside the messag
     }
   });
 
-  exampleTest("every request carries the system prompt and the tool specs beside the messages", async () => {
+  test("every request carries the system prompt and the tool specs beside the messages", async () => {
     const client = new ScriptedClient(roundTripScript());
     await run(client);
     expect(client.requests).toHaveLength(2);
@@ -166,13 +166,13 @@ describe("05.5 the request: the system prompt and tools travel beside the messag
     }
   });
 
-  exampleTest("the first request sends only the user's message", async () => {
+  test("the first request sends only the user's message", async () => {
     const client = new ScriptedClient(roundTripScript());
     await run(client);
     expect(client.requests[0]?.messages).toEqual([{ role: "user", content: PROMPT }]);
   });
 
-  exampleTest("the second request carries the first reply with its reasoning_content, then the tool result", async () => {
+  test("the second request carries the first reply with its reasoning_content, then the tool result", async () => {
     const client = new ScriptedClient(roundTripScript());
     await run(client);
     const expected: Message[] = [
@@ -190,7 +190,7 @@ describe("05.5 the request: the system prompt and tools travel beside the messag
 // ── options checked before the turn starts ──────────────────────────────────────────────────────
 
 describe("05.5 runAgent checks what it is given before logging anything", () => {
-  exampleTest.each([0, -1, 1.5, Number.NaN])("maxSteps %s is a RangeError; nothing is logged or sent", async (maxSteps) => {
+  test.each([0, -1, 1.5, Number.NaN])("maxSteps %s is a RangeError; nothing is logged or sent", async (maxSteps) => {
     const session = new Session();
     const client = new ScriptedClient(roundTripScript());
     const error = await rejectionOf(run(client, { maxSteps, session }));
@@ -201,7 +201,7 @@ describe("05.5 runAgent checks what it is given before logging anything", () => 
     expect(client.requests, "and before the first model call").toEqual([]);
   });
 
-  exampleTest("a tool whose schema has no JSON Schema (z.date()) makes runAgent reject before anything is logged", async () => {
+  test("a tool whose schema has no JSON Schema (z.date()) makes runAgent reject before anything is logged", async () => {
     const reminder = defineTool({
       name: "remind",
       description: "Set a reminder",
@@ -233,14 +233,14 @@ describe("05.5 tool failures become error results, and the loop goes on", () => 
     { what: "a tool that throws (1/0)", toolCall: call("call_00_throws", '{"expression":"1/0"}'), says: "division by zero" },
   ];
 
-  exampleTest.each(failures)("$what → tool/result with is_error: true", async ({ toolCall, says }) => {
+  test.each(failures)("$what → tool/result with is_error: true", async ({ toolCall, says }) => {
     const session = await run(new ScriptedClient([reply("", [toolCall]), reply("抱歉，计算失败了。")]));
     expect(dataOf(session, "tool/result")).toEqual([
       { call_id: toolCall.id, content: expect.stringContaining(says), is_error: true },
     ]);
   });
 
-  exampleTest.each(failures)("$what → the model reads the error in the next step and the turn completes", async ({ toolCall }) => {
+  test.each(failures)("$what → the model reads the error in the next step and the turn completes", async ({ toolCall }) => {
     const client = new ScriptedClient([reply("", [toolCall]), reply("抱歉，计算失败了。")]);
     const session = await run(client);
     expect(typesOf(session), "a failed tool must not end the run").toEqual(ROUND_TRIP);
@@ -249,7 +249,7 @@ describe("05.5 tool failures become error results, and the loop goes on", () => 
     expect(client.requests[1]?.messages[2]).toEqual({ role: "tool", content: result?.["content"], tool_call_id: toolCall.id });
   });
 
-  exampleTest("every call in one reply runs, in order, each tool/call logged before its tool/result", async () => {
+  test("every call in one reply runs, in order, each tool/call logged before its tool/result", async () => {
     const calls = [
       call("call_00_a", '{"expression":"(1+2)*3"}'),
       call("call_01_b", "{}", "weather"),
@@ -276,7 +276,7 @@ describe("05.5 the step budget", () => {
   const keepsCalling = (n: number) =>
     Array.from({ length: n }, (_, i) => reply("", [call(`call_00_step${i + 1}`, `{"expression":"${i + 1}+${i + 1}"}`)]));
 
-  exampleTest("maxSteps 2 and a model that never stops calling tools: 2 steps, then turn/end max_steps", async () => {
+  test("maxSteps 2 and a model that never stops calling tools: 2 steps, then turn/end max_steps", async () => {
     const client = new ScriptedClient(keepsCalling(3));
     const session = await run(client, { maxSteps: 2 });
     expect(dataOf(session, "step/start")).toEqual([
@@ -291,14 +291,14 @@ describe("05.5 the step budget", () => {
     });
   });
 
-  exampleTest("the default budget is 10 steps", async () => {
+  test("the default budget is 10 steps", async () => {
     const client = new ScriptedClient(keepsCalling(11));
     const session = await run(client);
     expect(dataOf(session, "step/start")).toHaveLength(10);
     expect(dataOf(session, "turn/end")).toEqual([{ turn: 1, reason: "max_steps" }]);
   });
 
-  exampleTest("answering in the last allowed step is 'completed', not 'max_steps'", async () => {
+  test("answering in the last allowed step is 'completed', not 'max_steps'", async () => {
     const session = await run(new ScriptedClient(roundTripScript()), { maxSteps: 2 });
     expect(dataOf(session, "turn/end")).toEqual([{ turn: 1, reason: "completed" }]);
   });
@@ -307,7 +307,7 @@ describe("05.5 the step budget", () => {
 // ── the model call fails ────────────────────────────────────────────────────────────────────────
 
 describe("05.5 when the model call fails: step/end, turn/end error, AgentRunError", () => {
-  exampleTest("rejects with AgentRunError whose .session holds the whole log", async () => {
+  test("rejects with AgentRunError whose .session holds the whole log", async () => {
     const error = await rejectionOf(run(new ScriptedClient([new Error("503 server overloaded")])));
     expect(error).toBeInstanceOf(AgentRunError);
     const { session } = error as AgentRunError;
@@ -320,14 +320,14 @@ describe("05.5 when the model call fails: step/end, turn/end error, AgentRunErro
     });
   });
 
-  exampleTest("the AgentRunError's cause is the very error the client threw", async () => {
+  test("the AgentRunError's cause is the very error the client threw", async () => {
     const failure = new Error("503 server overloaded");
     const error = await rejectionOf(run(new ScriptedClient([failure])));
     expect(error).toBeInstanceOf(AgentRunError);
     expect((error as AgentRunError).cause, "new AgentRunError(message, session, { cause: error })").toBe(failure);
   });
 
-  exampleTest("step/end is written even when the step throws: a failure in step 2 keeps step 1", async () => {
+  test("step/end is written even when the step throws: a failure in step 2 keeps step 1", async () => {
     const client = new ScriptedClient([reply("", [firstCall], firstReasoning), new Error("connection reset")]);
     const error = await rejectionOf(run(client));
     expect(error).toBeInstanceOf(AgentRunError);
@@ -347,7 +347,7 @@ describe("05.5 when the model call fails: step/end, turn/end error, AgentRunErro
     ]);
   });
 
-  exampleTest("the error carries the session that was passed in, earlier turns included", async () => {
+  test("the error carries the session that was passed in, earlier turns included", async () => {
     const session = await run(new ScriptedClient(roundTripScript()));
     const error = await rejectionOf(run(new ScriptedClient([new Error("401 invalid key")]), { session }));
     expect(error).toBeInstanceOf(AgentRunError);
@@ -359,7 +359,7 @@ describe("05.5 when the model call fails: step/end, turn/end error, AgentRunErro
 // ── a second turn ───────────────────────────────────────────────────────────────────────────────
 
 describe("05.5 continuing a session: the `session` option starts the next turn", () => {
-  exampleTest("turn 2 is appended after every event of turn 1, which stay as they were", async () => {
+  test("turn 2 is appended after every event of turn 1, which stay as they were", async () => {
     const session = await run(new ScriptedClient(roundTripScript()));
     const turnOne = structuredClone(session.events);
     const client = new ScriptedClient([reply("再乘以 2 是 14。", [], "7×2=14")]);
@@ -379,7 +379,7 @@ describe("05.5 continuing a session: the `session` option starts the next turn",
     expect(session.events.map((event) => event.id), "ids go on counting without gaps").toEqual([...Array(19).keys()]);
   });
 
-  exampleTest("the model sees the earlier turn: turn 2's request starts with turn 1's 4 messages", async () => {
+  test("the model sees the earlier turn: turn 2's request starts with turn 1's 4 messages", async () => {
     const session = await run(new ScriptedClient(roundTripScript()));
     const earlier = session.deriveMessages();
     const client = new ScriptedClient([reply("14")]);
@@ -405,51 +405,58 @@ const scriptedStep: fc.Arbitrary<ScriptedStep> = fc.oneof(
 );
 
 describe("05.5 properties: whatever the model does, the log is well formed", () => {
-  test.prop([fc.array(scriptedStep, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 5 })], { numRuns: 60 })(
-    "ids contiguous, steps opened and closed in pairs, exactly one turn/end with the right reason",
-    async (steps, maxSteps) => {
-      const script = steps.map((s) =>
-        s.kind === "tools" ? reply("", s.calls) : s.kind === "answer" ? reply("done") : new Error("model unavailable"),
-      );
-      const client = new ScriptedClient(script);
-      const outcome = await run(client, { maxSteps }).then(
-        (session) => ({ session, failed: false }),
-        (error: unknown) => {
-          expect(error).toBeInstanceOf(AgentRunError);
-          return { session: (error as AgentRunError).session, failed: true };
+  test("ids contiguous, steps opened and closed in pairs, exactly one turn/end with the right reason", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(scriptedStep, { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 1, max: 5 }),
+        async (steps, maxSteps) => {
+          const script = steps.map((s) => {
+            if (s.kind === "tools") return reply("", s.calls);
+            return s.kind === "answer" ? reply("done") : new Error("model unavailable");
+          });
+          const client = new ScriptedClient(script);
+          const outcome = await run(client, { maxSteps }).then(
+            (session) => ({ session, failed: false }),
+            (error: unknown) => {
+              expect(error).toBeInstanceOf(AgentRunError);
+              return { session: (error as AgentRunError).session, failed: true };
+            },
+          );
+          const { session } = outcome;
+          const events = session.events;
+
+          // What the script and the budget say must happen. `stop` is the first reply that ends the turn;
+          // past the end of the script the client has no reply left, which is a failed call too.
+          const firstNonTool = steps.findIndex((s) => s.kind !== "tools");
+          const stop = firstNonTool === -1 ? steps.length : firstNonTool;
+          const [stepsRun, ending] =
+            stop < maxSteps
+              ? [stop + 1, steps[stop]?.kind === "answer" ? "completed" : "error"]
+              : [maxSteps, "max_steps"];
+
+          expect(events.map((e) => e.id)).toEqual([...events.keys()]);
+          expect(events.slice(0, 3).map((e) => e.type)).toEqual(["turn/start", "user/message", "request/header"]);
+          expect(events.filter((e) => e.type === "turn/end").map((e) => e.data["reason"])).toEqual([ending]);
+          expect(events.at(-1)?.type).toBe("turn/end");
+          expect(outcome.failed, "the promise rejects exactly when the turn ends in error").toBe(ending === "error");
+          expect(client.requests).toHaveLength(stepsRun);
+
+          const boundaries = events.filter((e) => e.type === "step/start" || e.type === "step/end");
+          const expectedBoundaries = Array.from({ length: stepsRun }, (_, i) => [
+            ["step/start", { turn: 1, step: i + 1 }],
+            ["step/end", { turn: 1, step: i + 1 }],
+          ]).flat();
+          expect(boundaries.map((e) => [e.type, e.data])).toEqual(expectedBoundaries);
+
+          const callIds = events.filter((e) => e.type === "tool/call").map((e) => e.data["call_id"]);
+          const resultIds = events.filter((e) => e.type === "tool/result").map((e) => e.data["call_id"]);
+          expect(resultIds, "every tool/call gets its tool/result").toEqual(callIds);
         },
-      );
-      const { session } = outcome;
-      const events = session.events;
-
-      // What the script and the budget say must happen. `stop` is the first reply that ends the turn;
-      // past the end of the script the client has no reply left, which is a failed call too.
-      const firstNonTool = steps.findIndex((s) => s.kind !== "tools");
-      const stop = firstNonTool === -1 ? steps.length : firstNonTool;
-      const [stepsRun, ending] =
-        stop < maxSteps
-          ? [stop + 1, steps[stop]?.kind === "answer" ? "completed" : "error"]
-          : [maxSteps, "max_steps"];
-
-      expect(events.map((e) => e.id)).toEqual([...events.keys()]);
-      expect(events.slice(0, 3).map((e) => e.type)).toEqual(["turn/start", "user/message", "request/header"]);
-      expect(events.filter((e) => e.type === "turn/end").map((e) => e.data["reason"])).toEqual([ending]);
-      expect(events.at(-1)?.type).toBe("turn/end");
-      expect(outcome.failed, "the promise rejects exactly when the turn ends in error").toBe(ending === "error");
-      expect(client.requests).toHaveLength(stepsRun);
-
-      const boundaries = events.filter((e) => e.type === "step/start" || e.type === "step/end");
-      const expectedBoundaries = Array.from({ length: stepsRun }, (_, i) => [
-        ["step/start", { turn: 1, step: i + 1 }],
-        ["step/end", { turn: 1, step: i + 1 }],
-      ]).flat();
-      expect(boundaries.map((e) => [e.type, e.data])).toEqual(expectedBoundaries);
-
-      const callIds = events.filter((e) => e.type === "tool/call").map((e) => e.data["call_id"]);
-      const resultIds = events.filter((e) => e.type === "tool/result").map((e) => e.data["call_id"]);
-      expect(resultIds, "every tool/call gets its tool/result").toEqual(callIds);
-    },
-  );
+      ),
+      { numRuns: 60 },
+    );
+  });
 });
 
 // ── the real client, on recorded traffic ────────────────────────────────────────────────────────
@@ -482,7 +489,7 @@ async function replayWithYourLoop(name: string): Promise<{ session?: Session; er
 }
 
 describe("05.5 against recorded DeepSeek traffic (real DeepSeekClient, MSW replay)", () => {
-  exampleTest("calculator: the book's 12 events and 4 messages, every request exactly as recorded", async () => {
+  test("calculator: the book's 12 events and 4 messages, every request exactly as recorded", async () => {
     const { session, error } = await replayWithYourLoop("calculator");
     expect(error, "the recorded round trip completes").toBeUndefined();
     expect(typesOf(session!)).toEqual(ROUND_TRIP);
@@ -500,7 +507,7 @@ describe("05.5 against recorded DeepSeek traffic (real DeepSeekClient, MSW repla
     expect(JSON.stringify(session!.events), "the API key never reaches the log").not.toContain(REPLAY_KEY);
   });
 
-  exampleTest("tool-error: the calculator's division by zero is an is_error result, and the model explains it", async () => {
+  test("tool-error: the calculator's division by zero is an is_error result, and the model explains it", async () => {
     const { session, error } = await replayWithYourLoop("tool-error");
     expect(error).toBeUndefined();
     expect(typesOf(session!)).toEqual(ROUND_TRIP);
@@ -510,7 +517,7 @@ describe("05.5 against recorded DeepSeek traffic (real DeepSeekClient, MSW repla
     expect(dataOf(session!, "turn/end")).toEqual([{ turn: 1, reason: "completed" }]);
   });
 
-  exampleTest("max-steps: a budget of 2 used up ends with turn/end max_steps, and the promise resolves", async () => {
+  test("max-steps: a budget of 2 used up ends with turn/end max_steps, and the promise resolves", async () => {
     const { session, error } = await replayWithYourLoop("max-steps");
     expect(error, "running out of steps is not an error").toBeUndefined();
     expect(dataOf(session!, "step/start")).toEqual([
@@ -521,7 +528,7 @@ describe("05.5 against recorded DeepSeek traffic (real DeepSeekClient, MSW repla
     expect(session!.events.at(-1)?.data).toEqual({ turn: 1, reason: "max_steps" });
   });
 
-  exampleTest("auth-error: a 401 rejects with AgentRunError; the log ends step/end, turn/end error", async () => {
+  test("auth-error: a 401 rejects with AgentRunError; the log ends step/end, turn/end error", async () => {
     const { error } = await replayWithYourLoop("auth-error");
     expect(error).toBeInstanceOf(AgentRunError);
     const { session } = error as AgentRunError;
@@ -536,7 +543,7 @@ describe("05.5 against recorded DeepSeek traffic (real DeepSeekClient, MSW repla
 });
 
 describe("05.5 the API key never reaches the log (real DeepSeekClient, MSW)", () => {
-  exampleTest("a 401 whose body echoes the whole key: the key is in no event, not in the AgentRunError, not in turn/end", async () => {
+  test("a 401 whose body echoes the whole key: the key is in no event, not in the AgentRunError, not in turn/end", async () => {
     const key = "sk-echoed-back-by-the-server-7Hq2Zq9X";
     const baseURL = "https://api.deepseek.test";
     const body = {

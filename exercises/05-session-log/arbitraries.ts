@@ -1,7 +1,7 @@
 // Random inputs for the property tests of steps 05.2–05.4 (fast-check). Not an exercise: nothing
 // here needs changing. Each arbitrary describes a family of values; fast-check draws many of them,
 // and when a test fails it shrinks the value to a small example and prints the seed to replay it.
-import { fc } from "@fast-check/vitest";
+import fc from "fast-check";
 import type { eventSchemas } from "../../chapters/05-session-log/events.ts";
 import type { JsonObject, JsonValue } from "../../chapters/05-session-log/json.ts";
 

@@ -2,8 +2,8 @@
 // replayed like any other event, and never reach the model.
 // These tests build sessions with the chapter's Session (not your exercises/…/session.ts), so the
 // book's 练习 can be done before, after or without your own steps 05.1–05.5.
-import { describe, expect, test as exampleTest } from "vitest";
-import { fc, test } from "@fast-check/vitest";
+import { describe, expect, test } from "vitest";
+import fc from "fast-check";
 import { EventDataError } from "../../chapters/05-session-log/events.ts";
 import type { JsonObject } from "../../chapters/05-session-log/json.ts";
 import { deriveEventMessage } from "../../chapters/05-session-log/projection.ts";
@@ -50,7 +50,7 @@ function codingRunWithInspection(): Session {
 }
 
 describe("p2 recording the coding assistant's events (练习2)", () => {
-  exampleTest("recordDiffPreview appends one ui/diff-preview event with the path and the diff", () => {
+  test("recordDiffPreview appends one ui/diff-preview event with the path and the diff", () => {
     const session = newSession();
     const event = recordDiffPreview(session, "src/app.ts", diff);
     expect(session.events, "exactly one event, nothing beside it").toEqual([event]);
@@ -58,7 +58,7 @@ describe("p2 recording the coding assistant's events (练习2)", () => {
     expect(Object.isFrozen(event.data), "it went through append, so it is frozen").toBe(true);
   });
 
-  exampleTest("recordFileRead logs the UTF-8 byte count and the SHA-256 of a string, never its content", () => {
+  test("recordFileRead logs the UTF-8 byte count and the SHA-256 of a string, never its content", () => {
     const session = newSession();
     const event = recordFileRead(session, "src/app.ts", text);
     expect(session.events, "exactly one event, nothing beside it").toEqual([event]);
@@ -70,7 +70,7 @@ describe("p2 recording the coding assistant's events (练习2)", () => {
     });
   });
 
-  exampleTest("recordFileRead hashes raw bytes as they are", () => {
+  test("recordFileRead hashes raw bytes as they are", () => {
     const session = newSession();
     const event = recordFileRead(session, "logo.png", new Uint8Array([0, 255, 16]));
     expect(event.data).toEqual({
@@ -82,7 +82,7 @@ describe("p2 recording the coding assistant's events (练习2)", () => {
 });
 
 describe("p2 the new events never reach the model (练习2)", () => {
-  exampleTest("neither type becomes a message: the projection turns each into null", () => {
+  test("neither type becomes a message: the projection turns each into null", () => {
     const session = newSession();
     const events = [recordFileRead(session, "a.ts", "x"), recordDiffPreview(session, "a.ts", diff)];
     for (const event of events) {
@@ -90,7 +90,7 @@ describe("p2 the new events never reach the model (练习2)", () => {
     }
   });
 
-  exampleTest("a run with a file read and a diff preview derives the same 4 messages as the plain run", () => {
+  test("a run with a file read and a diff preview derives the same 4 messages as the plain run", () => {
     const withInspection = codingRunWithInspection();
     expect(withInspection.events.map((event) => event.type)).toContain("inspect/file-read");
     expect(withInspection.events.map((event) => event.type)).toContain("ui/diff-preview");
@@ -104,24 +104,26 @@ describe("p2 the new events never reach the model (练习2)", () => {
   );
   const insertionsArb = fc.array(fc.record({ at: fc.nat(), event: uiEventArb }), { maxLength: 8 });
 
-  test.prop([chapterRunArb, insertionsArb], { numRuns: 100 })(
-    "any number of them, anywhere in a random run, leave deriveMessages() deep-equal",
-    (run, insertions) => {
-      const session = newSession();
-      // Slot k means "after the k-th event of the run" (0 = before the first).
-      const bySlot = (slot: number) => insertions.filter(({ at }) => at % (run.length + 1) === slot);
-      for (let slot = 0; slot <= run.length; slot++) {
-        for (const { event } of bySlot(slot)) {
-          if (event.kind === "diff") recordDiffPreview(session, event.path, event.body);
-          else recordFileRead(session, event.path, event.body);
+  test("any number of them, anywhere in a random run, leave deriveMessages() deep-equal", () => {
+    fc.assert(
+      fc.property(chapterRunArb, insertionsArb, (run, insertions) => {
+        const session = newSession();
+        // Slot k means "after the k-th event of the run" (0 = before the first).
+        const bySlot = (slot: number) => insertions.filter(({ at }) => at % (run.length + 1) === slot);
+        for (let slot = 0; slot <= run.length; slot++) {
+          for (const { event } of bySlot(slot)) {
+            if (event.kind === "diff") recordDiffPreview(session, event.path, event.body);
+            else recordFileRead(session, event.path, event.body);
+          }
+          const next = run[slot];
+          if (next) session.append(next.type, next.data);
         }
-        const next = run[slot];
-        if (next) session.append(next.type, next.data);
-      }
-      expect(session.events).toHaveLength(run.length + insertions.length);
-      expect(session.deriveMessages()).toEqual(sessionOf(run).deriveMessages());
-    },
-  );
+        expect(session.events).toHaveLength(run.length + insertions.length);
+        expect(session.deriveMessages()).toEqual(sessionOf(run).deriveMessages());
+      }),
+      { numRuns: 100 },
+    );
+  });
 });
 
 describe("p2 the new events are checked on append and on replay (练习2)", () => {
@@ -138,21 +140,21 @@ describe("p2 the new events are checked on append and on replay (练习2)", () =
     { type: "ui/diff-preview", why: "no path", data: { diff: "" }, field: "$.path" },
   ];
 
-  exampleTest.each(badData)("append rejects $type with $why, naming the type and $field", ({ type, data, field }) => {
+  test.each(badData)("append rejects $type with $why, naming the type and $field", ({ type, data, field }) => {
     const session = newSession();
     expect(() => session.append(type, data)).toThrow(EventDataError);
     expect(() => session.append(type, data)).toThrow(`"${type}" at ${field}`);
     expect(session.events, "a rejected append leaves the log untouched").toHaveLength(0);
   });
 
-  exampleTest("a JSON round trip through Session.fromLog keeps both events and the messages", () => {
+  test("a JSON round trip through Session.fromLog keeps both events and the messages", () => {
     const session = codingRunWithInspection();
     const replayed = Session.fromLog(storedCopy(session.events), { schemas });
     expect(replayed.events).toEqual(session.events);
     expect(replayed.deriveMessages()).toEqual(session.deriveMessages());
   });
 
-  exampleTest("replay rejects a stored event with bad data, naming its index, type and field", () => {
+  test("replay rejects a stored event with bad data, naming its index, type and field", () => {
     const stored = storedCopy(codingRunWithInspection().events) as { type: string; data: JsonObject }[];
     const index = stored.findIndex((event) => event.type === "inspect/file-read");
     stored[index] = { ...stored[index]!, data: { path: "src/app.ts", bytes: 15, sha256: "not-a-digest" } };
@@ -162,17 +164,19 @@ describe("p2 the new events are checked on append and on replay (练习2)", () =
     expect(replay).toThrow(`"inspect/file-read" at $.sha256`);
   });
 
-  test.prop([chapterRunArb, fc.array(fc.string(), { maxLength: 4 })], { numRuns: 50 })(
-    "replaying a random run with the new events gives back the same events and messages",
-    (run, paths) => {
-      const session = sessionOf(run, { schemas });
-      for (const path of paths) {
-        recordFileRead(session, `src/${path}.ts`, path);
-        recordDiffPreview(session, `src/${path}.ts`, `+${path}`);
-      }
-      const replayed = Session.fromLog(storedCopy(session.events), { schemas });
-      expect(replayed.events).toEqual(session.events);
-      expect(replayed.deriveMessages()).toEqual(session.deriveMessages());
-    },
-  );
+  test("replaying a random run with the new events gives back the same events and messages", () => {
+    fc.assert(
+      fc.property(chapterRunArb, fc.array(fc.string(), { maxLength: 4 }), (run, paths) => {
+        const session = sessionOf(run, { schemas });
+        for (const path of paths) {
+          recordFileRead(session, `src/${path}.ts`, path);
+          recordDiffPreview(session, `src/${path}.ts`, `+${path}`);
+        }
+        const replayed = Session.fromLog(storedCopy(session.events), { schemas });
+        expect(replayed.events).toEqual(session.events);
+        expect(replayed.deriveMessages()).toEqual(session.deriveMessages());
+      }),
+      { numRuns: 50 },
+    );
+  });
 });

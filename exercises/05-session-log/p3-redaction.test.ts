@@ -3,8 +3,8 @@
 // of the same log masks the same way.
 // These tests build sessions with the chapter's Session (not your exercises/…/session.ts), so the
 // book's 练习 can be done before, after or without your own steps 05.1–05.5.
-import { describe, expect, test as exampleTest } from "vitest";
-import { fc, test } from "@fast-check/vitest";
+import { describe, expect, test } from "vitest";
+import fc from "fast-check";
 import type { JsonObject } from "../../chapters/05-session-log/json.ts";
 import { Session, type SessionEvent } from "../../chapters/05-session-log/session.ts";
 import type { Message } from "../../chapters/common/messages.ts";
@@ -61,20 +61,20 @@ function expectRefusal(act: () => unknown, code: RedactionRule, targetId: number
 }
 
 describe("p3 redact() checks the target before appending (练习3)", () => {
-  exampleTest("it appends one log/redact event naming the target and the reason", () => {
+  test("it appends one log/redact event naming the target and the reason", () => {
     const session = leakySession();
     const event = redact(session, 1, "pasted API key");
     expect(event, "redact returns the committed event").toBe(session.events.at(-1));
     expect(event).toMatchObject({ id: 12, type: "log/redact", data: { target_id: 1, reason: "pasted API key" } });
   });
 
-  exampleTest.each([99, 12, -1, 1.5])("redacting id %s, which no event has, is UNKNOWN_TARGET and appends nothing", (id) => {
+  test.each([99, 12, -1, 1.5])("redacting id %s, which no event has, is UNKNOWN_TARGET and appends nothing", (id) => {
     const session = leakySession();
     expectRefusal(() => redact(session, id, "x"), "UNKNOWN_TARGET", id);
     expect(session.events, "a refused redaction leaves the log as it was").toHaveLength(leakyRun.length);
   });
 
-  exampleTest.each([
+  test.each([
     [0, "turn/start"],
     [2, "request/header"],
     [3, "step/start"],
@@ -86,7 +86,7 @@ describe("p3 redact() checks the target before appending (练习3)", () => {
     expect(session.events).toHaveLength(leakyRun.length);
   });
 
-  exampleTest("a redaction cannot itself be redacted (NOT_REDACTABLE): the record of a removal stays", () => {
+  test("a redaction cannot itself be redacted (NOT_REDACTABLE): the record of a removal stays", () => {
     const session = leakySession();
     const first = redact(session, 1, "pasted API key");
     expectRefusal(() => redact(session, first.id, "x"), "NOT_REDACTABLE", first.id);
@@ -95,12 +95,12 @@ describe("p3 redact() checks the target before appending (练习3)", () => {
 });
 
 describe("p3 redacted content is masked in the model's messages (练习3)", () => {
-  exampleTest("without redactions the messages are the chapter's projection", () => {
+  test("without redactions the messages are the chapter's projection", () => {
     const session = leakySession();
     expect(deriveRedactedMessages(session.events)).toEqual(session.deriveMessages());
   });
 
-  exampleTest("a redacted user message keeps its place and shows the marker", () => {
+  test("a redacted user message keeps its place and shows the marker", () => {
     const session = leakySession();
     redact(session, 1, "pasted API key");
     const [first, ...rest] = deriveRedactedMessages(session.events);
@@ -108,7 +108,7 @@ describe("p3 redacted content is masked in the model's messages (练习3)", () =
     expect(rest, "the other messages are untouched").toEqual(session.deriveMessages().slice(1));
   });
 
-  exampleTest("a redacted tool result keeps its tool_call_id, so it still answers its call", () => {
+  test("a redacted tool result keeps its tool_call_id, so it still answers its call", () => {
     const session = leakySession();
     redact(session, 6, "pasted API key");
     const messages = deriveRedactedMessages(session.events);
@@ -116,7 +116,7 @@ describe("p3 redacted content is masked in the model's messages (练习3)", () =
     expect(messages[1], "the call it answers is still there").toMatchObject({ tool_calls: [{ id: call.id }] });
   });
 
-  exampleTest("a redacted assistant message keeps its call ids and names; content, reasoning and arguments are masked", () => {
+  test("a redacted assistant message keeps its call ids and names; content, reasoning and arguments are masked", () => {
     const session = leakySession();
     redact(session, 4, "pasted API key");
     const messages = deriveRedactedMessages(session.events);
@@ -132,7 +132,7 @@ describe("p3 redacted content is masked in the model's messages (练习3)", () =
     expect(messages[2], "its tool result still pairs with it").toMatchObject({ role: "tool", tool_call_id: call.id });
   });
 
-  exampleTest("masking never adds or drops a message: null content and empty reasoning stay as they are", () => {
+  test("masking never adds or drops a message: null content and empty reasoning stay as they are", () => {
     const session = sessionOf(
       [
         input("assistant/message", { content: null, reasoning_content: "", tool_calls: [] }), // dropped by the projection
@@ -147,7 +147,7 @@ describe("p3 redacted content is masked in the model's messages (练习3)", () =
     ]);
   });
 
-  exampleTest("a redacted tool/call's arguments are masked in the assistant message that asked for the call, too", () => {
+  test("a redacted tool/call's arguments are masked in the assistant message that asked for the call, too", () => {
     const session = leakySession();
     redact(session, 5, "pasted API key");
     const messages = deriveRedactedMessages(session.events);
@@ -160,7 +160,7 @@ describe("p3 redacted content is masked in the model's messages (练习3)", () =
     expect([messages[0], ...messages.slice(2)], "every other message as it was").toEqual([plain[0], ...plain.slice(2)]);
   });
 
-  exampleTest("only the tool_calls entry with that call id is masked: the reply's other calls keep their arguments", () => {
+  test("only the tool_calls entry with that call id is masked: the reply's other calls keep their arguments", () => {
     const other = { id: "call_01_other", name: "calculator", arguments: '{"expression":"2+2"}' };
     const session = sessionOf(
       [
@@ -182,14 +182,14 @@ describe("p3 redacted content is masked in the model's messages (练习3)", () =
     });
   });
 
-  exampleTest("an event redacted twice shows the later reason", () => {
+  test("an event redacted twice shows the later reason", () => {
     const session = leakySession();
     redact(session, 1, "first reason");
     redact(session, 1, "pasted API key");
     expect(deriveRedactedMessages(session.events)[0]).toEqual({ role: "user", content: marker });
   });
 
-  exampleTest("the raw events never change: the log still holds the original text", () => {
+  test("the raw events never change: the log still holds the original text", () => {
     const session = leakySession();
     const before = storedCopy(session.events);
     for (const id of [1, 4, 5, 6]) redact(session, id, "pasted API key");
@@ -201,7 +201,7 @@ describe("p3 redacted content is masked in the model's messages (练习3)", () =
 });
 
 describe("p3 the export for a UI or an auditor (练习3)", () => {
-  exampleTest("every event is listed, masked where redacted, with the redaction that masked it", () => {
+  test("every event is listed, masked where redacted, with the redaction that masked it", () => {
     const session = leakySession();
     const redaction = redact(session, 1, "pasted API key");
     const transcript = exportTranscript(session.events);
@@ -226,7 +226,7 @@ describe("p3 the export for a UI or an auditor (练习3)", () => {
     }
   });
 
-  exampleTest("a redacted tool/call is masked in both places in the export, each showing the redaction that masked it", () => {
+  test("a redacted tool/call is masked in both places in the export, each showing the redaction that masked it", () => {
     const session = leakySession();
     const redaction = redact(session, 5, "pasted API key");
     const transcript = exportTranscript(session.events);
@@ -243,7 +243,7 @@ describe("p3 the export for a UI or an auditor (练习3)", () => {
     });
   });
 
-  exampleTest("no redacted text survives anywhere in the export or the messages", () => {
+  test("no redacted text survives anywhere in the export or the messages", () => {
     const session = leakySession();
     for (const id of [1, 4, 5, 6]) redact(session, id, "pasted API key");
     expect(JSON.stringify(exportTranscript(session.events))).not.toContain(secret);
@@ -253,7 +253,7 @@ describe("p3 the export for a UI or an auditor (练习3)", () => {
 });
 
 describe("p3 replay, and redactions read from a stored log (练习3)", () => {
-  exampleTest("a JSON round trip through Session.fromLog reproduces the masking", () => {
+  test("a JSON round trip through Session.fromLog reproduces the masking", () => {
     const session = leakySession();
     for (const id of [1, 6]) redact(session, id, "pasted API key");
     const replayed = Session.fromLog(storedCopy(session.events), { schemas });
@@ -271,7 +271,7 @@ describe("p3 replay, and redactions read from a stored log (练习3)", () => {
     return Session.fromLog(storedCopy(session.events), { schemas });
   }
 
-  exampleTest.each([
+  test.each([
     { at: 2, target_id: 5, code: "TARGET_NOT_EARLIER" as const, why: "a target after the redaction" },
     { at: 2, target_id: 2, code: "TARGET_NOT_EARLIER" as const, why: "a redaction targeting itself" },
     { at: 2, target_id: 999, code: "UNKNOWN_TARGET" as const, why: "an id no event has" },
@@ -296,42 +296,44 @@ const plansArb = fc.array(
 const redactable = new Set(["user/message", "assistant/message", "tool/call", "tool/result"]);
 
 describe("p3 properties over random runs (练习3)", () => {
-  test.prop([chapterRunArb, plansArb], { numRuns: 100 })(
-    "for random valid redactions: raw events unchanged, replay reproduces the masking, no message added or lost",
-    (run, plans) => {
-      const session = new Session({ schemas });
-      const lastReason = new Map<number, string>();
-      run.forEach(({ type, data }, index) => {
-        session.append(type, data);
-        for (const plan of plans.filter(({ after }) => after % run.length === index)) {
-          const candidates = session.events.filter((event) => redactable.has(event.type));
-          const target = candidates[plan.pick % candidates.length];
-          if (target === undefined) continue;
-          redact(session, target.id, plan.reason);
-          lastReason.set(target.id, plan.reason);
-          // A tool/call's arguments are masked in the assistant message that asked for it as well.
-          const asking = target.type === "tool/call" ? askingMessage(session.events, target) : undefined;
-          if (asking !== undefined) lastReason.set(asking.id, plan.reason);
+  test("for random valid redactions: raw events unchanged, replay reproduces the masking, no message added or lost", () => {
+    fc.assert(
+      fc.property(chapterRunArb, plansArb, (run, plans) => {
+        const session = new Session({ schemas });
+        const lastReason = new Map<number, string>();
+        run.forEach(({ type, data }, index) => {
+          session.append(type, data);
+          for (const plan of plans.filter(({ after }) => after % run.length === index)) {
+            const candidates = session.events.filter((event) => redactable.has(event.type));
+            const target = candidates[plan.pick % candidates.length];
+            if (target === undefined) continue;
+            redact(session, target.id, plan.reason);
+            lastReason.set(target.id, plan.reason);
+            // A tool/call's arguments are masked in the assistant message that asked for it as well.
+            const asking = target.type === "tool/call" ? askingMessage(session.events, target) : undefined;
+            if (asking !== undefined) lastReason.set(asking.id, plan.reason);
+          }
+        });
+        const before = storedCopy(session.events);
+        const messages = deriveRedactedMessages(session.events);
+        const transcript = exportTranscript(session.events);
+        expect(storedCopy(session.events), "computing the views changes no raw event").toEqual(before);
+
+        const replayed = Session.fromLog(storedCopy(session.events), { schemas });
+        expect(deriveRedactedMessages(replayed.events), "replay masks the same way").toEqual(messages);
+        expect(exportTranscript(replayed.events)).toEqual(transcript);
+
+        const plain = session.deriveMessages();
+        expect(messages.map(shape), "same messages, same roles, same call ids: only text is masked").toEqual(plain.map(shape));
+        for (const entry of transcript) {
+          const reason = lastReason.get(entry.id);
+          expect(entry.redaction?.reason, `event #${entry.id}`).toBe(reason);
+          if (reason === undefined) expect(entry.data).toEqual(session.events[entry.id]?.data);
         }
-      });
-      const before = storedCopy(session.events);
-      const messages = deriveRedactedMessages(session.events);
-      const transcript = exportTranscript(session.events);
-      expect(storedCopy(session.events), "computing the views changes no raw event").toEqual(before);
-
-      const replayed = Session.fromLog(storedCopy(session.events), { schemas });
-      expect(deriveRedactedMessages(replayed.events), "replay masks the same way").toEqual(messages);
-      expect(exportTranscript(replayed.events)).toEqual(transcript);
-
-      const plain = session.deriveMessages();
-      expect(messages.map(shape), "same messages, same roles, same call ids: only text is masked").toEqual(plain.map(shape));
-      for (const entry of transcript) {
-        const reason = lastReason.get(entry.id);
-        expect(entry.redaction?.reason, `event #${entry.id}`).toBe(reason);
-        if (reason === undefined) expect(entry.data).toEqual(session.events[entry.id]?.data);
-      }
-    },
-  );
+      }),
+      { numRuns: 100 },
+    );
+  });
 });
 
 /** The latest assistant/message before `call` (a tool/call) whose tool_calls carry its call id. */

@@ -3,8 +3,8 @@
 // view before and after a replay, raw events never change, and the model never sees usage.
 // These tests build sessions with the chapter's Session (not your exercises/…/session.ts), so the
 // book's 练习 can be done before, after or without your own steps 05.1–05.5.
-import { describe, expect, test as exampleTest } from "vitest";
-import { fc, test } from "@fast-check/vitest";
+import { describe, expect, test } from "vitest";
+import fc from "fast-check";
 import { EventDataError } from "../../chapters/05-session-log/events.ts";
 import type { JsonObject } from "../../chapters/05-session-log/json.ts";
 import { ReplayError, Session } from "../../chapters/05-session-log/session.ts";
@@ -53,7 +53,7 @@ const twoTurnView: TurnUsage[] = [
 ];
 
 describe("p4 recording model/usage (练习4)", () => {
-  exampleTest("recordUsage logs the three counts with the turn and step of the open step", () => {
+  test("recordUsage logs the three counts with the turn and step of the open step", () => {
     const session = newSession();
     session.append("turn/start", { turn: 2 });
     session.append("step/start", { turn: 2, step: 1 });
@@ -71,7 +71,7 @@ describe("p4 recording model/usage (练习4)", () => {
     });
   });
 
-  exampleTest("only the three counts are logged, whatever else the API's usage object carries", () => {
+  test("only the three counts are logged, whatever else the API's usage object carries", () => {
     const session = newSession();
     session.append("step/start", { turn: 1, step: 1 });
     const fromApi = { ...usage(10, 5, 0), total_tokens: 15, prompt_cache_miss_tokens: 10 };
@@ -86,7 +86,7 @@ describe("p4 recording model/usage (练习4)", () => {
     ["a turn that has not started a step", [input("turn/start", { turn: 1 }), input("user/message", { content: "hi" })]],
   ];
 
-  exampleTest.each(noOpenStep)("in %s no step is open: UsageError, nothing appended", (_, entries) => {
+  test.each(noOpenStep)("in %s no step is open: UsageError, nothing appended", (_, entries) => {
     const session = sessionOf(entries, { schemas });
     expect(() => recordUsage(session, usage(1, 1, 0))).toThrow(UsageError);
     expect(session.events, "a refused record leaves the log as it was").toHaveLength(entries.length);
@@ -101,14 +101,14 @@ describe("p4 recording model/usage (练习4)", () => {
     { data: { ...good, prompt_cache_hit_tokens: 11 }, field: "$.prompt_cache_hit_tokens" },
   ];
 
-  exampleTest.each(badData)("the schema rejects bad data at $field", ({ data, field }) => {
+  test.each(badData)("the schema rejects bad data at $field", ({ data, field }) => {
     const type: string = "model/usage";
     const session = newSession();
     expect(() => session.append(type, data)).toThrow(EventDataError);
     expect(() => session.append(type, data)).toThrow(`"model/usage" at ${field}`);
   });
 
-  exampleTest("replay checks stored usage too: more cache hits than prompt tokens is refused", () => {
+  test("replay checks stored usage too: more cache hits than prompt tokens is refused", () => {
     const stored = storedCopy(twoTurnSession().events) as { type: string; data: JsonObject }[];
     const index = stored.findIndex((event) => event.type === "model/usage");
     stored[index] = { ...stored[index]!, data: { ...stored[index]!.data, prompt_cache_hit_tokens: 5000 } };
@@ -120,15 +120,15 @@ describe("p4 recording model/usage (练习4)", () => {
 });
 
 describe("p4 the cost dashboard's view (练习4)", () => {
-  exampleTest("usageByTurn sums each turn's model calls, turns in ascending order", () => {
+  test("usageByTurn sums each turn's model calls, turns in ascending order", () => {
     expect(usageByTurn(twoTurnSession().events)).toEqual(twoTurnView);
   });
 
-  exampleTest("a log with no usage gives no rows", () => {
+  test("a log with no usage gives no rows", () => {
     expect(usageByTurn(sessionOf([input("turn/start", { turn: 1 })]).events)).toEqual([]);
   });
 
-  exampleTest("a stored log read back from disk gives the same rows: the view is computed from events, not remembered", () => {
+  test("a stored log read back from disk gives the same rows: the view is computed from events, not remembered", () => {
     // Written by hand, as another process would have saved it; recordUsage never ran for it here.
     const stored = [
       { id: 0, type: "turn/start", ts: 1, data: { turn: 3 } },
@@ -142,7 +142,7 @@ describe("p4 the cost dashboard's view (练习4)", () => {
     ]);
   });
 
-  exampleTest("the same log gives the same view before and after a JSON round trip through Session.fromLog", () => {
+  test("the same log gives the same view before and after a JSON round trip through Session.fromLog", () => {
     const session = twoTurnSession();
     const replayed = Session.fromLog(storedCopy(session.events), { schemas });
     expect(usageByTurn(replayed.events)).toEqual(usageByTurn(session.events));
@@ -156,40 +156,44 @@ const usageArb: fc.Arbitrary<TokenUsage> = fc
   .map(([prompt, completion, hits]) => usage(prompt, completion, hits));
 
 describe("p4 properties over random runs (练习4)", () => {
-  test.prop([chapterRunArb, fc.array(usageArb, { minLength: 1, maxLength: 6 })], { numRuns: 100 })(
-    "usage after every model call: view = sums per turn, same after replay; raw events and messages unchanged",
-    (run, usages) => {
-      const session = newSession();
-      const expected = new Map<number, TurnUsage>();
-      let turn = 0;
-      let calls = 0;
-      for (const { type, data } of run) {
-        session.append(type, data);
-        if (type === "step/start") turn = data.turn as number;
-        if (type !== "assistant/message") continue;
-        // The reply is logged after the call returns; its usage right after it.
-        const cost = usages[calls++ % usages.length]!;
-        recordUsage(session, cost);
-        const row = expected.get(turn) ?? { turn, modelCalls: 0, promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0 };
-        expected.set(turn, {
-          turn,
-          modelCalls: row.modelCalls + 1,
-          promptTokens: row.promptTokens + cost.prompt_tokens,
-          completionTokens: row.completionTokens + cost.completion_tokens,
-          cacheHitTokens: row.cacheHitTokens + cost.prompt_cache_hit_tokens,
-          cacheMissTokens: row.cacheMissTokens + cost.prompt_tokens - cost.prompt_cache_hit_tokens,
-        });
-      }
-      const snapshot = session.events;
-      const before = storedCopy(snapshot);
-      const view = usageByTurn(session.events);
-      expect(view).toEqual([...expected.values()].sort((a, b) => a.turn - b.turn));
-      expect(session.events, "reading the view appends nothing").toBe(snapshot);
-      expect(storedCopy(session.events), "and changes no raw event").toEqual(before);
+  test("usage after every model call: view = sums per turn, same after replay; raw events and messages unchanged", () => {
+    fc.assert(
+      fc.property(chapterRunArb, fc.array(usageArb, { minLength: 1, maxLength: 6 }), (run, usages) => {
+        const session = newSession();
+        const expected = new Map<number, TurnUsage>();
+        let turn = 0;
+        let calls = 0;
+        for (const { type, data } of run) {
+          session.append(type, data);
+          if (type === "step/start") turn = data.turn as number;
+          if (type !== "assistant/message") continue;
+          // The reply is logged after the call returns; its usage right after it.
+          const cost = usages[calls++ % usages.length]!;
+          recordUsage(session, cost);
+          const row = expected.get(turn) ?? {
+            turn, modelCalls: 0, promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0,
+          };
+          expected.set(turn, {
+            turn,
+            modelCalls: row.modelCalls + 1,
+            promptTokens: row.promptTokens + cost.prompt_tokens,
+            completionTokens: row.completionTokens + cost.completion_tokens,
+            cacheHitTokens: row.cacheHitTokens + cost.prompt_cache_hit_tokens,
+            cacheMissTokens: row.cacheMissTokens + cost.prompt_tokens - cost.prompt_cache_hit_tokens,
+          });
+        }
+        const snapshot = session.events;
+        const before = storedCopy(snapshot);
+        const view = usageByTurn(session.events);
+        expect(view).toEqual([...expected.values()].sort((a, b) => a.turn - b.turn));
+        expect(session.events, "reading the view appends nothing").toBe(snapshot);
+        expect(storedCopy(session.events), "and changes no raw event").toEqual(before);
 
-      const replayed = Session.fromLog(storedCopy(session.events), { schemas });
-      expect(usageByTurn(replayed.events), "the same log gives the same view after replay").toEqual(view);
-      expect(session.deriveMessages(), "usage never reaches the model").toEqual(sessionOf(run).deriveMessages());
-    },
-  );
+        const replayed = Session.fromLog(storedCopy(session.events), { schemas });
+        expect(usageByTurn(replayed.events), "the same log gives the same view after replay").toEqual(view);
+        expect(session.deriveMessages(), "usage never reaches the model").toEqual(sessionOf(run).deriveMessages());
+      }),
+      { numRuns: 100 },
+    );
+  });
 });

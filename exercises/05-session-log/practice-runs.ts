@@ -2,7 +2,7 @@
 // nothing here needs changing. A run is the event sequence the chapter's runAgent writes — turns
 // of user message, request header and steps, each step an assistant reply with its tool calls and
 // results — with random text, so a property is checked on logs shaped like real ones.
-import { fc } from "@fast-check/vitest";
+import fc from "fast-check";
 import type { EventData } from "../../chapters/05-session-log/events.ts";
 import type { JsonObject } from "../../chapters/05-session-log/json.ts";
 import { Session, type SessionOptions } from "../../chapters/05-session-log/session.ts";
