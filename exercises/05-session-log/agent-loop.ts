@@ -1,14 +1,25 @@
 // Step 05.5 — runAgent, the logged agent loop (book §5.5 "循环日志化").
 // The chapter-02 loop, with its message list replaced by your Session: every step is an append.
-// First, before any append: maxSteps must be a positive integer (else RangeError), and build the
-// request's tools (tools.map(toolSpec) throws for a schema with no JSON Schema) — a turn that
-// starts must end. Then log, in order: turn/start { turn } (turn = turns already in the session
-// + 1), user/message, request/header { header: { model: client.model, system, tools: tools.map(toolSpec) }, reason: "initial" };
-// then per step: step/start, call client.chat({ system, tools, messages: session.deriveMessages() }),
-// assistant/message (keep reasoning_content; `?? null` when absent — undefined is not JSON), and per tool call tool/call + tool/result (runToolCall
-// never throws); step/end in a `finally`. No tool calls → turn/end "completed"; budget used up →
-// turn/end "max_steps"; the model call throws → turn/end "error" + messageOf(error) (the client's
-// message, already scrubbed of the API key), reject with AgentRunError whose cause is that error.
+//
+// Before anything is logged (a turn that starts must also end):
+//   - maxSteps must be a positive integer, else throw a RangeError;
+//   - build the request's tools with tools.map(toolSpec): it throws for a schema with no JSON Schema.
+// Then log, in this order:
+//   turn/start         { turn }  — turn = the turns already in the session + 1
+//   user/message       { content: userPrompt }
+//   request/header     { header: { model: client.model, system, tools }, reason: "initial" }
+//   for each step, 1 … maxSteps:
+//     step/start       { turn, step }
+//                      then call client.chat({ system, tools, messages: session.deriveMessages() })
+//     assistant/message  the reply, with reasoning_content kept (`?? null`: undefined is not JSON)
+//     tool/call, tool/result  for each tool call in the reply (runToolCall never throws)
+//     step/end         { turn, step } — in a `finally`, so a step that throws is closed too
+//   turn/end           { turn, reason }, where reason is
+//     "completed"      the reply asked for no tool: resolve with the session
+//     "max_steps"      the budget is used up: resolve with the session too
+//     "error"          the model call threw: add `message: messageOf(error)` (the client's message,
+//                      already scrubbed of the API key), then reject with an AgentRunError whose
+//                      cause is that error.
 // Run: npx vitest exercises/05-session-log/05.5-agent-loop.test.ts
 import {
   AgentRunError as GivenAgentRunError,

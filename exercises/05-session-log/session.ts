@@ -1,24 +1,35 @@
 // Steps 05.2 and 05.4 — the Session, an append-only log of events.
-// 05.2 (book §5.2–5.3 "Session.append：唯一的写入路径"): `append(type, data)` is the only way in:
-//   check the type (non-empty string → else TypeError), copy + deep-freeze the data with your
-//   freezeJson (a JSON object → else JsonValueError), check a known type's data (`checkEventData`
-//   → EventDataError), read the clock (a safe non-negative integer → else TypeError), and only then
-//   commit: id = log length, frozen event. A rejected append changes nothing. The built-in schemas
-//   are strict (an extra key is an EventDataError), the constructor's schemas only add types (given
-//   below), and types like "constructor" are ordinary unknown types (checkEventData looks up own
-//   keys). `events` is a frozen snapshot, the same array until the next append. `subscribe` returns
-//   an idempotent unsubscribe; listeners run after commit, a throwing one goes to `onListenerError`,
-//   and appends made inside a listener are queued so every listener hears the ids in order. Queue
-//   each event with the listeners subscribed when it was appended: one that subscribes during a
-//   delivery hears only later appends, and one unsubscribed before its turn is skipped.
-// 05.4 (book §5.6 "重放：从日志重建一切"): `Session.fromLog(events)` rebuilds a session from a stored
-//   log, trusting nothing. Each entry (a hole in a sparse array too) must be an object with exactly
-//   id/type/ts/data: id === index, a non-empty type, a safe non-negative integer ts, JSON-object
-//   data (re-frozen; known types re-checked, strictly; "constructor" is just an unknown type).
-//   Throw `new ReplayError(index, code, detail)`, code one of NOT_A_LOG (index 0), NOT_AN_EVENT,
-//   UNEXPECTED_KEY (name the key), ID_MISMATCH, BAD_TYPE, BAD_TS, BAD_DATA, SCHEMA (keep the
-//   EventDataError's message: it names the type and the field), checked in that order. Loop with
-//   an index: forEach and map skip the holes of a sparse array. Share nothing with the input.
+//
+// 05.2 (book §5.2–5.3 "Session.append：唯一的写入路径")
+//   append(type, data) is the only way in. Check, in this order, and only then commit:
+//     - the type: a non-empty string, else TypeError;
+//     - the data: copy and deep-freeze it with your freezeJson; it must be a JSON object, else
+//       JsonValueError;
+//     - a known type's data: checkEventData(type, data, this.#schemas), else EventDataError (the
+//       built-in schemas are strict, and a type like "constructor" is just an unknown type);
+//     - the clock: a safe non-negative integer, else TypeError.
+//   Commit: id = the log's length, the event frozen. A rejected append changes nothing.
+//   events is a frozen snapshot: the same array until the next append.
+//   subscribe(listener) returns an unsubscribe that is safe to call twice. Listeners run after the
+//   commit; one that throws goes to onListenerError and the others still run. An append made inside a
+//   listener is queued, so every listener hears the ids in order: queue each event together with
+//   the listeners subscribed when it was appended (one that subscribes during a delivery hears only
+//   later appends; one unsubscribed before its turn is skipped).
+//
+// 05.4 (book §5.6 "重放：从日志重建一切")
+//   Session.fromLog(events) rebuilds a session from a stored log, trusting nothing and sharing
+//   nothing with its input. Throw `new ReplayError(index, code, detail)` for the first broken rule,
+//   checked in this order:
+//     NOT_A_LOG      the log is not an array (index 0)
+//     NOT_AN_EVENT   an entry is not an object (a hole in a sparse array too)
+//     UNEXPECTED_KEY a key other than id, type, ts, data (name the key)
+//     ID_MISMATCH    id !== index
+//     BAD_TYPE       the type is not a non-empty string
+//     BAD_TS         ts is not a safe non-negative integer
+//     BAD_DATA       the data is not a JSON object (re-frozen with freezeJson)
+//     SCHEMA         a known type's data is wrong (keep the EventDataError's message: it names the
+//                    type and the field)
+//   Loop with an index: forEach and map skip the holes of a sparse array.
 // Run: npx vitest exercises/05-session-log/05.2-session.test.ts (then 05.4-replay.test.ts)
 import type { Message } from "../../chapters/common/messages.ts";
 // What you will need: your freezeJson from 05.1, and the vocabulary's schemas (given).
