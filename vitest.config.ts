@@ -63,5 +63,7 @@ export default defineConfig(({ mode }) => ({
       mode === "workbook" ? [chapter, answers] : mode === "check" ? [stubs, ...decoyProjects] : [learner],
     // Property tests print their seed on failure; a learner can paste it back (see the README).
     testTimeout: 20_000,
+    // fast-check's own frames (about ten per failing property) say nothing about the learner's code.
+    onStackTrace: (_error, frame) => !frame.file.includes("/node_modules/fast-check/"),
   },
 }));

@@ -38,12 +38,12 @@ function pathFrom(keys: readonly (string | number)[]): string {
 /** Every object and array inside `value` (itself included), with its path. A loop, not recursion. */
 function containersOf(value: unknown): [string, object][] {
   const found: [string, object][] = [];
-  const stack: [string, unknown][] = [["$", value]];
+  const stack: [(string | number)[], unknown][] = [[[], value]];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [path, item] = next;
+    const [keys, item] = next;
     if (typeof item !== "object" || item === null) continue;
-    found.push([path, item]);
-    for (const [key, child] of Object.entries(item)) stack.push([`${path}[${JSON.stringify(key)}]`, child]);
+    found.push([pathFrom(keys), item]);
+    for (const [key, child] of Object.entries(item)) stack.push([[...keys, Array.isArray(item) ? Number(key) : key], child]);
   }
   return found;
 }

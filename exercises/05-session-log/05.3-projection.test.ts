@@ -164,7 +164,7 @@ describe("05.3 deriveEventMessage: an assistant reply that says nothing is dropp
     const event = eventOf("assistant/message", { content: "", tool_calls: [] });
     expect(
       deriveEventMessage(event),
-      'only content null means "no text"; an empty string is kept',
+      'content "" is kept (only null means "no text"); reasoning_content is null when the event has none',
     ).toStrictEqual({ role: "assistant", content: "", reasoning_content: null, tool_calls: [] });
   });
 
@@ -180,7 +180,7 @@ describe("05.3 deriveEventMessage: an assistant reply that says nothing is dropp
 
   test("content null is kept when the reply has a tool call", () => {
     const event = eventOf("assistant/message", { content: null, tool_calls: [calculatorCall] });
-    expect(deriveEventMessage(event)).toStrictEqual({
+    expect(deriveEventMessage(event), "kept, with reasoning_content null when the event has none").toStrictEqual({
       role: "assistant",
       content: null,
       reasoning_content: null,
@@ -213,9 +213,14 @@ describe("05.3 deriveEventMessage: every other event stays in the log only", () 
       entry("assistant/message", { content: "", tool_calls: [calculatorCall] }),
       entry("tool/call", { call_id: calculatorCall.id, name: calculatorCall.name, arguments: calculatorCall.arguments }),
     ]);
-    expect(deriveMessages(log), "one assistant message, not a second one for the tool/call").toStrictEqual([
-      { role: "assistant", content: "", reasoning_content: null, tool_calls: [calculatorCall] },
-    ]);
+    const messages = deriveMessages(log);
+    expect(messages.map((m) => m.role), "one assistant message, not a second one for the tool/call").toEqual(["assistant"]);
+    expect(messages[0], "the assistant message as projected (reasoning_content null when absent)").toStrictEqual({
+      role: "assistant",
+      content: "",
+      reasoning_content: null,
+      tool_calls: [calculatorCall],
+    });
   });
 });
 

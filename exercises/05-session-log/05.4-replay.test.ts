@@ -101,13 +101,15 @@ function expectDeepFrozen(value: unknown, where: string): void {
 // ── a good log ────────────────────────────────────────────────────────────────────────────────────
 
 describe("05.4 fromLog: a well-formed log replays as it was", () => {
+  const asStored = "each event comes back as stored, ts included: commit the stored events, do not append them again (append stamps a new ts)";
+
   test("a stored log replays to the same events", () => {
-    expect(Session.fromLog(storedLog()).events).toEqual(storedLog());
+    expect(Session.fromLog(storedLog()).events, asStored).toEqual(storedLog());
   });
 
   test("a JSON round trip replays to the same events", () => {
     const text = JSON.stringify(storedLog());
-    expect(Session.fromLog(JSON.parse(text) as unknown[]).events).toEqual(storedLog());
+    expect(Session.fromLog(JSON.parse(text) as unknown[]).events, asStored).toEqual(storedLog());
   });
 
   test("an empty log replays to an empty session", () => {
@@ -190,9 +192,10 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
   });
 
   test("the message of an ID_MISMATCH says which id was found and which was expected", () => {
-    const error = expectReplayError(logWith(3, (entry) => ({ ...entry, id: 4 })), 3, "ID_MISMATCH");
-    expect(error.message).toContain("4");
-    expect(error.message).toContain("3");
+    const error = expectReplayError(logWith(3, (entry) => ({ ...entry, id: 7 })), 3, "ID_MISMATCH");
+    const detail = error.message.replace("replay failed at event #3: ", "");
+    expect(detail, "name the id that was found").toContain("7");
+    expect(detail, "and the id that was expected (the index)").toContain("3");
   });
 
   test.each([

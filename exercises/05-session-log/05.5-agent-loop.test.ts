@@ -185,6 +185,16 @@ describe("05.5 the request: the system prompt and tools travel beside the messag
       "DeepSeek answers 400 when a tool-call turn's reasoning_content is not sent back",
     ).toEqual(expected);
   });
+
+  test("a reply without reasoning_content is logged with reasoning_content: null", async () => {
+    // A ChatClient may leave the optional field out; undefined is not JSON, so append would reject it.
+    const { reasoning_content: _omitted, ...withoutReasoning } = reply("答案是 7。");
+    const session = await run(new ScriptedClient([withoutReasoning]));
+    expect(
+      dataOf(session, "assistant/message"),
+      "log reply.reasoning_content ?? null: a missing field is recorded as null",
+    ).toEqual([{ content: "答案是 7。", reasoning_content: null, tool_calls: [] }]);
+  });
 });
 
 // ── options checked before the turn starts ──────────────────────────────────────────────────────
@@ -312,7 +322,9 @@ describe("05.5 when the model call fails: step/end, turn/end error, AgentRunErro
     expect(error).toBeInstanceOf(AgentRunError);
     const { session } = error as AgentRunError;
     expect(session).toBeInstanceOf(Session);
-    expect(typesOf(session)).toEqual(["turn/start", "user/message", "request/header", "step/start", "step/end", "turn/end"]);
+    expect(typesOf(session), "the failed step is closed by step/end before turn/end (use finally)").toEqual([
+      "turn/start", "user/message", "request/header", "step/start", "step/end", "turn/end",
+    ]);
     expect(session.events.at(-1)?.data).toEqual({
       turn: 1,
       reason: "error",

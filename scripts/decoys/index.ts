@@ -46,6 +46,7 @@ export const decoys: readonly Decoy[] = [
   // 05.5 runAgent
   decoy("loop-skips-step-end-on-error", "no finally: a step whose model call throws is never closed with step/end", "agent-loop.ts", "05.5-agent-loop.test.ts"),
   decoy("loop-system-as-message", "the system prompt is logged as a user/message and sent as conversation", "agent-loop.ts", "05.5-agent-loop.test.ts"),
+  decoy("loop-reasoning-undefined", "reasoning_content logged without ?? null, so a reply that omits it logs undefined", "agent-loop.ts", "05.5-agent-loop.test.ts"),
   decoy("loop-throws-on-tool-error", "tools run without runToolCall, so a failing tool ends the run", "agent-loop.ts", "05.5-agent-loop.test.ts"),
   // p2 (练习2) a coding assistant's inspection and UI events
   decoy("coding-assistant-file-read-projects", "recordFileRead also writes a user/message, so the inspection event reaches the model", "coding-assistant.ts", "p2-coding-assistant.test.ts"),

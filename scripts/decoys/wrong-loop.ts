@@ -13,12 +13,15 @@ export interface LoopMistakes {
   readonly systemAsMessage?: boolean;
   /** Tools run directly instead of through runToolCall, so a failing tool throws out of the step. */
   readonly toolsWithoutRunToolCall?: boolean;
+  /** reasoning_content copied as is: a reply that leaves it out logs undefined, which is not JSON. */
+  readonly reasoningWithoutNull?: boolean;
 }
 
 export function wrongLoop(mistakes: LoopMistakes): (options: RunAgentOptions) => Promise<Session> {
   const runTool = mistakes.toolsWithoutRunToolCall ? runToolBare : runToolCall;
   return async (options) => {
     const { client, systemPrompt, maxSteps = 10, session = new Session() } = options;
+    if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new RangeError(`maxSteps must be a positive integer, got ${maxSteps}`);
     const turn = session.events.filter((event) => event.type === "turn/start").length + 1;
     const toolsByName = new Map(options.tools.map((tool) => [tool.name, tool]));
     const request = { system: systemPrompt, tools: options.tools.map(toolSpec) };
@@ -32,7 +35,8 @@ export function wrongLoop(mistakes: LoopMistakes): (options: RunAgentOptions) =>
       try {
         const reply = await client.chat({ ...request, messages: session.deriveMessages() });
         const toolCalls = reply.tool_calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args }));
-        session.append("assistant/message", { content: reply.content, reasoning_content: reply.reasoning_content ?? null, tool_calls: toolCalls });
+        const reasoning = mistakes.reasoningWithoutNull ? reply.reasoning_content : (reply.reasoning_content ?? null);
+        session.append("assistant/message", { content: reply.content, reasoning_content: reasoning, tool_calls: toolCalls });
         for (const call of toolCalls) {
           session.append("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments });
           session.append("tool/result", { call_id: call.id, ...(await runTool(toolsByName, call)) });
