@@ -1,7 +1,7 @@
 // Steps 05.2 and 05.4 — the Session, an append-only log of events.
 //
 // 05.2 (book §5.2–5.3 "Session.append：唯一的写入路径")
-//   append(type, data) is the only way in. Check, in this order, and only then commit:
+//   append(type, data) is the only way in. Check all of these, and only then commit:
 //     - the type: a non-empty string, else TypeError;
 //     - the data: copy and deep-freeze it with your freezeJson; it must be a JSON object, else
 //       JsonValueError;
@@ -45,16 +45,21 @@ import {
   reportListenerError,
   type Listener,
   type SessionEvent,
+  type ReplayRule,
   type SessionOptions,
 } from "../../chapters/05-session-log/session.ts";
 import { freezeJson, JsonValueError } from "./json.ts";
 import { deriveMessages } from "./projection.ts";
 import { todo } from "./todo.ts";
 
-// Given: the event type, the options and the replay error (its message already says "event #N"),
-// and reportListenerError, the default onListenerError (a failing listener is reported, never
-// allowed to break append).
-export { ReplayError, type Listener, type SessionEvent, type SessionOptions };
+// Given, from the chapter (hover them in your editor for the details):
+//   SessionEvent<T>  { readonly id: number; readonly type: T; readonly ts: number; readonly data: EventData<T> }
+//   Listener         (event: SessionEvent) => void
+//   SessionOptions   { clock?: () => number; onListenerError?: (error, event) => void; schemas?: EventSchemas }
+//   ReplayError      new ReplayError(index, code: ReplayRule, detail); its message already says "event #N"
+//   reportListenerError  the default onListenerError: a failing listener is reported, never allowed
+//                        to break append
+export { ReplayError, type Listener, type ReplayRule, type SessionEvent, type SessionOptions };
 
 export class Session {
   // The options are stored for you; add the log, the snapshot and the listeners yourself.
