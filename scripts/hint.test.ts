@@ -42,10 +42,21 @@ describe("npm run hint", () => {
     expect(first).toContain("`npm run hint -- 05.3` again shows hint 2");
 
     const second = hint("05.3");
-    expect(second).toContain("Hint 1 of 3: first nudge");
     expect(second).toContain("Hint 2 of 3: second nudge");
+    expect(second, "earlier hints are not repeated").not.toContain("first nudge");
+    expect(second).toContain("Hint 1 is not repeated: `npm run hint -- 05.3 --all`");
     expect(second).not.toContain("the code shape");
     expect(JSON.parse(readFileSync(stateFile, "utf8"))).toEqual({ "05.3": 2 });
+  });
+
+  test("--all reprints every hint seen so far without revealing another", () => {
+    hint("05.3");
+    hint("05.3");
+    const all = hint("05.3", "--all");
+    expect(all).toContain("Hint 1 of 3: first nudge");
+    expect(all).toContain("Hint 2 of 3: second nudge");
+    expect(all).not.toContain("the code shape");
+    expect(readHintState(stateFile)).toEqual({ "05.3": 2 });
   });
 
   test("after the last hint it says so and points at npm run compare", () => {

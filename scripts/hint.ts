@@ -1,7 +1,8 @@
 // `npm run hint -- 05.3`: hints that reveal a little more each time. The first call prints hint 1,
-// the next hints 1–2, and so on; how many a learner has seen is kept per step in a small state file
-// (.workbook/hints.json at the repo root, or $WORKBOOK_STATE_DIR/hints.json), so it survives between
-// runs. `--reset` forgets (one step, or every step when no id is given).
+// the next hint 2, and so on (`--all` reprints every hint seen so far); how many a learner has seen
+// is kept per step in a small state file (.workbook/hints.json at the repo root, or
+// $WORKBOOK_STATE_DIR/hints.json), so it survives between runs. `--reset` forgets (one step, or
+// every step when no id is given).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pc from "picocolors";
@@ -49,11 +50,20 @@ export function forget(state: HintState, id: string | undefined): HintState {
   return rest;
 }
 
-/** The text a learner sees: the step, the hints shown so far, and what to do next. */
-export function renderHints(step: Step, stepHints: readonly string[], shown: number): string {
+/**
+ * The text a learner sees: the step, the newest hint (or, with `all`, every hint seen so far), and
+ * what to do next. Earlier hints are not repeated by default: by the fourth call they would bury
+ * the new one.
+ */
+export function renderHints(step: Step, stepHints: readonly string[], shown: number, all = false): string {
   const lines = [pc.bold(`Step ${step.id} — ${step.title}`) + pc.dim(` (${step.titleZh})`), ""];
-  stepHints.slice(0, shown).forEach((hint, index) => {
-    const label = pc.cyan(`Hint ${index + 1} of ${stepHints.length}:`);
+  const from = all ? 0 : shown - 1;
+  if (from > 0) {
+    const earlier = from === 1 ? "Hint 1 is" : `Hints 1–${from} are`;
+    lines.push(pc.dim(`${earlier} not repeated: \`npm run hint -- ${step.id} --all\` shows every hint you have seen.`), "");
+  }
+  stepHints.slice(from, shown).forEach((hint, offset) => {
+    const label = pc.cyan(`Hint ${from + offset + 1} of ${stepHints.length}:`);
     lines.push(`${label} ${indentAfterFirst(hint)}`, "");
   });
   if (shown < stepHints.length) {
@@ -81,8 +91,8 @@ export interface HintDeps {
 export function hintCommand(argv: readonly string[], deps: HintDeps): string {
   const { id, flags } = parseArgs(argv);
   const list = deps.steps ?? steps;
-  const unknown = [...flags].filter((flag) => flag !== "--reset");
-  if (unknown.length > 0) throw new UsageError(`unknown option ${unknown.join(" ")} (only --reset)`);
+  const unknown = [...flags].filter((flag) => flag !== "--reset" && flag !== "--all");
+  if (unknown.length > 0) throw new UsageError(`unknown option ${unknown.join(" ")} (only --all and --reset)`);
   if (flags.has("--reset")) {
     const step = id === undefined ? undefined : requireStep(id, "hint", list);
     writeHintState(deps.stateFile, forget(readHintState(deps.stateFile), step?.id));
@@ -95,9 +105,13 @@ export function hintCommand(argv: readonly string[], deps: HintDeps): string {
   if (stepHints.length === 0) {
     return `No hints for ${step.id} yet. Read exercises/05-session-log/README.md#${step.readmeAnchor}, or compare with the answer: \`npm run compare -- ${step.id}\``;
   }
-  const next = revealNext(readHintState(deps.stateFile), step.id, stepHints.length);
+  const state = readHintState(deps.stateFile);
+  const seen = state[step.id] ?? 0;
+  // --all reprints what was seen without revealing more (or the first hint, if none was seen yet).
+  if (flags.has("--all") && seen > 0) return renderHints(step, stepHints, Math.min(seen, stepHints.length), true);
+  const next = revealNext(state, step.id, stepHints.length);
   writeHintState(deps.stateFile, next.state);
-  return renderHints(step, stepHints, next.shown);
+  return renderHints(step, stepHints, next.shown, flags.has("--all"));
 }
 
 if (isMain(import.meta.url)) {

@@ -34,13 +34,13 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "直接把 `this.#schemas` 传给它就行，别自己写 `schemas[type]`。",
     "`id` 就是提交前的 `this.#log.length`；`ts` 来自构造参数里的 `clock`（默认 `Date.now`），" +
       "要检查它是非负的安全整数。事件对象本身也要 `Object.freeze`。\n" +
-      "`events` 是缓存的快照：`this.#snapshot ??= Object.freeze([...this.#log])`，append 时把缓存设为 " +
-      "`undefined`。于是两次读取之间没有 append 就返回同一个数组，旧快照也永远不会变长。",
+      "`events` 是缓存的快照：第一次读取时把日志复制成一个冻结的新数组并记在一个私有字段里，之后直接返回它；" +
+      "每次提交新事件时把这个缓存清掉。于是两次读取之间没有 append 就返回同一个数组，旧快照也永远不会变长。",
     "`subscribe(listener)` 返回取消函数，调用两次也无害。用 `Set` 存一个包装对象 `{ listener }`，" +
       "这样同一个函数订阅两次算两份，各自取消。通知时遍历订阅者的副本，每个 listener " +
       "包在 `try/catch` 里，错误交给 `onListenerError(error, event)`：事件已经提交，" +
       "一个订阅者失败既不能丢掉事件，也不能让后面的订阅者收不到。" +
-      "轮到某个订阅者之前它可能已被前面的订阅者取消（`!this.#listeners.has(entry)`），那就跳过它。",
+      "轮到某个订阅者之前它可能已被前面的订阅者取消：投递前先看它的包装对象是否还在订阅集合里，不在就跳过。",
     "listener 里又调用了 `append` 怎么办？如果立刻递归通知，后面的订阅者会先看到 #1 再看到 #0。" +
       "形状：一个待投递队列 `#undelivered` 和一个标志 `#delivering`。\n" +
       "  #notify(event) { 推入 { event, audience: [...this.#listeners] }; 若正在投递则 return; 否则置标志, try { 循环 shift() 逐个投递 } finally { 复位标志 } }\n" +

@@ -51,6 +51,12 @@ describe("npm run progress: classifying a step's results", () => {
     expect(classify(file(assertion, failed("b", "boom")))).toMatchObject({ kind: "failing", failing: 2, total: 2 });
   });
 
+  test("some tests pass and every failure stops at another step's stub → waiting for that step", () => {
+    const tests = file(passed("a"), failed("b", stubError("05.3")), failed("c", stubError("05.3")));
+    expect(classify(tests, "05.4")).toEqual({ kind: "waiting", failing: 2, total: 3, waitsOn: ["05.3"] });
+    expect(classify(tests, "05.3"), "a failure at the step's own stub is its own").toMatchObject({ kind: "failing" });
+  });
+
   test("a file that does not load → broken; a file that does not exist → missing", () => {
     const broken: FileOutcome = { exists: true, loadErrors: ["Cannot find module './json.ts'"], tests: [] };
     expect(classify(broken)).toEqual({ kind: "broken", message: "Cannot find module './json.ts'" });

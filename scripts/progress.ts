@@ -29,13 +29,16 @@ export type StepStatus =
   | { readonly kind: "failing"; readonly failing: number; readonly total: number; readonly first: TestOutcome }
   /** No test passes and tests stop at a stub; `waitsOn` lists the steps whose stubs they hit. */
   | { readonly kind: "not-started"; readonly total: number; readonly waitsOn: readonly string[] }
+  /** Every failing test stops at the stub of another step: this step's own code may well be right. */
+  | { readonly kind: "waiting"; readonly failing: number; readonly total: number; readonly waitsOn: readonly string[] }
   | { readonly kind: "broken"; readonly message: string }
   | { readonly kind: "missing" };
 
 // The message todo() in exercises/05-session-log/todo.ts gives every NotImplementedError.
 const stubMessage = /not implemented yet — step (\S+?):/;
 
-export function classify(file: FileOutcome): StepStatus {
+/** `stepId` is the step the file tests: a failure at its own stub is its own, at another's it is not. */
+export function classify(file: FileOutcome, stepId?: string): StepStatus {
   if (!file.exists) return { kind: "missing" };
   const [loadError] = file.loadErrors;
   if (loadError !== undefined) return { kind: "broken", message: loadError };
@@ -51,6 +54,12 @@ export function classify(file: FileOutcome): StepStatus {
   const stubSteps = failed.map(stubStepOf).filter((id) => id !== undefined);
   if (failed.length === ran.length && stubSteps.length > 0) {
     return { kind: "not-started", total: ran.length, waitsOn: [...new Set(stubSteps)].sort() };
+  }
+  // 05.4's tests also run the 05.3 projection: with 05.3 still a stub they fail, through no fault of
+  // 05.4's code. Say what they wait for instead of calling the step failing.
+  const waitsOn = [...new Set(stubSteps)].sort();
+  if (stubSteps.length === failed.length && stepId !== undefined && !waitsOn.includes(stepId)) {
+    return { kind: "waiting", failing: failed.length, total: ran.length, waitsOn };
   }
   // Show a real failure (a wrong value) before one that only hit a stub not yet written.
   const wrong = failed.find((test) => stubStepOf(test) === undefined) ?? first;
@@ -81,7 +90,9 @@ export function renderProgress(reports: readonly StepReport[]): string {
   const idWidth = Math.max(...reports.map((r) => r.step.id.length));
   for (const { step, status } of reports) {
     const book = pc.dim(`(book ${step.bookSection})`);
-    lines.push(`  ${mark(status)} ${step.id.padEnd(idWidth)}  ${step.title} — ${describe(status, step)}  ${book}`);
+    const passed = new Set(reports.filter((r) => r.status.kind === "passed").map((r) => r.step.id));
+    const describeStatus = describe(status, step, passed);
+    lines.push(`  ${mark(status)} ${step.id.padEnd(idWidth)}  ${step.title} — ${describeStatus}  ${book}`);
     // A file that does not even load (a typo, a missing export) is worth seeing on every step it breaks.
     if (status.kind === "broken") lines.push(pc.red(`      ${firstLine(status.message)}`));
   }
@@ -118,6 +129,8 @@ function mark(status: StepStatus): string {
     case "failing":
     case "broken":
       return pc.red("✗");
+    case "waiting":
+      return pc.yellow("…");
     case "not-started":
       return pc.dim("·");
     case "missing":
@@ -125,20 +138,24 @@ function mark(status: StepStatus): string {
   }
 }
 
-function describe(status: StepStatus, step: Step): string {
+function describe(status: StepStatus, step: Step, passed: ReadonlySet<string>): string {
   switch (status.kind) {
     case "passed":
       return pc.green(`passed (${status.total} tests)`);
     case "failing":
       return pc.red(`${status.failing} of ${status.total} failing`);
+    case "waiting":
+      return pc.yellow(`${status.failing} of ${status.total} failing, all waiting for ${status.waitsOn.join(", ")}`);
     case "broken":
       return pc.red("its tests could not run");
     case "missing":
       return pc.yellow(`test file ${step.test} not found`);
     case "not-started": {
-      // 05.4's tests may stop at the 05.2 stub first: worth knowing which file to open.
-      const others = status.waitsOn.filter((id) => id !== step.id);
-      return others.length === 0 ? pc.dim("not started") : pc.dim(`not started (its tests also need ${others.join(", ")})`);
+      // Its tests run earlier steps' code too (05.5 runs your Session and projection): say which of
+      // those are not done yet, so the learner knows which file to open first.
+      const waiting = [...step.needs, ...status.waitsOn].filter((id) => id !== step.id && !passed.has(id));
+      const unmet = [...new Set(waiting)].sort();
+      return unmet.length === 0 ? pc.dim("not started") : pc.dim(`not started (its tests also need ${unmet.join(", ")})`);
     }
   }
 }
@@ -186,7 +203,7 @@ export async function runSteps(list: readonly Step[] = steps): Promise<StepRepor
   return list.map((step, index) => {
     const file = files[index]!;
     const module = modules.find((candidate) => path.resolve(candidate.moduleId) === file);
-    return { step, status: classify(outcomeOf(module, existsSync(file))) };
+    return { step, status: classify(outcomeOf(module, existsSync(file)), step.id) };
   });
 }
 

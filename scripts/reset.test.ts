@@ -96,6 +96,7 @@ describe("npm run reset", () => {
       test: `${id}.test.ts`,
       answerDir: repo,
       readmeAnchor: "",
+      needs: [],
     }));
     const output = plain(resetCommand(["05.2"], { steps: shared, exercisesDir: exercises, now: new Date(0) }));
     expect(output).toContain("Step 05.2:");

@@ -24,6 +24,8 @@ export interface Step {
   readonly answerDir: string;
   /** Heading anchor in exercises/05-session-log/README.md. */
   readonly readmeAnchor: string;
+  /** Earlier steps whose code this step's tests also run (see each test file's opening comment). */
+  readonly needs: readonly string[];
 }
 
 export const steps: readonly Step[] = [
@@ -36,6 +38,7 @@ export const steps: readonly Step[] = [
     test: "05.1-freeze-json.test.ts",
     answerDir: chapterDir,
     readmeAnchor: "051-freezejson",
+    needs: [],
   },
   {
     id: "05.2",
@@ -46,6 +49,7 @@ export const steps: readonly Step[] = [
     test: "05.2-session.test.ts",
     answerDir: chapterDir,
     readmeAnchor: "052-session",
+    needs: ["05.1"],
   },
   {
     id: "05.3",
@@ -56,6 +60,7 @@ export const steps: readonly Step[] = [
     test: "05.3-projection.test.ts",
     answerDir: chapterDir,
     readmeAnchor: "053-projection",
+    needs: ["05.2"],
   },
   {
     id: "05.4",
@@ -66,16 +71,18 @@ export const steps: readonly Step[] = [
     test: "05.4-replay.test.ts",
     answerDir: chapterDir,
     readmeAnchor: "054-replay",
+    needs: ["05.2", "05.3"],
   },
   {
     id: "05.5",
     title: "runAgent: the logged agent loop",
     titleZh: "runAgent：日志化的智能体循环",
-    bookSection: "5.5",
+    bookSection: "5.5, 5.7",
     file: "agent-loop.ts",
     test: "05.5-agent-loop.test.ts",
     answerDir: chapterDir,
     readmeAnchor: "055-runagent",
+    needs: ["05.1", "05.2", "05.3"],
   },
   // The book's 练习 as code (练习1 is a question: its model answer is solutions/05-session-log/练习1.md).
   {
@@ -87,6 +94,7 @@ export const steps: readonly Step[] = [
     test: "p2-coding-assistant.test.ts",
     answerDir: solutionsDir,
     readmeAnchor: "练习2",
+    needs: [],
   },
   {
     id: "p3",
@@ -97,6 +105,7 @@ export const steps: readonly Step[] = [
     test: "p3-redaction.test.ts",
     answerDir: solutionsDir,
     readmeAnchor: "练习3",
+    needs: [],
   },
   {
     id: "p4",
@@ -107,6 +116,7 @@ export const steps: readonly Step[] = [
     test: "p4-usage-view.test.ts",
     answerDir: solutionsDir,
     readmeAnchor: "练习4",
+    needs: [],
   },
 ];
 
