@@ -1,7 +1,9 @@
 // The record script end to end, as a maintainer runs it, against the loopback stand-in instead of
 // DeepSeek: it must write a usable fixture and never the key.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -34,11 +36,14 @@ function record(args: readonly string[], env: Record<string, string>): Promise<R
 const repliesOf = (...names: string[]) =>
   names.flatMap((name) => loadFixture(fixturePath(name)).exchanges.map((exchange) => exchange.response));
 
+type Server = Pick<StandIn, "baseURL" | "close">;
 let standIn: StandIn | undefined;
+let server: Server | undefined;
 const dirs: string[] = [];
 afterEach(async () => {
   await standIn?.close();
-  standIn = undefined;
+  await server?.close();
+  standIn = server = undefined;
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -46,6 +51,37 @@ function tempDir(): string {
   const dir = mkdtempSync(path.join(tmpdir(), "record-test-"));
   dirs.push(dir);
   return dir;
+}
+
+/** An output directory that already holds the good fixture of `name`, as fixtures/data does. */
+function dirWithFixture(name: string): { out: string; before: Buffer } {
+  const out = tempDir();
+  copyFileSync(fixturePath(name), path.join(out, `${name}.json`));
+  return { out, before: readFileSync(path.join(out, `${name}.json`)) };
+}
+
+/** A bare HTTP server on 127.0.0.1 for replies the stand-in does not give (502s, an echo of the key). */
+async function startServer(handle: (request: IncomingMessage, response: ServerResponse) => void): Promise<Server> {
+  const http = createServer((request, response) => {
+    request.resume().on("end", () => handle(request, response));
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve, reject) => http.close((error) => (error ? reject(error) : resolve()))),
+  };
+}
+
+/** A chat completion that answers without a tool call, saying `content`. */
+function completion(content: string): string {
+  return JSON.stringify({
+    id: "echo-0",
+    object: "chat.completion",
+    created: 1787616001,
+    model: "deepseek-flash",
+    choices: [{ index: 0, message: { role: "assistant", content, reasoning_content: "" }, logprobs: null, finish_reason: "stop" }],
+  });
 }
 
 // Each test starts a tsx process, which takes seconds on a busy machine.
@@ -106,6 +142,74 @@ describe("npm run record", { timeout: 60_000 }, () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('FAILED max-steps: the live run ended with "completed", but the scenario needs "max_steps"; nothing written');
     expect(readdirSync(out)).toEqual([]);
+  });
+
+  test.each([
+    ["two-tool-calls", "calculator", "no assistant/message made two tool calls in one reply"],
+    ["calculator", "direct-answer", "expected exactly one tool/call, got 0"],
+    ["tool-error", "calculator", "no tool/result has is_error: true"],
+  ])(
+    "a %s run shaped like %s is refused with the reason, and the fixture already there stays byte-identical",
+    async (name, shapedLike, reason) => {
+      standIn = await startStandIn({ apiKey: KEY, replies: repliesOf(shapedLike) });
+      const { out, before } = dirWithFixture(name);
+      const run = await record([name, "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`FAILED ${name}: the live run does not have the shape of "${name}": ${reason}; nothing written`);
+      expect(readdirSync(out), "no new file, no .tmp left behind").toEqual([`${name}.json`]);
+      expect(readFileSync(path.join(out, `${name}.json`)).equals(before), "the old fixture must be untouched").toBe(true);
+    },
+  );
+
+  test("an auth-error run that got 502s instead of a 401 is refused, and the fixture already there stays byte-identical", async () => {
+    server = await startServer((_request, response) => {
+      // retry-after-ms keeps the SDK's two retries quick.
+      response.writeHead(502, { "content-type": "text/html", "retry-after-ms": "1" });
+      response.end("<html><body>502 Bad Gateway</body></html>");
+    });
+    const { out, before } = dirWithFixture("auth-error");
+    const run = await record(["auth-error", "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: server.baseURL });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      'FAILED auth-error: the live run does not have the shape of "auth-error": expected the last response to be 401, got 502, 502, 502; nothing written',
+    );
+    expect(readdirSync(out)).toEqual(["auth-error.json"]);
+    expect(readFileSync(path.join(out, "auth-error.json")).equals(before)).toBe(true);
+  });
+
+  test("the key is trimmed: a key read with a trailing newline and echoed by the server is still found, and nothing is written", async () => {
+    // fetch strips the newline from the Authorization header, so the server sees (and echoes) the bare key.
+    server = await startServer((request, response) => {
+      const sent = (request.headers.authorization ?? "").replace(/^Bearer /, "");
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(completion(`You sent me ${sent}.`));
+    });
+    const { out, before } = dirWithFixture("direct-answer");
+    const run = await record(["direct-answer", "--out", out], { DEEPSEEK_API_KEY: `${KEY}\n`, DEEPSEEK_BASE_URL: server.baseURL });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("the text contains an API key");
+    expect(run.stderr + run.stdout).not.toContain(KEY);
+    expect(readdirSync(out)).toEqual(["direct-answer.json"]);
+    expect(readFileSync(path.join(out, "direct-answer.json")).equals(before)).toBe(true);
+  });
+
+  test("a DEEPSEEK_API_KEY of only whitespace counts as not set", async () => {
+    const out = tempDir();
+    const run = await record(["--all", "--out", out], { DEEPSEEK_API_KEY: " \r\n" });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("DEEPSEEK_API_KEY is not set. Recording calls the live DeepSeek API");
+    expect(run.stdout, "it stops before looking at any scenario").toBe("");
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  test("a good run replaces the fixture already there, leaving no .tmp file behind", async () => {
+    standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("direct-answer") });
+    const { out, before } = dirWithFixture("direct-answer");
+    const run = await record(["direct-answer", "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(readdirSync(out)).toEqual(["direct-answer.json"]);
+    expect(readFileSync(path.join(out, "direct-answer.json")).equals(before), "now recorded, no longer synthetic").toBe(false);
+    expect(loadFixture(path.join(out, "direct-answer.json")).meta.provenance).toBe("recorded");
   });
 
   test("an unknown scenario name exits 2 listing the known ones", async () => {

@@ -1,5 +1,5 @@
 // Refreshes fixtures from the live DeepSeek API: runs a scenario for real, writes down every HTTP
-// exchange, and proves the file replays before calling it done.
+// exchange, checks the run has the scenario's shape, and proves the file replays before writing it.
 //
 //   npm run record -- calculator            one scenario (several names are fine)
 //   npm run record -- --all                 every scenario that can be recorded live
@@ -8,7 +8,7 @@
 // Needs DEEPSEEK_API_KEY; honours DEEPSEEK_BASE_URL and DEEPSEEK_MODEL. The key never reaches a file:
 // secret headers are not written, the base URL is saved without user:password@ or a query string,
 // and the finished text is searched for the key before writing.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -42,6 +42,12 @@ interface Settings {
   readonly outDir: string;
 }
 
+/**
+ * Records one scenario. Nothing in the output directory changes until everything has passed: the
+ * run has the scenario's end and shape, the text holds no key, and the fixture replays. Only then is
+ * the file written, under a temporary name renamed over the old one, so a failure, an exception or
+ * Ctrl-C leaves the fixture already there untouched.
+ */
 async function record(scenario: Scenario, settings: Settings): Promise<string> {
   const apiKey = scenario.record.how === "invalid-key" ? INVALID_KEY : settings.apiKey;
   const recorder = createRecorder(settings.baseURL);
@@ -50,27 +56,46 @@ async function record(scenario: Scenario, settings: Settings): Promise<string> {
     if (error instanceof AgentRunError) return error.session;
     throw error;
   });
+  refuseWrongShape(scenario, session, recorder.exchanges);
 
+  const file = fixturePath(scenario.name, settings.outDir);
+  const text = formatFixture({
+    meta: recordedMeta(scenario, client.model, settings.baseURL, recorder.exchanges),
+    exchanges: [...recorder.exchanges],
+  });
+  for (const secret of [settings.apiKey, INVALID_KEY]) {
+    if (text.includes(secret)) throw new RecordingError(`refusing to write ${file}: the text contains an API key`);
+  }
+  // Replay exactly what would be written: the text, loaded back as the tests will load it.
+  await replayOnce(scenario, parseFixture(text, file), file);
+  writeAtomically(file, text);
+  return file;
+}
+
+/** A live model may not do what the scenario is about; such a recording would only break the tests. */
+function refuseWrongShape(scenario: Scenario, session: Session, exchanges: readonly Exchange[]): void {
   const end = turnEnd(session);
   if (end.reason !== scenario.expectedEnd) {
     const detail = end.message ? ` (${end.message})` : "";
     throw new RecordingError(`the live run ended with "${end.reason}"${detail}, but the scenario needs "${scenario.expectedEnd}"; nothing written`);
   }
-
-  const fixture: Fixture = {
-    meta: recordedMeta(scenario, client.model, settings.baseURL, recorder.exchanges),
-    exchanges: [...recorder.exchanges],
-  };
-  const file = fixturePath(scenario.name, settings.outDir);
-  const text = formatFixture(fixture);
-  for (const secret of [settings.apiKey, INVALID_KEY]) {
-    if (text.includes(secret)) throw new RecordingError(`refusing to write ${file}: the text contains an API key`);
+  const misfit = scenario.check(session, exchanges);
+  if (misfit !== undefined) {
+    throw new RecordingError(`the live run does not have the shape of "${scenario.name}": ${misfit}; nothing written`);
   }
-  parseFixture(text, file); // the file we are about to write must load
-  mkdirSync(settings.outDir, { recursive: true });
-  writeFileSync(file, text);
-  await replayOnce(scenario, fixture, file);
-  return file;
+}
+
+/** Readers see the old file or the new one, never half of one: rename replaces a file in one step. */
+function writeAtomically(file: string, text: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.tmp`;
+  try {
+    writeFileSync(temporary, text);
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }
 
 /**
@@ -143,7 +168,9 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     console.error(`${USAGE}\nscenarios: ${scenarios.map((s) => s.name).join(", ")}`);
     return 2;
   }
-  const apiKey = env.DEEPSEEK_API_KEY;
+  // fetch strips the whitespace around a header value, so " sk-…\r" from a CRLF file is sent as
+  // "sk-…": the key to search the recording for is the trimmed one. Only whitespace is no key.
+  const apiKey = env.DEEPSEEK_API_KEY?.trim();
   if (!apiKey) {
     console.error(
       "DEEPSEEK_API_KEY is not set. Recording calls the live DeepSeek API, so it needs your key:\n" +
@@ -152,7 +179,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     );
     return 1;
   }
-  const settings: Settings = { apiKey, baseURL: env.DEEPSEEK_BASE_URL || DEFAULT_BASE_URL, outDir: values.out ?? dataDir };
+  const settings: Settings = { apiKey, baseURL: env.DEEPSEEK_BASE_URL?.trim() || DEFAULT_BASE_URL, outDir: values.out ?? dataDir };
   let chosen: readonly Scenario[];
   try {
     chosen = values.all ? scenarios : positionals.map(findScenario);
@@ -171,7 +198,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     }
     try {
       const file = await record(scenario, settings);
-      console.log(`ok     ${scenario.name}: wrote ${shortPath(file)} and replayed it`);
+      console.log(`ok     ${scenario.name}: wrote ${shortPath(file)} (replayed before writing)`);
     } catch (error) {
       failures++;
       const message = error instanceof Error ? error.message : String(error);
