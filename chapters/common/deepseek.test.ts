@@ -1,9 +1,16 @@
 // DeepSeekClient against DeepSeek's wire format, through MSW at the HTTP layer: the real openai SDK
 // builds and parses every body here.
-import { http, HttpResponse, type JsonBodyType } from "msw";
+import { delay, http, HttpResponse, type JsonBodyType } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
-import { DeepSeekClient, DeepSeekError, MissingApiKeyError, publicURL, type ChatRequest } from "./deepseek.ts";
+import {
+  DeepSeekClient,
+  DeepSeekConfigError,
+  DeepSeekError,
+  MissingApiKeyError,
+  publicURL,
+  type ChatRequest,
+} from "./deepseek.ts";
 
 const KEY = "sk-test-0123456789abcdef0123456789abcdef";
 const URL_DEFAULT = "https://api.deepseek.com/chat/completions";
@@ -12,7 +19,7 @@ const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 // The developer's own DEEPSEEK_* settings must not leak into these tests.
 beforeEach(() => {
-  for (const name of ["DEEPSEEK_API_KEY", "DEEPSEEK_BASE_URL", "DEEPSEEK_MODEL"]) vi.stubEnv(name, "");
+  for (const name of ["DEEPSEEK_API_KEY", "DEEPSEEK_BASE_URL", "DEEPSEEK_MODEL", "DEEPSEEK_TIMEOUT_MS"]) vi.stubEnv(name, "");
 });
 afterEach(() => {
   server.resetHandlers();
@@ -68,6 +75,15 @@ const roundTrip: ChatRequest = {
     { role: "tool", content: "7", tool_call_id: "call_00_abc" },
   ],
 };
+
+const ask = (client: DeepSeekClient) => client.chat({ system: "s", tools: [], messages: [] });
+
+/** The message of the DeepSeekError that `promise` rejects with (and a failed test if it is not one). */
+async function deepSeekError(promise: Promise<unknown>): Promise<DeepSeekError> {
+  const error = await rejection(promise);
+  expect(error).toBeInstanceOf(DeepSeekError);
+  return error as DeepSeekError;
+}
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
@@ -196,6 +212,33 @@ describe("reply", () => {
   });
 });
 
+describe("a malformed 200 reply is a DeepSeekError of kind bad_reply naming the field", () => {
+  const call = { index: 0, id: "call_00_abc", type: "function", function: { name: "calculator", arguments: "{}" } };
+  const withCall = (broken: Record<string, unknown>) => completion({ content: "", tool_calls: [broken] }, "tool_calls");
+  const { function: _function, ...noFunction } = call;
+  const { id: _id, ...noId } = call;
+  const { type: _type, ...noType } = call;
+
+  test.each([
+    ["message is null", { ...completion({}), choices: [{ index: 0, message: null, finish_reason: "stop" }] }, "choices[0].message should be an object, but is null"],
+    ["a tool call without function", withCall(noFunction), "choices[0].message.tool_calls[0].function should be an object with name and arguments, but is missing"],
+    ["a tool call without id", withCall(noId), "choices[0].message.tool_calls[0].id should be a string, but is missing"],
+    ["a tool call without type", withCall(noType), 'choices[0].message.tool_calls[0].type should be "function", but is missing'],
+    ["a tool call whose arguments are an object", withCall({ ...call, function: { name: "calculator", arguments: {} } }), "choices[0].message.tool_calls[0].function.arguments should be a string (JSON text), but is an object"],
+  ])("%s", async (_, reply, said) => {
+    capture(reply);
+    const error = await deepSeekError(ask(new DeepSeekClient({ apiKey: KEY })));
+    expect(error.kind).toBe("bad_reply");
+    expect(error.message).toBe(`DeepSeek's reply is malformed: ${said}`);
+  });
+
+  test("a tool call of another type is an error, not dropped (the model would wait for its result forever)", async () => {
+    capture(withCall({ ...call, type: "code_interpreter" }));
+    const error = await deepSeekError(ask(new DeepSeekClient({ apiKey: KEY })));
+    expect(error).toMatchObject({ kind: "bad_reply", message: expect.stringContaining('tool_calls[0].type should be "function", but is "code_interpreter"') });
+  });
+});
+
 describe("configuration", () => {
   test("without a key, construction fails with MissingApiKeyError naming the variable and the offline command", () => {
     expect(() => new DeepSeekClient()).toThrow(MissingApiKeyError);
@@ -220,12 +263,74 @@ describe("configuration", () => {
     expect(client.model).toBe("deepseek-flash");
   });
 
+  test("a blank key (spaces, a line break) is MissingApiKeyError, from the option or DEEPSEEK_API_KEY", () => {
+    expect(() => new DeepSeekClient({ apiKey: "   " })).toThrow(MissingApiKeyError);
+    vi.stubEnv("DEEPSEEK_API_KEY", " \r\n");
+    expect(() => new DeepSeekClient()).toThrow(MissingApiKeyError);
+  });
+
+  test("a key with a space inside is DeepSeekConfigError naming DEEPSEEK_API_KEY, and the key is not shown", () => {
+    const build = () => new DeepSeekClient({ apiKey: "sk-pasted 0123456789abcdef" });
+    expect(build).toThrow(DeepSeekConfigError);
+    expect(build).toThrow(/^DEEPSEEK_API_KEY has a space, line break or other character no API key contains \(at position 10\)/);
+    expect(build).not.toThrow(/pasted|0123/);
+  });
+
+  test("DEEPSEEK_BASE_URL and DEEPSEEK_MODEL are trimmed (a value read from a file often ends in \\r\\n)", async () => {
+    vi.stubEnv("DEEPSEEK_API_KEY", KEY);
+    vi.stubEnv("DEEPSEEK_BASE_URL", " https://proxy.example.test/v1\r\n");
+    vi.stubEnv("DEEPSEEK_MODEL", " deepseek-v4-pro\n");
+    const seen = capture(completion({ content: "ok" }), "https://proxy.example.test/v1/chat/completions");
+    const client = new DeepSeekClient();
+    await ask(client);
+    expect(client.baseURL).toBe("https://proxy.example.test/v1");
+    expect(seen[0]?.body.model).toBe("deepseek-v4-pro");
+  });
+
+  test.each([
+    ["user:password@", "https://learner:pa55word@proxy.example.test/v1", "has user:password@ in it; fetch refuses"],
+    ["a user name alone", "https://learner@proxy.example.test/v1", "has user:password@ in it; fetch refuses"],
+    ["a query string", "https://proxy.example.test/v1?api_key=sk-in-the-query", "has a query string or #fragment; the SDK appends /chat/completions"],
+    ["a bare ?", "https://proxy.example.test/v1?", "has a query string or #fragment"],
+    ["a #fragment", "https://proxy.example.test/v1#sk-in-the-hash", "has a query string or #fragment"],
+  ])("a base URL with %s is DeepSeekConfigError naming DEEPSEEK_BASE_URL, shown without its secrets", (_, baseURL, why) => {
+    const build = () => new DeepSeekClient({ apiKey: KEY, baseURL });
+    expect(build).toThrow(DeepSeekConfigError);
+    expect(build).toThrow(`DEEPSEEK_BASE_URL (https://proxy.example.test/v1) ${why}`);
+    expect(build).not.toThrow(/learner|pa55word|sk-in-the/);
+  });
+
+  test.each([
+    ["not a URL", "sk-pasted-here-by-mistake", "DEEPSEEK_BASE_URL is not a valid URL; it should look like https://api.deepseek.com"],
+    ["another protocol", "ftp://proxy.example.test/v1", "DEEPSEEK_BASE_URL (ftp://proxy.example.test/v1) must start with http:// or https://"],
+  ])("a base URL that is %s is DeepSeekConfigError", (_, baseURL, said) => {
+    expect(() => new DeepSeekClient({ apiKey: KEY, baseURL })).toThrow(new DeepSeekConfigError(said));
+  });
+
+  test("a timeout that is not a whole number of milliseconds above 0 is DeepSeekConfigError", () => {
+    for (const timeout of [0, -1, 1.5, Number.NaN]) {
+      expect(() => new DeepSeekClient({ apiKey: KEY, timeout }), String(timeout)).toThrow(DeepSeekConfigError);
+    }
+  });
+
   test("a client built before the mock server listens is still intercepted (fetch looked up per call)", async () => {
     server.close();
     const client = new DeepSeekClient({ apiKey: KEY });
     server.listen({ onUnhandledRequest: "error" });
     capture(completion({ content: "intercepted" }));
     expect((await client.chat({ system: "s", tools: [], messages: [] })).content).toBe("intercepted");
+  });
+});
+
+describe("timeout", () => {
+  test("a server that accepts and never answers is kind timeout (not network), naming the limit", async () => {
+    server.use(http.post(URL_DEFAULT, async () => {
+      await delay("infinite");
+      return HttpResponse.json({});
+    }));
+    const error = await deepSeekError(ask(new DeepSeekClient({ apiKey: KEY, timeout: 50, maxRetries: 0 })));
+    expect(error.kind).toBe("timeout");
+    expect(error.message).toBe("no answer from DeepSeek at https://api.deepseek.com within 50 ms (1 try)");
   });
 });
 
@@ -265,12 +370,40 @@ describe("errors never reveal the key", () => {
     expect(error).toMatchObject({ kind: "insufficient_balance", status: 402, message: "DeepSeek API error 402 (unknown_error): Insufficient Balance" });
   });
 
-  test("a network error names the base URL without user:password@ or a query string", async () => {
-    const baseURL = "https://learner:pa55word@proxy.example.test/v1?api_key=sk-in-the-query";
-    // A URL with credentials cannot even become a fetch Request, so nothing is sent anywhere.
-    const error = await rejection(new DeepSeekClient({ apiKey: KEY, baseURL, maxRetries: 0 }).chat({ system: "s", tools: [], messages: [] }));
-    expect(error).toMatchObject({ kind: "network", message: expect.stringContaining("could not reach DeepSeek at https://proxy.example.test/v1:") });
-    expect((error as Error).message).not.toMatch(/learner|pa55word|sk-in-the-query/);
+  test.each([
+    ["a trailing \\r", `${KEY}\r`],
+    ["spaces around it", ` ${KEY} `],
+  ])("a key read with %s is trimmed, so a 401 echoing the key the server got is scrubbed", async (_, raw) => {
+    vi.stubEnv("DEEPSEEK_API_KEY", raw);
+    // fetch trims header values: this server sees, and echoes, the trimmed key.
+    server.use(http.post(URL_DEFAULT, ({ request }) => {
+      const sent = request.headers.get("authorization")?.replace(/^Bearer /, "");
+      const error = { message: `Authentication Fails, your api key ${sent} is invalid`, type: "authentication_error", param: null, code: null };
+      return HttpResponse.json({ error }, { status: 401 });
+    }));
+    const error = await deepSeekError(ask(new DeepSeekClient({ maxRetries: 0 })));
+    expect(error.message).toBe("DeepSeek API error 401 (authentication_error): Authentication Fails, your api key [redacted] is invalid");
+    expect(`${error.message}${error.stack}`).not.toContain(KEY);
+  });
+
+  test("the key's first 8 characters and what follows them are scrubbed wherever they appear (keys of 16+ characters)", async () => {
+    failWith(401, { error: { message: `key ${KEY.slice(0, 14)}… is invalid`, type: "authentication_error", param: null, code: null } });
+    const error = await deepSeekError(ask(new DeepSeekClient({ apiKey: KEY, maxRetries: 0 })));
+    expect(error.message).toBe("DeepSeek API error 401 (authentication_error): key [redacted]… is invalid");
+    expect(error.message).not.toContain(KEY.slice(0, 8));
+  });
+
+  test("a non-JSON error body (a proxy's HTML page) is flattened and cut to about 160 characters", async () => {
+    const page = `<html>\n<head><title>502 Bad Gateway</title></head>\n<body>\n${"<p>upstream unavailable</p>\n".repeat(30)}</body>\n</html>\n`;
+    expect(page.length).toBeGreaterThan(800);
+    server.use(http.post(URL_DEFAULT, () => new HttpResponse(page, { status: 502, headers: { "content-type": "text/html" } })));
+    const error = await deepSeekError(ask(new DeepSeekClient({ apiKey: KEY, maxRetries: 0 })));
+    expect(error).toMatchObject({ kind: "server", status: 502 });
+    const said = error.message.replace("DeepSeek API error 502: ", "");
+    expect(said).toMatch(/^non-JSON body: <html> <head><title>502 Bad Gateway<\/title><\/head> <body> <p>upstream/);
+    expect(said, "cut, and marked as cut").toMatch(/…$/);
+    expect(said.length - "non-JSON body: ".length).toBe(160);
+    expect(said).not.toContain("\n");
   });
 
   test("a connection failure is kind network and names the base URL, not the key", async () => {
