@@ -51,7 +51,8 @@ interface Settings {
 async function record(scenario: Scenario, settings: Settings): Promise<string> {
   const apiKey = scenario.record.how === "invalid-key" ? INVALID_KEY : settings.apiKey;
   const recorder = createRecorder(settings.baseURL);
-  const client = new DeepSeekClient({ apiKey, baseURL: settings.baseURL, fetch: recorder.fetch });
+  // Thinking mode may take a minute; the SDK's own limit (10 minutes, tried 3 times) is far too long.
+  const client = new DeepSeekClient({ apiKey, baseURL: settings.baseURL, fetch: recorder.fetch, timeout: 120_000 });
   const session = await runScenario(scenario, client).catch((error: unknown): Session => {
     if (error instanceof AgentRunError) return error.session;
     throw error;

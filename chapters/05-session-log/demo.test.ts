@@ -2,15 +2,17 @@
 // against the loopback stand-in, including a bad key.
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterEach, describe, expect, test } from "vitest";
-import { DeepSeekError } from "../common/deepseek.ts";
+import { DeepSeekConfigError, DeepSeekError } from "../common/deepseek.ts";
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../fixtures/standin.ts";
 import { root } from "../../scripts/steps.ts";
 import { AgentRunError } from "./agent-loop.ts";
-import { compactJson, explain, main } from "./demo.ts";
+import { compactJson, explain, explainSetting, main } from "./demo.ts";
 import { Session } from "./session.ts";
 
 const KEY = "sk-demo-test-key-7a6b5c4d3e2f";
@@ -33,6 +35,24 @@ function section(lines: readonly string[], marker: string): string[] {
 const eventLines = (lines: readonly string[]) => section(lines, "=== ②").filter((line) => /^ {2}#\d+ /.test(line));
 const messageLines = (lines: readonly string[]) =>
   section(lines, "=== ③").filter((line) => /^ {2}\[(user|assistant|tool)/.test(line));
+
+/**
+ * A server on 127.0.0.1 that hands each request's Authorization header to `answer`, or never answers
+ * when there is no `answer`. For in-process live runs that need a reply the stand-in does not give.
+ */
+async function localServer(answer?: (authorization: string, response: ServerResponse) => void) {
+  const server = createServer((request, response) => {
+    request.resume(); // read the body, or the client may wait on a full socket
+    answer?.(request.headers.authorization ?? "", response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const close = () => {
+    server.closeAllConnections(); // a request left hanging on purpose must not keep close() waiting
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return { baseURL: `http://127.0.0.1:${port}`, close };
+}
 
 // Colour is forced on so a run is the same on a terminal, in a pipe and under CI=true (which also turns
 // picocolors on); the assertions then read the text a learner sees, without the escape codes.
@@ -78,7 +98,24 @@ describe("offline (no key, or --offline)", () => {
     const { code, lines, text } = await runInProcess(["--offline"], { DEEPSEEK_API_KEY: KEY });
     expect(code).toBe(0);
     expect(lines[0]).toMatch(/^离线回放/);
+    expect(lines[0], "the key is already set: going live only needs --offline dropped").toContain(
+      "To call the live model, run npm run demo without --offline.",
+    );
     expect(text).not.toContain(KEY);
+  });
+
+  test("a blank DEEPSEEK_API_KEY (only spaces or a line break) means offline", async () => {
+    // If it were taken for a key, the run would go to this closed port and fail.
+    const { code, lines } = await runInProcess([], { DEEPSEEK_API_KEY: " \r\n", DEEPSEEK_BASE_URL: "http://127.0.0.1:9" });
+    expect(lines[0]).toMatch(/^离线回放 \/ Offline replay/);
+    expect(code).toBe(0);
+  });
+
+  test("a key shorter than 8 characters does not redact ordinary words in the output", async () => {
+    const { code, text } = await runInProcess(["--offline"], { DEEPSEEK_API_KEY: "e" });
+    expect(code).toBe(0);
+    expect(text).toContain("Offline replay");
+    expect(text).not.toContain("[redacted]");
   });
 
   test("long strings in the event log are shortened so each event stays on one line", () => {
@@ -145,15 +182,52 @@ describe("live, against the loopback stand-in", { timeout: 60_000 }, () => {
   });
 });
 
-describe("live, with secrets in DEEPSEEK_BASE_URL", () => {
-  test("the base URL is printed without user:password@ or its query string", async () => {
-    // A URL with credentials cannot become a fetch Request, so the run fails at once, offline.
+describe("live, with a key or DEEPSEEK_BASE_URL that needs care", { timeout: 20_000 }, () => {
+  let server: Awaited<ReturnType<typeof localServer>> | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  test("a base URL with user:password@ or a query string is refused before any request, and neither is printed", async () => {
     const baseURL = "http://learner:pa55word@127.0.0.1:9/v1?api_key=sk-in-the-query";
     const { code, lines, text } = await runInProcess([], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: baseURL });
     expect(code).toBe(1);
-    expect(lines[0]).toBe("在线 / Live: calling deepseek-flash at http://127.0.0.1:9/v1 (npm run demo -- --offline replays a recording instead)");
-    expect(text, "the network error names the same public URL").toContain("could not reach DeepSeek at http://127.0.0.1:9/v1:");
+    expect(lines).toContain("=== 设置有误 / A setting is wrong ===");
+    expect(text).toContain("A setting is wrong, so nothing was sent. DEEPSEEK_BASE_URL (http://127.0.0.1:9/v1) has user:password@ in it; fetch refuses");
+    expect(text, "not a network failure: nothing was sent").not.toContain("could not reach DeepSeek");
     expect(text).not.toMatch(/learner|pa55word|sk-in-the-query/);
+  });
+
+  test.each([
+    ["a trailing \\r", `${KEY}\r`],
+    ["spaces around it", ` ${KEY} `],
+  ])("a key read with %s is trimmed: a 401 echoing the key the server got never prints it", async (_, raw) => {
+    server = await localServer((authorization, response) => {
+      const message = `Authentication Fails, you sent ${authorization.replace(/^Bearer /, "")}`;
+      response.writeHead(401, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: { message, type: "authentication_error", param: null, code: null } }));
+    });
+    const { code, text } = await runInProcess([], { DEEPSEEK_API_KEY: raw, DEEPSEEK_BASE_URL: server.baseURL });
+    expect(code).toBe(1);
+    expect(text).toContain("DeepSeek refused the API key (401)");
+    expect(text).not.toContain(KEY);
+  });
+
+  test("a DeepSeek that never answers ends, after DEEPSEEK_TIMEOUT_MS and the SDK's retries, with the timeout explanation", async () => {
+    server = await localServer();
+    const env = { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: server.baseURL, DEEPSEEK_TIMEOUT_MS: "50" };
+    const { code, lines } = await runInProcess([], env);
+    expect(code).toBe(1);
+    const explanation = section(lines, "=== 运行失败 / The run failed ===").join("\n");
+    expect(explanation).toContain("DeepSeek did not answer in time (thinking mode can take long)");
+    expect(explanation).toContain(`(no answer from DeepSeek at ${server.baseURL} within 50 ms (3 tries))`);
+  });
+
+  test("a DEEPSEEK_TIMEOUT_MS that is not a whole number of milliseconds is refused with the setting named", async () => {
+    const { code, text } = await runInProcess([], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: "http://127.0.0.1:9", DEEPSEEK_TIMEOUT_MS: "2m" });
+    expect(code).toBe(1);
+    expect(text).toContain("DEEPSEEK_TIMEOUT_MS must be a whole number of milliseconds above 0, such as 120000");
   });
 });
 
@@ -174,5 +248,27 @@ describe("explain: one paragraph per kind of failure", () => {
   test("429 after retries says to wait", () => {
     const text = explain(failure(new DeepSeekError("DeepSeek API error 429: Rate limit", "rate_limit", 429))).join(" ");
     expect(text).toContain("Too many requests (429)");
+  });
+
+  test("a timeout says thinking mode can be slow and names DEEPSEEK_TIMEOUT_MS", () => {
+    const lines = explain(failure(new DeepSeekError("no answer from DeepSeek at https://api.deepseek.com within 120000 ms (3 tries)", "timeout")));
+    expect(lines[0], "Chinese first").toContain("DEEPSEEK_TIMEOUT_MS（毫秒）");
+    expect(lines[1]).toContain("DeepSeek did not answer in time (thinking mode can take long)");
+    expect(lines[1]).toContain("(no answer from DeepSeek at https://api.deepseek.com within 120000 ms (3 tries))");
+  });
+
+  test("a malformed reply says the 200 was not in the documented shape and points at a proxy", () => {
+    const said = "DeepSeek's reply is malformed: choices[0].message should be an object, but is null";
+    const lines = explain(failure(new DeepSeekError(said, "bad_reply")));
+    expect(lines[0], "Chinese first").toContain("回复的结构不对");
+    expect(lines[1]).toContain("DeepSeek answered 200, but the reply is not in the documented shape");
+    expect(lines[1]).toContain(said);
+  });
+
+  test("a refused setting: nothing was sent, the client's message, and the offline command", () => {
+    const lines = explainSetting(new DeepSeekConfigError("DEEPSEEK_BASE_URL is not a valid URL; it should look like https://api.deepseek.com"));
+    expect(lines[1]).toBe(
+      "A setting is wrong, so nothing was sent. DEEPSEEK_BASE_URL is not a valid URL; it should look like https://api.deepseek.com. Fix it, or run offline: npm run demo -- --offline.",
+    );
   });
 });

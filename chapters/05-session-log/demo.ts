@@ -6,7 +6,15 @@
 import { isDeepStrictEqual } from "node:util";
 import { pathToFileURL } from "node:url";
 import pc from "picocolors";
-import { DEFAULT_BASE_URL, DEFAULT_MODEL, DeepSeekClient, DeepSeekError, publicURL, type ChatClient } from "../common/deepseek.ts";
+import {
+  DEFAULT_BASE_URL,
+  DEFAULT_MODEL,
+  DeepSeekClient,
+  DeepSeekConfigError,
+  DeepSeekError,
+  publicURL,
+  type ChatClient,
+} from "../common/deepseek.ts";
 import type { Message } from "../common/messages.ts";
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { startReplay, type Replay } from "../../fixtures/replay.ts";
@@ -25,13 +33,19 @@ export interface DemoIO {
 /** Runs the demo; resolves with the process exit code. */
 export async function main(argv: readonly string[], io: DemoIO): Promise<number> {
   const c = pc.createColors(io.color ?? false);
-  const key = io.env.DEEPSEEK_API_KEY;
-  const live = !argv.includes("--offline") && Boolean(key);
-  // Belt and braces: nothing we print should hold the key, but make sure of it.
-  const out = (line = "") => io.out(key ? line.split(key).join("[redacted]") : line);
+  // Trimmed as the client trims it: a key of only spaces or a "\r" is no key, so the run is offline.
+  const key = io.env.DEEPSEEK_API_KEY?.trim() ?? "";
+  const live = !argv.includes("--offline") && key !== "";
+  const out = (line = "") => io.out(redact(line, key));
   const heading = (zh: string, en: string) => out(`\n${c.bold(`=== ${zh} / ${en} ===`)}`);
 
-  const { client, replay } = live ? connectLive(io.env, out) : connectOffline(out);
+  const connection = connect(live, io.env, out);
+  if (connection instanceof DeepSeekConfigError) {
+    heading("设置有误", "A setting is wrong");
+    for (const line of explainSetting(connection)) out(`  ${line}`);
+    return 1;
+  }
+  const { client, replay } = connection;
   const session = new Session();
   try {
     heading("① 订阅者视角", "Subscriber view");
@@ -69,25 +83,65 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
   }
 }
 
-function connectLive(env: DemoIO["env"], out: (line: string) => void): { client: ChatClient; replay?: Replay } {
+/**
+ * Belt and braces: nothing we print should hold the key, but make sure of it. A "key" under 8
+ * characters is no real key, and redacting it would blank out ordinary words.
+ */
+function redact(line: string, key: string): string {
+  return key.length >= 8 ? line.split(key).join("[redacted]") : line;
+}
+
+interface Connection {
+  readonly client: ChatClient;
+  readonly replay?: Replay;
+}
+
+/** A setting the client refuses comes back as the error, for the demo to explain; nothing was sent. */
+function connect(live: boolean, env: DemoIO["env"], out: (line: string) => void): Connection | DeepSeekConfigError {
+  try {
+    return live ? connectLive(env, out) : connectOffline(out, env.DEEPSEEK_API_KEY?.trim() ? "--offline" : "no key");
+  } catch (error) {
+    if (error instanceof DeepSeekConfigError) return error;
+    throw error;
+  }
+}
+
+/** Thinking mode can think for a minute or more before it answers: generous, but not the SDK's 10 minutes. */
+const DEMO_TIMEOUT_MS = 120_000;
+
+function connectLive(env: DemoIO["env"], out: (line: string) => void): Connection {
   const client = new DeepSeekClient({
     apiKey: env.DEEPSEEK_API_KEY ?? "",
-    baseURL: env.DEEPSEEK_BASE_URL || DEFAULT_BASE_URL,
-    model: env.DEEPSEEK_MODEL || DEFAULT_MODEL,
+    // Passed explicitly (blank meaning the default): the demo reads `env`, not process.env.
+    baseURL: env.DEEPSEEK_BASE_URL?.trim() || DEFAULT_BASE_URL,
+    model: env.DEEPSEEK_MODEL?.trim() || DEFAULT_MODEL,
+    timeout: timeoutFrom(env),
   });
   // publicURL: a proxy's user:password@ or an ?api_key= in DEEPSEEK_BASE_URL is not for the screen.
   out(`在线 / Live: calling ${client.model} at ${publicURL(client.baseURL)} (npm run demo -- --offline replays a recording instead)`);
   return { client };
 }
 
-function connectOffline(out: (line: string) => void): { client: ChatClient; replay: Replay } {
+function timeoutFrom(env: DemoIO["env"]): number {
+  const text = env.DEEPSEEK_TIMEOUT_MS?.trim();
+  if (!text) return DEMO_TIMEOUT_MS;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms <= 0) {
+    throw new DeepSeekConfigError(`DEEPSEEK_TIMEOUT_MS must be a whole number of milliseconds above 0, such as ${DEMO_TIMEOUT_MS}`);
+  }
+  return ms;
+}
+
+/** `why` is why this run is offline, which decides how to tell the learner to go live. */
+function connectOffline(out: (line: string) => void, why: "no key" | "--offline"): Connection & { replay: Replay } {
   const file = "fixtures/data/calculator.json";
   const fixture = loadFixture(fixturePath("calculator"));
   const origin =
     fixture.meta.provenance === "recorded"
       ? `recorded from ${fixture.meta.model} on ${fixture.meta.recorded_at.slice(0, 10)}`
       : "synthetic: hand-written in DeepSeek's wire format, not recorded";
-  out(`离线回放 / Offline replay of ${file} (${origin}). To call the live model, set DEEPSEEK_API_KEY and run npm run demo.`);
+  const goLive = why === "no key" ? "set DEEPSEEK_API_KEY and run npm run demo" : "run npm run demo without --offline";
+  out(`离线回放 / Offline replay of ${file} (${origin}). To call the live model, ${goLive}.`);
   // The real client and SDK still run; MSW answers their HTTP requests from the fixture.
   const replay = startReplay(fixture, { source: file });
   const client = new DeepSeekClient({ apiKey: "offline-replay", baseURL: replay.baseURL, model: fixture.meta.model });
@@ -195,12 +249,31 @@ export function explain(failure: AgentRunError): string[] {
         `无法连接 DeepSeek。请检查网络、代理和 DEEPSEEK_BASE_URL，或离线运行：${offline}。`,
         `Could not reach DeepSeek. Check the network, any proxy, and DEEPSEEK_BASE_URL, or run offline: ${offline}. ${said}`,
       ];
+    case "timeout":
+      return [
+        `DeepSeek 在时限内没有回答（思考模式有时要想很久）。请稍后再试，或用 DEEPSEEK_TIMEOUT_MS（毫秒）放宽时限，或离线运行：${offline}。`,
+        `DeepSeek did not answer in time (thinking mode can take long). Try again later, allow more time with DEEPSEEK_TIMEOUT_MS (milliseconds), or run offline: ${offline}. ${said}`,
+      ];
+    case "bad_reply":
+      return [
+        `DeepSeek 回答了 200，但回复的结构不对（缺字段或类型不符），无法当作消息使用。如果 DEEPSEEK_BASE_URL 指向代理，请确认它转发的是 DeepSeek 的接口；也可以离线运行：${offline}。`,
+        `DeepSeek answered 200, but the reply is not in the documented shape, so it cannot become a message. If DEEPSEEK_BASE_URL points at a proxy, check that it passes DeepSeek's API through; or run offline: ${offline}. ${said}`,
+      ];
     default:
       return [
         `模型调用失败。上面的日志完整保留了失败前发生的一切。可以离线运行：${offline}。`,
         `The model call failed; the log above keeps everything up to the failure. You can run offline: ${offline}. ${said}`,
       ];
   }
+}
+
+/** One paragraph (Chinese, then English) on a setting the client refused before sending anything. */
+export function explainSetting(error: DeepSeekConfigError): string[] {
+  const offline = "npm run demo -- --offline";
+  return [
+    `设置有误，还没有发出任何请求。请按下面英文说明改正对应的环境变量，或离线运行：${offline}。`,
+    `A setting is wrong, so nothing was sent. ${error.message}. Fix it, or run offline: ${offline}.`,
+  ];
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
