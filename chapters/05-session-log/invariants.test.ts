@@ -65,7 +65,25 @@ describe("findLogProblems: turns and steps closed, every tool call answered once
     session.append("turn/end", { turn: 2, reason: "completed" });
     const problems = findLogProblems(session.events);
     expect(problems.map((p) => p.code)).toEqual(["UNEXPECTED_BOUNDARY", "UNEXPECTED_BOUNDARY"]);
-    expect(problems[0]?.message).toBe("event #1: step/end for step 1, which is not open");
+    expect(problems[0]?.message).toBe("event #1: step/end for turn 1 step 1, which is not open");
+  });
+
+  it("a step/end must match the open step's turn as well as its number", () => {
+    const session = new Session({ clock: () => 0 });
+    session.append("turn/start", { turn: 1 });
+    session.append("step/start", { turn: 1, step: 1 });
+    session.append("step/end", { turn: 7, step: 1 });
+    session.append("turn/end", { turn: 1, reason: "completed" });
+    expect(codes(session.events)).toEqual(["UNEXPECTED_BOUNDARY@2"]);
+  });
+
+  it("a later turn may reuse a call id: its answered result is not a duplicate", () => {
+    const session = new Session({ clock: () => 0 });
+    for (const content of ["1", "2"]) {
+      session.append("tool/call", { call_id: "call_0", name: "calculator", arguments: "{}" });
+      session.append("tool/result", { call_id: "call_0", content, is_error: false });
+    }
+    expect(codes(session.events)).toEqual([]);
   });
 
   it("a new turn while one is open reports the old turn", () => {

@@ -4,18 +4,27 @@
 import { isEventOfType } from "./events.ts";
 import type { SessionEvent } from "./session.ts";
 
+export type LogProblemCode =
+  | "OPEN_TURN"
+  | "OPEN_STEP"
+  | "UNEXPECTED_BOUNDARY"
+  | "UNANSWERED_TOOL_CALL"
+  | "ORPHAN_TOOL_RESULT"
+  | "DUPLICATE_TOOL_RESULT";
+
 export interface LogProblem {
   /** The event the problem is about (for something never closed: where it was opened). */
   readonly index: number;
-  readonly code: "OPEN_TURN" | "OPEN_STEP" | "UNEXPECTED_BOUNDARY" | "UNANSWERED_TOOL_CALL" | "ORPHAN_TOOL_RESULT" | "DUPLICATE_TOOL_RESULT";
+  readonly code: LogProblemCode;
   readonly message: string;
 }
 
 /** Lists every structural problem in a log, by event index; an empty list means well-formed. */
 export function findLogProblems(events: readonly SessionEvent[]): LogProblem[] {
   const problems: LogProblem[] = [];
-  const report = (index: number, code: LogProblem["code"], message: string) =>
+  const report = (index: number, code: LogProblemCode, message: string): void => {
     problems.push({ index, code, message: `event #${index}: ${message}` });
+  };
 
   let openTurn: SessionEvent<"turn/start"> | undefined;
   let openStep: SessionEvent<"step/start"> | undefined;
@@ -36,16 +45,19 @@ export function findLogProblems(events: readonly SessionEvent[]): LogProblem[] {
       if (openTurn?.data.turn !== event.data.turn) report(event.id, "UNEXPECTED_BOUNDARY", `step/start outside its turn ${event.data.turn}`);
       openStep = event;
     } else if (isEventOfType(event, "step/end")) {
-      if (openStep?.data.step !== event.data.step) report(event.id, "UNEXPECTED_BOUNDARY", `step/end for step ${event.data.step}, which is not open`);
+      const closesOpenStep = openStep?.data.turn === event.data.turn && openStep.data.step === event.data.step;
+      if (!closesOpenStep) {
+        report(event.id, "UNEXPECTED_BOUNDARY", `step/end for turn ${event.data.turn} step ${event.data.step}, which is not open`);
+      }
       openStep = undefined;
     } else if (isEventOfType(event, "tool/call")) {
       pendingCalls.set(event.data.call_id, event.id);
     } else if (isEventOfType(event, "tool/result")) {
+      // A call waiting for its result comes first: a later turn may reuse an id a model gave before.
       const id = event.data.call_id;
-      if (answeredCalls.has(id)) report(event.id, "DUPLICATE_TOOL_RESULT", `a second result for tool call ${id}`);
-      else if (!pendingCalls.has(id)) report(event.id, "ORPHAN_TOOL_RESULT", `result for tool call ${id}, which was never made`);
-      pendingCalls.delete(id);
-      answeredCalls.add(id);
+      if (pendingCalls.delete(id)) answeredCalls.add(id);
+      else if (answeredCalls.has(id)) report(event.id, "DUPLICATE_TOOL_RESULT", `a second result for tool call ${id}`);
+      else report(event.id, "ORPHAN_TOOL_RESULT", `result for tool call ${id}, which was never made`);
     }
   }
   for (const [id, index] of pendingCalls) report(index, "UNANSWERED_TOOL_CALL", `tool call ${id} has no result`);
