@@ -48,8 +48,8 @@ const marker = redactionMarker("pasted API key");
 const maskedArgs = redactedArguments("pasted API key");
 
 /** Asserts `act` throws a RedactionError with this rule, naming the target id. */
-function expectRefusal(act: () => unknown, code: RedactionRule, targetId: number): void {
-  expect(act).toThrow(RedactionError);
+function expectRefusal(act: () => unknown, code: RedactionRule, targetId: number, who = "redact"): void {
+  expect(act, `${who} must throw a RedactionError for this redaction`).toThrow(RedactionError);
   try {
     act();
   } catch (error) {
@@ -243,6 +243,21 @@ describe("p3 the export for a UI or an auditor (练习3)", () => {
     });
   });
 
+  test("a redacted assistant message masks its calls' arguments in the tool/call events that repeat them, too", () => {
+    const session = leakySession();
+    const redaction = redact(session, 4, "pasted API key");
+    const transcript = exportTranscript(session.events);
+    expect(
+      transcript[5],
+      "the tool/call logs the same arguments as the reply's tool_calls entry: redacting the reply masks them there too",
+    ).toEqual({
+      ...session.events[5],
+      data: { call_id: call.id, name: call.name, arguments: maskedArgs },
+      redaction: { by: redaction.id, reason: "pasted API key" },
+    });
+    expect(JSON.stringify(transcript[5]), "the export never shows the redacted arguments").not.toContain(secret);
+  });
+
   test("no redacted text survives anywhere in the export or the messages", () => {
     const session = leakySession();
     for (const id of [1, 4, 5, 6]) redact(session, id, "pasted API key");
@@ -276,10 +291,10 @@ describe("p3 replay, and redactions read from a stored log (练习3)", () => {
     { at: 2, target_id: 2, code: "TARGET_NOT_EARLIER" as const, why: "a redaction targeting itself" },
     { at: 2, target_id: 999, code: "UNKNOWN_TARGET" as const, why: "an id no event has" },
     { at: 2, target_id: 0, code: "NOT_REDACTABLE" as const, why: "a turn boundary" },
-  ])("a stored log with $why ($code) is refused when deriving", ({ at, target_id, code }) => {
+  ])("a stored log with $why ($code) is refused by both views", ({ at, target_id, code }) => {
     const stored = storedLogWith({ at, target_id });
-    expectRefusal(() => deriveRedactedMessages(stored.events), code, target_id);
-    expectRefusal(() => exportTranscript(stored.events), code, target_id);
+    expectRefusal(() => deriveRedactedMessages(stored.events), code, target_id, "deriveRedactedMessages (re-check every stored redaction)");
+    expectRefusal(() => exportTranscript(stored.events), code, target_id, "exportTranscript (re-check every stored redaction)");
     try {
       deriveRedactedMessages(stored.events);
     } catch (error) {
@@ -300,7 +315,7 @@ describe("p3 properties over random runs (练习3)", () => {
     fc.assert(
       fc.property(chapterRunArb, plansArb, (run, plans) => {
         const session = new Session({ schemas });
-        const lastReason = new Map<number, string>();
+        const redactions: { readonly target: SessionEvent; readonly reason: string }[] = [];
         run.forEach(({ type, data }, index) => {
           session.append(type, data);
           for (const plan of plans.filter(({ after }) => after % run.length === index)) {
@@ -308,12 +323,10 @@ describe("p3 properties over random runs (练习3)", () => {
             const target = candidates[plan.pick % candidates.length];
             if (target === undefined) continue;
             redact(session, target.id, plan.reason);
-            lastReason.set(target.id, plan.reason);
-            // A tool/call's arguments are masked in the assistant message that asked for it as well.
-            const asking = target.type === "tool/call" ? askingMessage(session.events, target) : undefined;
-            if (asking !== undefined) lastReason.set(asking.id, plan.reason);
+            redactions.push({ target, reason: plan.reason });
           }
         });
+        const lastReason = expectedReasons(session.events, redactions);
         const before = storedCopy(session.events);
         const messages = deriveRedactedMessages(session.events);
         const transcript = exportTranscript(session.events);
@@ -327,7 +340,7 @@ describe("p3 properties over random runs (练习3)", () => {
         expect(messages.map(shape), "same messages, same roles, same call ids: only text is masked").toEqual(plain.map(shape));
         for (const entry of transcript) {
           const reason = lastReason.get(entry.id);
-          expect(entry.redaction?.reason, `event #${entry.id}`).toBe(reason);
+          expect(entry.redaction?.reason, `event #${entry.id}: redaction.reason must be the latest redaction's reason`).toBe(reason);
           if (reason === undefined) expect(entry.data).toEqual(session.events[entry.id]?.data);
         }
       }),
@@ -335,6 +348,28 @@ describe("p3 properties over random runs (练习3)", () => {
     );
   });
 });
+
+/**
+ * Event id → the reason of the latest redaction that masks it, over the whole log. The arguments of
+ * a call are logged twice, in the asking message and in the tool/call: redacting either masks both,
+ * even a tool/call appended after the redaction of its message.
+ */
+function expectedReasons(
+  events: readonly SessionEvent[],
+  redactions: readonly { readonly target: SessionEvent; readonly reason: string }[],
+): Map<number, string> {
+  const reasons = new Map<number, string>();
+  for (const { target, reason } of redactions) {
+    reasons.set(target.id, reason);
+    const asking = target.type === "tool/call" ? askingMessage(events, target) : undefined;
+    if (asking !== undefined) reasons.set(asking.id, reason);
+    if (target.type !== "assistant/message") continue;
+    for (const call of events.filter((event) => event.type === "tool/call")) {
+      if (askingMessage(events, call) === target) reasons.set(call.id, reason);
+    }
+  }
+  return reasons;
+}
 
 /** The latest assistant/message before `call` (a tool/call) whose tool_calls carry its call id. */
 function askingMessage(events: readonly SessionEvent[], call: SessionEvent): SessionEvent | undefined {

@@ -8,10 +8,10 @@
 //   exportTranscript(events)            every event for a UI/export, masked where redacted.
 // Both views re-check every redaction in a stored log (a target after its redaction is an error
 // there too). Masking replaces text with redactionMarker(reason) and call arguments with
-// redactedArguments(reason); ids stay, so a tool result still pairs with its call. A tool/call's
-// arguments also ride in the assistant message that asked for the call (its tool_calls entry with
-// that id): mask them there too. The raw events never change. Uses the chapter's Session, so it
-// does not depend on your steps 05.1–05.5.
+// redactedArguments(reason); ids stay, so a tool result still pairs with its call. A call's
+// arguments are logged twice, in the tool/call event and in the tool_calls entry (same id) of the
+// assistant message that asked for it: redacting either one masks both. The raw events never
+// change. Uses the chapter's Session, so it does not depend on your steps 05.1–05.5.
 // Run: npx vitest exercises/05-session-log/p3-redaction.test.ts
 import type { Session, SessionEvent } from "../../chapters/05-session-log/session.ts";
 import type { Message } from "../../chapters/common/messages.ts";
@@ -34,8 +34,9 @@ export function redact(session: Session, targetId: number, reason: string): Sess
  * redactedArguments, and so are the arguments of the tool_calls entry with the same id in the
  * latest assistant/message before it; assistant/message: content → the marker unless null,
  * reasoning_content → the marker unless empty or null (masking must not add or drop a message), each
- * tool call's arguments → redactedArguments (id and name kept). Redactions apply in log order, so
- * if an event is redacted twice, the later reason shows.
+ * tool call's arguments → redactedArguments (id and name kept), and so are the arguments of the
+ * tool/call events that carry out those calls. Redactions apply in log order, so if an event is
+ * redacted twice, the later reason shows.
  */
 export function deriveRedactedMessages(events: readonly SessionEvent[]): Message[] {
   return todo("p3", `deriveRedactedMessages: project ${events.length} events, masking the redacted ones`);
@@ -43,8 +44,8 @@ export function deriveRedactedMessages(events: readonly SessionEvent[]): Message
 
 /**
  * Every event, masked where redacted, with `redaction` set on masked ones (the latest redaction that
- * masked anything in it: the assistant message of a redacted tool/call shows that one); redactions
- * are listed too.
+ * masked anything in it: the assistant message of a redacted tool/call shows that one, and so does
+ * a tool/call whose asking message was redacted); redactions are listed too.
  */
 export function exportTranscript(events: readonly SessionEvent[]): TranscriptEntry[] {
   return todo("p3", `exportTranscript: list ${events.length} events, masking the redacted ones`);

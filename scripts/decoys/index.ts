@@ -58,6 +58,7 @@ export const decoys: readonly Decoy[] = [
   decoy("redaction-export-raw", "only the model projection is masked; the export shows the raw content", "redaction.ts", "p3-redaction.test.ts"),
   decoy("redaction-skips-invalid", "a stored redaction that cannot apply is silently ignored instead of reported", "redaction.ts", "p3-redaction.test.ts"),
   decoy("redaction-edits-raw", "the redaction overwrites the logged event's content in place", "redaction.ts", "p3-redaction.test.ts"),
+  decoy("redaction-reply-leaves-call", "redacting an assistant message leaves its arguments in the tool/call events", "redaction.ts", "p3-redaction.test.ts"),
   decoy("redaction-tool-call-model-unmasked", "a redacted tool/call's arguments still reach the model in the assistant message's tool_calls entry", "redaction.ts", "p3-redaction.test.ts"),
   // p4 (练习4) model/usage and its view
   decoy("usage-view-cache", "the view reads running totals kept by recordUsage, not the log", "usage-view.ts", "p4-usage-view.test.ts"),

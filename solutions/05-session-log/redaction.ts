@@ -76,16 +76,34 @@ function maskedEvents(events: readonly SessionEvent[]): Map<number, Masked> {
     const target = events[target_id]!;
     const redaction = { by: event.id, reason };
     mask(target, redaction, (data) => maskedData(target.type, data, reason));
-    // A tool/call's arguments also ride in the assistant message that asked for the call, and that
-    // message is what the model is sent: mask the same arguments there.
+    // The same arguments are logged twice: in the assistant message that asked for a call (which
+    // is what the model is sent) and in the tool/call event. Redacting either masks both.
     if (isEventOfType(target, "tool/call")) {
       const asking = askingMessage(events, target);
       if (asking !== undefined) {
         mask(asking, redaction, (data) => maskCallArguments(data, target.data.call_id, reason));
       }
     }
+    if (isEventOfType(target, "assistant/message")) {
+      for (const answering of callsAskedBy(events, target)) {
+        mask(answering, redaction, (data) => maskedData("tool/call", data, reason));
+      }
+    }
   }
   return masked;
+}
+
+/** The tool/call events that carry out the calls `message` asked for (those it is the asking message of). */
+function callsAskedBy(events: readonly SessionEvent[], message: SessionEvent<"assistant/message">): SessionEvent[] {
+  const ids = new Set(message.data.tool_calls.map((call) => call.id));
+  const calls: SessionEvent[] = [];
+  for (const event of events.slice(message.id + 1)) {
+    // A later turn may reuse a call id: only the calls this very message asked for.
+    if (isEventOfType(event, "tool/call") && ids.has(event.data.call_id) && askingMessage(events, event) === message) {
+      calls.push(event);
+    }
+  }
+  return calls;
 }
 
 /** The latest assistant/message before `call` whose tool_calls carry its call id. */
@@ -124,7 +142,9 @@ function maskedData(type: string, data: JsonObject, reason: string): JsonObject 
       tool_calls: tool_calls.map((call) => ({ ...call, arguments: redactedArguments(reason) })),
     };
   }
-  return data; // not reached: checkRedaction only lets redactable types through
+  // checkRedaction lets only the types above through; a type added there without a rule here must
+  // fail loudly rather than come back unmasked.
+  throw new Error(`maskedData: no masking rule for "${type}"`);
 }
 
 /** An assistant message's data with one call's arguments masked, everything else as it was. */
