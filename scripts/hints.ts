@@ -55,7 +55,7 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "`event.data.call_id`。注意改名：事件里的 `call_id` 在消息里叫 `tool_call_id`。" +
       "`tool/call` 不投影，因为同一个请求已经在 assistant 消息的 `tool_calls` 里了，重复发送没有意义。",
     "assistant 消息有三个细节：`reasoning_content` 缺省时给 `null`（不是 `undefined`，键也不能省）；" +
-      "`tool_calls` 的每一项只取 `{ id, name, arguments }`，建新对象；只有 `content === null`、" +
+      "`tool_calls` 的每一项只取 `{ id, name, arguments }`，建新对象（`chapters/common/messages.ts` 的 `toolCallOf` 就做这件事）；只有 `content === null`、" +
       "没有 reasoning、也没有工具调用时才丢弃这条回复——空字符串 `\"\"` 也是回复，要保留。",
     "assistant 分支的形状：\n" +
       "  const { content, reasoning_content = null, tool_calls } = event.data;\n" +
@@ -111,7 +111,7 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "`SessionEventMap`（`given/coding-assistant.ts` 里已经给出），所以 `session.append(\"ui/diff-preview\", …)` 能通过类型检查；" +
       "但运行时只有 `codingAssistantSchemas` 里的 zod schema 能挡住坏数据——现在它是空对象 `{}`，" +
       "所以“append rejects …”那几个测试会失败。这两种事件不进模型：章节的投影只认三种类型，什么都不用改。",
-    "schema 照 chapters/05-session-log/events.ts 的写法：`\"ui/diff-preview\": z.object({ path: z.string().min(1), diff: z.string() })`；" +
+    "schema 照 chapters/05-session-log/events.ts 的写法：`\"ui/diff-preview\": z.strictObject({ path: z.string().min(1), diff: z.string() })`；" +
       "`inspect/file-read` 的 `bytes` 是非负整数（`z.number().int().nonnegative()`），`sha256` 是 64 个小写十六进制字符" +
       "（`z.string().regex(/^[0-9a-f]{64}$/)`）。Session 用 `new Session({ schemas: codingAssistantSchemas })` 接上它们，" +
       "append 和 `Session.fromLog` 都会检查。",
@@ -119,9 +119,9 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "`recordFileRead` 记录大小和摘要，绝不记录内容：字符串的字节数用 `Buffer.byteLength(content, \"utf8\")`" +
       "（不是 `content.length`——中文一个字符占 3 个字节），`Uint8Array` 用 `content.byteLength`；" +
       "摘要用 `createHash(\"sha256\").update(content).digest(\"hex\")`（来自 \"node:crypto\"），它两种输入都接受。",
-    "最后在注释里写下“为什么不进模型”（书里练习2 问的就是这个）：diff 预览是模型自己写的编辑的另一种呈现，" +
-      "它的 tool call 参数已经在历史里，再发一次只是重复付费；文件读取记录是审计线索（agent 看到的是哪个版本），" +
-      "内容本身已经作为 `tool/result` 给过模型，哈希和字节数对模型毫无意义却占上下文。",
+    "最后在注释里写下“为什么不进模型”（书里练习2 问的就是这个）。可以这样想：diff 预览里的编辑，" +
+      "模型是在哪条事件里提出的？它已经在历史里了吗？文件的内容，模型已经从哪条事件拿到过？" +
+      "一个哈希和一个字节数，对下一次回答有什么用，又要占多少上下文？想清楚再写，答案对照 `npm run compare -- p2`。",
   ],
   p3: [
     "练习3 的思路：日志只追加，所以“删除”本身也是一个事件——`log/redact { target_id, reason }`。" +
@@ -135,8 +135,9 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "把检查写成一个函数，两个视图读旧日志时还要复用它。",
     "两个视图共用一步：按日志顺序扫一遍每条 `log/redact`，重新做提示 2 的检查，遮蔽它的目标，把结果记进 " +
       "`Map<事件 id, { data: 遮蔽后的新 data, redaction: { by, reason } }>`（同一事件被遮蔽两次，后一条覆盖前一条）。" +
-      "目标是 `tool/call` 时还有一处：同样的参数也在它之前最近那条 assistant/message 的 `tool_calls` 里（同一个 id），" +
-      "那一项也要遮蔽，记在那条 assistant 事件名下。再把被遮蔽的事件换成 `{ ...event, data: 遮蔽后的新 data }`" +
+      "同一次调用的参数记了两处：`tool/call` 事件里，以及它之前最近那条 assistant/message 的 `tool_calls` 里（同一个 id）。" +
+      "目标是 `tool/call` 时，那条 assistant 里的那一项也要遮蔽，记在 assistant 事件名下；目标是 assistant/message 时，" +
+      "它发起的那些 `tool/call` 事件也要遮蔽，各记在自己名下。再把被遮蔽的事件换成 `{ ...event, data: 遮蔽后的新 data }`" +
       "——新对象，不要碰冻结的原事件。然后 `deriveRedactedMessages` = 章节的 `deriveMessages`（从 " +
       "chapters/05-session-log/projection.ts 导入）作用在这份视图上；`exportTranscript` 列出每个事件，加上 `redaction` 字段（没被遮蔽就是 null）。",
     "遮蔽后的 data 怎么写：user/message 与 tool/result 的 `content` → `redactionMarker(reason)`（tool/result 的 " +
@@ -152,7 +153,7 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "所以同一份日志——实时的或一周后从磁盘重放的——总给出同样的数字，模型也看不到这些事件。" +
       "先写 schema：stub 里 `usageSchemas` 还是空的 `{}`，所以检查坏数据的测试会失败。",
     "schema：`turn`、`step` 是正整数，三个 token 数是非负整数，外加一条跨字段规则：缓存命中不能超过 prompt 总数。" +
-      "用 `z.object({...}).refine((u) => u.prompt_cache_hit_tokens <= u.prompt_tokens, { message, path: [\"prompt_cache_hit_tokens\"] })`" +
+      "用 `z.strictObject({...}).refine((u) => u.prompt_cache_hit_tokens <= u.prompt_tokens, { message, path: [\"prompt_cache_hit_tokens\"] })`" +
       "——`path` 让错误指向那个字段，测试会检查它。",
     "`recordUsage(session, usage)` 不接收 turn 和 step 参数，而是从日志里读：从最后一个事件往前找，先遇到 " +
       "`step/end` 说明没有打开的步骤 → 抛 `UsageError`；先遇到 `step/start` 就用它的 `turn`、`step`。" +

@@ -7,7 +7,7 @@
 // helpers. Then think about — and write down in a comment — why neither may ever reach the model.
 // These exercises use the chapter's Session, so they do not depend on your steps 05.1–05.5.
 // Run: npx vitest exercises/05-session-log/p2-coding-assistant.test.ts
-import type { EventSchemas } from "../../chapters/05-session-log/events.ts";
+import type { EventSchemas, SessionEventMap } from "../../chapters/05-session-log/events.ts";
 import type { Session, SessionEvent } from "../../chapters/05-session-log/session.ts";
 import { todo } from "./todo.ts";
 // Given: the two types join the vocabulary, so `session.append("ui/diff-preview", …)` type-checks.
@@ -15,7 +15,8 @@ import "./given/coding-assistant.ts";
 
 /**
  * Pass to the chapter's Session: `new Session({ schemas: codingAssistantSchemas })`.
- * TODO(p2): one zod schema per new type (see chapters/05-session-log/events.ts for the style).
+ * TODO(p2): one zod schema per new type, strict like the chapter's (z.strictObject: a key the
+ * vocabulary does not list is a mistake — see chapters/05-session-log/events.ts for the style).
  * Tip: `z.ZodType<SessionEventMap["inspect/file-read"]>` ties a schema to its declared type.
  */
 export const codingAssistantSchemas: EventSchemas = {};

@@ -138,6 +138,11 @@ describe("p2 the new events are checked on append and on replay (练习2)", () =
     { type: "inspect/file-read", why: "no path", data: { bytes: 1, sha256: sha }, field: "$.path" },
     { type: "ui/diff-preview", why: "a diff that is not text", data: { path: "a.ts", diff: 42 }, field: "$.diff" },
     { type: "ui/diff-preview", why: "no path", data: { diff: "" }, field: "$.path" },
+    { type: "inspect/file-read", why: "a 65-digit digest", data: { path: "a.ts", bytes: 1, sha256: `${sha}0` }, field: "$.sha256" },
+    // Strict, like the chapter's schemas: a key the vocabulary does not list is a mistake, and here
+    // it would be the very content this event exists to keep out of the log.
+    { type: "inspect/file-read", why: "an extra content key", data: { path: "a.ts", bytes: 1, sha256: sha, content: "x" }, field: "$" },
+    { type: "ui/diff-preview", why: "an extra key", data: { path: "a.ts", diff: "", shown_at: 1 }, field: "$" },
   ];
 
   test.each(badData)("append rejects $type with $why, naming the type and $field", ({ type, data, field }) => {

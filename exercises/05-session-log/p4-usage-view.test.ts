@@ -93,15 +93,16 @@ describe("p4 recording model/usage (练习4)", () => {
   });
 
   const good = { turn: 1, step: 1, prompt_tokens: 10, completion_tokens: 5, prompt_cache_hit_tokens: 4 };
-  const badData: readonly { data: JsonObject; field: string }[] = [
-    { data: { ...good, prompt_tokens: -1, prompt_cache_hit_tokens: 0 }, field: "$.prompt_tokens" },
-    { data: { ...good, completion_tokens: 1.5 }, field: "$.completion_tokens" },
-    { data: { ...good, step: 0 }, field: "$.step" },
-    { data: { ...good, turn: "1" }, field: "$.turn" },
-    { data: { ...good, prompt_cache_hit_tokens: 11 }, field: "$.prompt_cache_hit_tokens" },
+  const badData: readonly { why: string; data: JsonObject; field: string }[] = [
+    { why: "negative prompt_tokens", data: { ...good, prompt_tokens: -1, prompt_cache_hit_tokens: 0 }, field: "$.prompt_tokens" },
+    { why: "fractional completion_tokens", data: { ...good, completion_tokens: 1.5 }, field: "$.completion_tokens" },
+    { why: "step 0 (steps count from 1)", data: { ...good, step: 0 }, field: "$.step" },
+    { why: "turn as a string", data: { ...good, turn: "1" }, field: "$.turn" },
+    { why: "more cache hits than prompt tokens", data: { ...good, prompt_cache_hit_tokens: 11 }, field: "$.prompt_cache_hit_tokens" },
+    { why: "an extra total_tokens key (strict, like the chapter's schemas)", data: { ...good, total_tokens: 15 }, field: "$" },
   ];
 
-  test.each(badData)("the schema rejects bad data at $field", ({ data, field }) => {
+  test.each(badData)("the schema rejects $why, at $field", ({ data, field }) => {
     const type: string = "model/usage";
     const session = newSession();
     expect(() => session.append(type, data)).toThrow(EventDataError);
@@ -136,7 +137,7 @@ describe("p4 the cost dashboard's view (练习4)", () => {
       { id: 2, type: "model/usage", ts: 3, data: { turn: 3, step: 2, prompt_tokens: 9, completion_tokens: 4, prompt_cache_hit_tokens: 9 } },
       { id: 3, type: "model/usage", ts: 4, data: { turn: 1, step: 1, prompt_tokens: 5, completion_tokens: 1, prompt_cache_hit_tokens: 0 } },
     ];
-    expect(usageByTurn(Session.fromLog(stored, { schemas }).events)).toEqual([
+    expect(usageByTurn(Session.fromLog(stored, { schemas }).events), "rows sorted by turn: this log has turn 3 before turn 1").toEqual([
       { turn: 1, modelCalls: 1, promptTokens: 5, completionTokens: 1, cacheHitTokens: 0, cacheMissTokens: 5 },
       { turn: 3, modelCalls: 2, promptTokens: 16, completionTokens: 7, cacheHitTokens: 11, cacheMissTokens: 5 },
     ]);

@@ -2,8 +2,9 @@
 // A new process event, `model/usage` (given: declared in given/usage-view.ts), logged after each
 // model call with the turn and step it belongs to, and one derived view for one consumer:
 // `usageByTurn(events)`, the rows of a cost dashboard. Write:
-//   usageSchemas        the zod schema: turn/step positive integers, token counts non-negative
-//                       integers, and prompt_cache_hit_tokens ≤ prompt_tokens (named at that field)
+//   usageSchemas        the zod schema, strict (z.strictObject, like the chapter's): turn/step
+//                       positive integers, token counts non-negative integers, and
+//                       prompt_cache_hit_tokens ≤ prompt_tokens (named at that field)
 //   recordUsage         reads turn and step from the step still open in the log; none open → UsageError
 //   usageByTurn         sums per turn from the events alone — no cache, no state kept between calls
 // The same log must give the same view before and after a replay, and the model never sees usage.

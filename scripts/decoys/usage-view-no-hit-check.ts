@@ -10,5 +10,5 @@ const tokens = z.number().int().nonnegative();
 
 export const usageSchemas: EventSchemas = {
   // DECOY: no prompt_cache_hit_tokens ≤ prompt_tokens rule.
-  "model/usage": z.object({ turn: counter, step: counter, prompt_tokens: tokens, completion_tokens: tokens, prompt_cache_hit_tokens: tokens }),
+  "model/usage": z.strictObject({ turn: counter, step: counter, prompt_tokens: tokens, completion_tokens: tokens, prompt_cache_hit_tokens: tokens }),
 };

@@ -23,8 +23,8 @@ type Schemas = { readonly [T in "ui/diff-preview" | "inspect/file-read"]: z.ZodT
 
 /** Pass to the chapter's Session: `new Session({ schemas: codingAssistantSchemas })`. */
 export const codingAssistantSchemas: Schemas & EventSchemas = {
-  "ui/diff-preview": z.object({ path: z.string().min(1), diff: z.string() }),
-  "inspect/file-read": z.object({
+  "ui/diff-preview": z.strictObject({ path: z.string().min(1), diff: z.string() }),
+  "inspect/file-read": z.strictObject({
     path: z.string().min(1),
     bytes: z.number().int().nonnegative(),
     // Lowercase hex, as `sha256sum` prints it: one spelling per digest, so equal files compare equal.

@@ -19,7 +19,7 @@ const tokens = z.number().int().nonnegative();
 /** Pass to the chapter's Session: `new Session({ schemas: usageSchemas })`. */
 export const usageSchemas: EventSchemas = {
   "model/usage": z
-    .object({
+    .strictObject({
       turn: counter,
       step: counter,
       prompt_tokens: tokens,

@@ -15,7 +15,7 @@ declare module "../../../chapters/05-session-log/events.ts" {
 
 /** Pass to the chapter's Session: `new Session({ schemas: redactionSchemas })`. */
 export const redactionSchemas: EventSchemas = {
-  "log/redact": z.object({ target_id: z.number().int().nonnegative(), reason: z.string().min(1) }),
+  "log/redact": z.strictObject({ target_id: z.number().int().nonnegative(), reason: z.string().min(1) }),
 };
 
 /**
