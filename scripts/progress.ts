@@ -52,12 +52,12 @@ export function classify(file: FileOutcome, stepId?: string): StepStatus {
   // then fail on an assertion, so "every failure is a stub error" would call an untouched step
   // half done.
   const stubSteps = failed.map(stubStepOf).filter((id) => id !== undefined);
+  const waitsOn = [...new Set(stubSteps)].sort();
   if (failed.length === ran.length && stubSteps.length > 0) {
-    return { kind: "not-started", total: ran.length, waitsOn: [...new Set(stubSteps)].sort() };
+    return { kind: "not-started", total: ran.length, waitsOn };
   }
   // 05.4's tests also run the 05.3 projection: with 05.3 still a stub they fail, through no fault of
   // 05.4's code. Say what they wait for instead of calling the step failing.
-  const waitsOn = [...new Set(stubSteps)].sort();
   if (stubSteps.length === failed.length && stepId !== undefined && !waitsOn.includes(stepId)) {
     return { kind: "waiting", failing: failed.length, total: ran.length, waitsOn };
   }
@@ -88,9 +88,9 @@ export function nextStep(reports: readonly StepReport[]): StepReport | undefined
 export function renderProgress(reports: readonly StepReport[]): string {
   const lines = [pc.bold("Chapter 05 会话日志 — your progress"), ""];
   const idWidth = Math.max(...reports.map((r) => r.step.id.length));
+  const passed = new Set(reports.filter((r) => r.status.kind === "passed").map((r) => r.step.id));
   for (const { step, status } of reports) {
     const book = pc.dim(`(book ${step.bookSection})`);
-    const passed = new Set(reports.filter((r) => r.status.kind === "passed").map((r) => r.step.id));
     const describeStatus = describe(status, step, passed);
     lines.push(`  ${mark(status)} ${step.id.padEnd(idWidth)}  ${step.title} — ${describeStatus}  ${book}`);
     // A file that does not even load (a typo, a missing export) is worth seeing on every step it breaks.

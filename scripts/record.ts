@@ -13,7 +13,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { VERSION as SDK_VERSION } from "openai/version";
-import { DEFAULT_BASE_URL, DeepSeekClient, publicURL } from "../chapters/common/deepseek.ts";
+import { DEFAULT_BASE_URL, DeepSeekClient, publicURL, THINKING_TIMEOUT_MS } from "../chapters/common/deepseek.ts";
 import { AgentRunError } from "../chapters/05-session-log/agent-loop.ts";
 import type { Session } from "../chapters/05-session-log/session.ts";
 import {
@@ -51,8 +51,7 @@ interface Settings {
 async function record(scenario: Scenario, settings: Settings): Promise<string> {
   const apiKey = scenario.record.how === "invalid-key" ? INVALID_KEY : settings.apiKey;
   const recorder = createRecorder(settings.baseURL);
-  // Thinking mode may take a minute; the SDK's own limit (10 minutes, tried 3 times) is far too long.
-  const client = new DeepSeekClient({ apiKey, baseURL: settings.baseURL, fetch: recorder.fetch, timeout: 120_000 });
+  const client = new DeepSeekClient({ apiKey, baseURL: settings.baseURL, fetch: recorder.fetch, timeout: THINKING_TIMEOUT_MS });
   const session = await runScenario(scenario, client).catch((error: unknown): Session => {
     if (error instanceof AgentRunError) return error.session;
     throw error;

@@ -5,7 +5,7 @@
 //   step/start, assistant/message, tool/call, tool/result, step/end,
 //   step/start, assistant/message, step/end, turn/end
 import type { ChatClient, ChatRequest } from "../common/deepseek.ts";
-import type { AssistantMessage } from "../common/messages.ts";
+import { toolCallOf, type AssistantMessage } from "../common/messages.ts";
 import { messageOf, runToolCall, toolSpec, type Tool } from "../common/tools.ts";
 import { Session } from "./session.ts";
 
@@ -112,7 +112,7 @@ function logAssistantMessage(session: Session, reply: AssistantMessage): void {
   session.append("assistant/message", {
     content: reply.content,
     reasoning_content: reply.reasoning_content ?? null,
-    tool_calls: reply.tool_calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })),
+    tool_calls: reply.tool_calls.map(toolCallOf),
   });
 }
 

@@ -13,6 +13,7 @@ import {
   DeepSeekConfigError,
   DeepSeekError,
   publicURL,
+  THINKING_TIMEOUT_MS,
   type ChatClient,
 } from "../common/deepseek.ts";
 import type { Message } from "../common/messages.ts";
@@ -39,7 +40,7 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
   const out = (line = "") => io.out(redact(line, key));
   const heading = (zh: string, en: string) => out(`\n${c.bold(`=== ${zh} / ${en} ===`)}`);
 
-  const connection = connect(live, io.env, out);
+  const connection = connect(live, key, io.env, out);
   if (connection instanceof DeepSeekConfigError) {
     heading("设置有误", "A setting is wrong");
     for (const line of explainSetting(connection)) out(`  ${line}`);
@@ -50,13 +51,14 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
   try {
     heading("① 订阅者视角", "Subscriber view");
     session.subscribe((event) => out(`  [订阅者 / subscriber] 看到新事件 #${event.id} ${event.type}`));
-    const failure = await runScenario(findScenario("calculator"), client, session).then(
-      () => undefined,
-      (error: unknown) => {
-        if (error instanceof AgentRunError) return error;
-        throw error;
-      },
-    );
+    // A failed model call is part of the story: the log up to it is still printed below.
+    let failure: AgentRunError | undefined;
+    try {
+      await runScenario(findScenario(SCENARIO), client, session);
+    } catch (error) {
+      if (!(error instanceof AgentRunError)) throw error;
+      failure = error;
+    }
 
     heading("② 事件日志原文（唯一事实来源）", "The raw event log, the single source of truth");
     for (const event of session.events) out(`  ${formatEvent(event)}`);
@@ -96,22 +98,22 @@ interface Connection {
   readonly replay?: Replay;
 }
 
+/** The book's 5.7 run, replayed from fixtures/data/calculator.json when offline. */
+const SCENARIO = "calculator";
+
 /** A setting the client refuses comes back as the error, for the demo to explain; nothing was sent. */
-function connect(live: boolean, env: DemoIO["env"], out: (line: string) => void): Connection | DeepSeekConfigError {
+function connect(live: boolean, key: string, env: DemoIO["env"], out: (line: string) => void): Connection | DeepSeekConfigError {
   try {
-    return live ? connectLive(env, out) : connectOffline(out, env.DEEPSEEK_API_KEY?.trim() ? "--offline" : "no key");
+    return live ? connectLive(key, env, out) : connectOffline(out, key === "" ? "no key" : "--offline");
   } catch (error) {
     if (error instanceof DeepSeekConfigError) return error;
     throw error;
   }
 }
 
-/** Thinking mode can think for a minute or more before it answers: generous, but not the SDK's 10 minutes. */
-const DEMO_TIMEOUT_MS = 120_000;
-
-function connectLive(env: DemoIO["env"], out: (line: string) => void): Connection {
+function connectLive(key: string, env: DemoIO["env"], out: (line: string) => void): Connection {
   const client = new DeepSeekClient({
-    apiKey: env.DEEPSEEK_API_KEY ?? "",
+    apiKey: key,
     // Passed explicitly (blank meaning the default): the demo reads `env`, not process.env.
     baseURL: env.DEEPSEEK_BASE_URL?.trim() || DEFAULT_BASE_URL,
     model: env.DEEPSEEK_MODEL?.trim() || DEFAULT_MODEL,
@@ -124,18 +126,18 @@ function connectLive(env: DemoIO["env"], out: (line: string) => void): Connectio
 
 function timeoutFrom(env: DemoIO["env"]): number {
   const text = env.DEEPSEEK_TIMEOUT_MS?.trim();
-  if (!text) return DEMO_TIMEOUT_MS;
+  if (!text) return THINKING_TIMEOUT_MS;
   const ms = Number(text);
   if (!Number.isInteger(ms) || ms <= 0) {
-    throw new DeepSeekConfigError(`DEEPSEEK_TIMEOUT_MS must be a whole number of milliseconds above 0, such as ${DEMO_TIMEOUT_MS}`);
+    throw new DeepSeekConfigError(`DEEPSEEK_TIMEOUT_MS must be a whole number of milliseconds above 0, such as ${THINKING_TIMEOUT_MS}`);
   }
   return ms;
 }
 
 /** `why` is why this run is offline, which decides how to tell the learner to go live. */
 function connectOffline(out: (line: string) => void, why: "no key" | "--offline"): Connection & { replay: Replay } {
-  const file = "fixtures/data/calculator.json";
-  const fixture = loadFixture(fixturePath("calculator"));
+  const file = `fixtures/data/${SCENARIO}.json`; // as shown to the learner; fixturePath is the absolute one
+  const fixture = loadFixture(fixturePath(SCENARIO));
   const origin =
     fixture.meta.provenance === "recorded"
       ? `recorded from ${fixture.meta.model} on ${fixture.meta.recorded_at.slice(0, 10)}`

@@ -1,7 +1,7 @@
 // 5.4: the projection. The log records everything that happened; the model is shown only three kinds
 // of event, turned into messages. Everything else — turn and step boundaries, the request header,
 // `tool/call` (its request already rides on the assistant message) — stays in the log only.
-import type { AssistantMessage, Message } from "../common/messages.ts";
+import { toolCallOf, type AssistantMessage, type Message } from "../common/messages.ts";
 import { isEventOfType } from "./events.ts";
 import type { SessionEvent } from "./session.ts";
 
@@ -36,6 +36,6 @@ function deriveAssistantMessage(event: SessionEvent<"assistant/message">): Assis
     role: "assistant",
     content,
     reasoning_content,
-    tool_calls: tool_calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })),
+    tool_calls: tool_calls.map(toolCallOf),
   };
 }

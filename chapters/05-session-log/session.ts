@@ -16,6 +16,12 @@ export interface SessionEvent<T extends string = string> {
 
 export type Listener = (event: SessionEvent) => void;
 
+// A subscription wraps its listener, so that subscribing the same function twice makes two
+// subscriptions, each removed by its own unsubscribe.
+type Subscription = { readonly listener: Listener };
+// An event waiting to be delivered, with the subscriptions that existed when it was appended.
+type Delivery = { readonly event: SessionEvent; readonly audience: readonly Subscription[] };
+
 export interface SessionOptions {
   /** Where `ts` comes from; inject a fake clock for deterministic tests. */
   readonly clock?: () => number;
@@ -28,11 +34,8 @@ export interface SessionOptions {
 export class Session {
   readonly #log: SessionEvent[] = [];
   #snapshot: readonly SessionEvent[] | undefined;
-  // Entries wrap the function so that subscribing the same function twice makes two subscriptions,
-  // each removed by its own unsubscribe.
-  readonly #listeners = new Set<{ readonly listener: Listener }>();
-  // Events waiting to be delivered, each with the listeners subscribed when it was appended.
-  readonly #undelivered: { readonly event: SessionEvent; readonly audience: readonly { readonly listener: Listener }[] }[] = [];
+  readonly #listeners = new Set<Subscription>();
+  readonly #undelivered: Delivery[] = [];
   #delivering = false;
   readonly #clock: () => number;
   readonly #onListenerError: (error: unknown, event: SessionEvent) => void;
@@ -65,9 +68,11 @@ export class Session {
 
   /** Calls `listener` with every event appended from now on; the returned function stops that. */
   subscribe(listener: Listener): () => void {
-    const entry = { listener };
-    this.#listeners.add(entry);
-    return () => void this.#listeners.delete(entry);
+    const subscription: Subscription = { listener };
+    this.#listeners.add(subscription);
+    return () => {
+      this.#listeners.delete(subscription); // deleting twice is harmless: unsubscribe is idempotent
+    };
   }
 
   // ── 5.4 what the model sees is derived from the log, never stored beside it ────────────────────
@@ -113,7 +118,7 @@ export class Session {
       return makeEvent(index, type, ts, frozenData);
     } catch (error) {
       if (error instanceof JsonValueError) {
-        throw new ReplayError(index, "BAD_DATA", `data is not a JSON object: ${error.message}`);
+        throw new ReplayError(index, "BAD_DATA", `data is not plain JSON: ${error.message}`);
       }
       if (error instanceof EventDataError) throw new ReplayError(index, "SCHEMA", error.message);
       throw error;
@@ -140,11 +145,11 @@ export class Session {
     }
   }
 
-  #deliver(event: SessionEvent, audience: readonly { readonly listener: Listener }[]): void {
-    for (const entry of audience) {
-      if (!this.#listeners.has(entry)) continue; // unsubscribed since the event was appended
+  #deliver(event: SessionEvent, audience: readonly Subscription[]): void {
+    for (const subscription of audience) {
+      if (!this.#listeners.has(subscription)) continue; // unsubscribed since the event was appended
       try {
-        entry.listener(event);
+        subscription.listener(event);
       } catch (error) {
         this.#reportListenerError(error, event);
       }
@@ -191,7 +196,7 @@ function makeEvent(id: number, type: string, ts: number, data: JsonObject): Sess
 function freezeEventData(data: unknown): JsonObject {
   const frozen: JsonValue = freezeJson(data);
   if (typeof frozen !== "object" || frozen === null || Array.isArray(frozen)) {
-    throw new JsonValueError("$", "event data must be a JSON object");
+    throw new JsonValueError("$", "event data must be an object, not an array or a primitive");
   }
   return frozen as JsonObject;
 }

@@ -205,8 +205,11 @@ describe("reply", () => {
     expect(error).toMatchObject({ kind: "empty_reply", message: expect.stringContaining("no choices") });
   });
 
-  test("a message with no content, reasoning or tool call is a DeepSeekError of kind empty_reply", async () => {
-    capture(completion({ content: null }));
+  test.each([
+    ["content null", { content: null }],
+    ['content null and reasoning_content "" (the projection would drop it)', { content: null, reasoning_content: "" }],
+  ])("a message with no content, reasoning or tool call is a DeepSeekError of kind empty_reply: %s", async (_, message) => {
+    capture(completion(message));
     const error = await rejection(new DeepSeekClient({ apiKey: KEY }).chat({ system: "s", tools: [], messages: [] }));
     expect(error).toMatchObject({ name: "DeepSeekError", kind: "empty_reply" });
   });
@@ -224,6 +227,7 @@ describe("a malformed 200 reply is a DeepSeekError of kind bad_reply naming the 
     ["a tool call without function", withCall(noFunction), "choices[0].message.tool_calls[0].function should be an object with name and arguments, but is missing"],
     ["a tool call without id", withCall(noId), "choices[0].message.tool_calls[0].id should be a string, but is missing"],
     ["a tool call without type", withCall(noType), 'choices[0].message.tool_calls[0].type should be "function", but is missing'],
+    ["reasoning_content that is not text", completion({ content: "7", reasoning_content: 42 }), "choices[0].message.reasoning_content should be a string or null, but is a number"],
     ["a tool call whose arguments are an object", withCall({ ...call, function: { name: "calculator", arguments: {} } }), "choices[0].message.tool_calls[0].function.arguments should be a string (JSON text), but is an object"],
   ])("%s", async (_, reply, said) => {
     capture(reply);

@@ -23,6 +23,8 @@ export interface ChatClient {
 
 export const DEFAULT_BASE_URL = "https://api.deepseek.com";
 export const DEFAULT_MODEL = "deepseek-flash";
+/** Thinking mode can think for a minute or more: generous, but not the SDK's 10 minutes × 3 tries. */
+export const THINKING_TIMEOUT_MS = 120_000;
 
 export interface DeepSeekClientOptions {
   readonly apiKey?: string;
@@ -325,8 +327,10 @@ function fromWire(completion: unknown): AssistantMessage {
   const content = message.content ?? null;
   if (content !== null && typeof content !== "string") throw badReply("choices[0].message.content", "a string or null", content);
   const tool_calls = readToolCalls(message.tool_calls, "choices[0].message.tool_calls");
-  const reasoning_content = readReasoning(message);
-  if (content === null && reasoning_content === null && tool_calls.length === 0) {
+  const reasoning_content = readReasoning(message.reasoning_content);
+  // The same rule as the projection's: with no text, no reasoning ("" is none) and no call, there
+  // is nothing to log or send back.
+  if (content === null && !reasoning_content && tool_calls.length === 0) {
     throw new DeepSeekError("DeepSeek replied with an empty message (no content, reasoning or tool calls)", "empty_reply");
   }
   return { role: "assistant", content, reasoning_content, tool_calls };
@@ -366,8 +370,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The SDK's type does not know `reasoning_content`, so read it as the unknown it is. */
-function readReasoning(message: object): string | null {
-  const value: unknown = "reasoning_content" in message ? message.reasoning_content : undefined;
-  return typeof value === "string" ? value : null;
+/** DeepSeek's thinking trace: absent or null means none; anything else but text is a bad reply. */
+function readReasoning(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== "string") throw badReply("choices[0].message.reasoning_content", "a string or null", value);
+  return value;
 }

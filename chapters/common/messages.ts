@@ -8,6 +8,15 @@ export interface ToolCall {
   readonly arguments: string;
 }
 
+/**
+ * A tool call with exactly its three fields. The object it is read from may carry more (the SDK's
+ * `type` and `index`, or extra keys in a stored log), and neither the log's strict schema nor the
+ * model should see them.
+ */
+export function toolCallOf(call: ToolCall): ToolCall {
+  return { id: call.id, name: call.name, arguments: call.arguments };
+}
+
 export interface UserMessage {
   readonly role: "user";
   readonly content: string;

@@ -3,7 +3,7 @@
 // loop-*.ts decoy turns on exactly one.
 import { AgentRunError, type RunAgentOptions } from "../../chapters/05-session-log/agent-loop.ts";
 import { Session } from "../../chapters/05-session-log/session.ts";
-import type { ToolCall } from "../../chapters/common/messages.ts";
+import { toolCallOf, type ToolCall } from "../../chapters/common/messages.ts";
 import { messageOf, runToolCall, toolSpec, type Tool, type ToolOutcome } from "../../chapters/common/tools.ts";
 
 export interface LoopMistakes {
@@ -34,7 +34,7 @@ export function wrongLoop(mistakes: LoopMistakes): (options: RunAgentOptions) =>
       let finished: boolean;
       try {
         const reply = await client.chat({ ...request, messages: session.deriveMessages() });
-        const toolCalls = reply.tool_calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args }));
+        const toolCalls = reply.tool_calls.map(toolCallOf);
         const reasoning = mistakes.reasoningWithoutNull ? reply.reasoning_content : (reply.reasoning_content ?? null);
         session.append("assistant/message", { content: reply.content, reasoning_content: reasoning, tool_calls: toolCalls });
         for (const call of toolCalls) {
