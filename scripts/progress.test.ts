@@ -4,7 +4,7 @@ import { classify, nextStep, renderProgress, runSteps, type FileOutcome, type St
 import { steps } from "./steps.ts";
 
 const stubError = (step: string) =>
-  `not implemented yet — step ${step}: freezeJson. Instructions: exercises/05-session-log/README.md (step ${step}); stuck? npm run hint -- ${step}`;
+  `not implemented yet — step ${step}: freezeJson. Instructions: exercises/05-session-log/README.md#${step}; stuck? npm run hint -- ${step}`;
 
 const passed = (name: string): TestOutcome => ({ name, state: "passed", errors: [] });
 const failed = (name: string, ...errors: string[]): TestOutcome => ({ name, state: "failed", errors });
