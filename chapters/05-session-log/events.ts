@@ -2,7 +2,7 @@
 // as a TypeScript type (so a wrong `append` does not compile) and as a zod schema (so a wrong event
 // read back from disk is caught at run time). Data keys are snake_case, as on the wire and in the book.
 import { z } from "zod";
-import type { JsonObject } from "./json.ts";
+import { formatPath, type JsonObject } from "./json.ts";
 import type { SessionEvent } from "./session.ts";
 
 export type TurnEndReason = "completed" | "max_steps" | "error";
@@ -126,12 +126,5 @@ export function checkEventData(type: string, data: unknown, schemas: EventSchema
   const result = schema.safeParse(data);
   if (result.success) return;
   const issue = result.error.issues[0];
-  throw new EventDataError(type, jsonPath(issue?.path ?? []), issue?.message ?? "does not match the schema");
-}
-
-function jsonPath(keys: readonly PropertyKey[]): string {
-  return keys.reduce<string>(
-    (path, key) => (typeof key === "number" ? `${path}[${key}]` : `${path}.${String(key)}`),
-    "$",
-  );
+  throw new EventDataError(type, formatPath(issue?.path ?? []), issue?.message ?? "does not match the schema");
 }

@@ -135,12 +135,22 @@ function defineOwn(copy: JsonValue[] | { [key: string]: JsonValue }, key: string
   else Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** `$.a[2].b`; keys that are not identifiers get brackets and quotes: `$["weird key"]`. */
 function pathOf(spot: Spot): string {
-  const parts: string[] = [];
-  for (let s = spot; s !== undefined; s = s.parent) {
-    if (typeof s.key === "number") parts.push(`[${s.key}]`);
-    else parts.push(/^[A-Za-z_$][\w$]*$/.test(s.key) ? `.${s.key}` : `[${JSON.stringify(s.key)}]`);
+  const keys: (string | number)[] = [];
+  for (let s = spot; s !== undefined; s = s.parent) keys.push(s.key);
+  return formatPath(keys.reverse());
+}
+
+/**
+ * A JSON path, the one form every error in the workbook uses: `$.a[2].b`, with array indexes in
+ * brackets and keys that are not identifiers quoted: `$["weird key"]`.
+ */
+export function formatPath(keys: readonly PropertyKey[]): string {
+  let path = "$";
+  for (const key of keys) {
+    if (typeof key === "number") path += `[${key}]`;
+    else if (typeof key === "string" && /^[A-Za-z_$][\w$]*$/.test(key)) path += `.${key}`;
+    else path += `[${JSON.stringify(String(key))}]`;
   }
-  return "$" + parts.reverse().join("");
+  return path;
 }
