@@ -14,6 +14,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { VERSION as SDK_VERSION } from "openai/version";
 import { DEFAULT_BASE_URL, DeepSeekClient, publicURL, THINKING_TIMEOUT_MS } from "../chapters/common/deepseek.ts";
+import { messageOf } from "../chapters/common/tools.ts";
 import { AgentRunError } from "../chapters/05-session-log/agent-loop.ts";
 import type { Session } from "../chapters/05-session-log/session.ts";
 import {
@@ -201,7 +202,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
       console.log(`ok     ${scenario.name}: wrote ${shortPath(file)} (replayed before writing)`);
     } catch (error) {
       failures++;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       console.error(`FAILED ${scenario.name}: ${message.split(apiKey).join("[redacted]")}`);
     }
   }

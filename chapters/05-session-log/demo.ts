@@ -17,6 +17,7 @@ import {
   type ChatClient,
 } from "../common/deepseek.ts";
 import type { Message } from "../common/messages.ts";
+import { messageOf } from "../common/tools.ts";
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { startReplay, type Replay } from "../../fixtures/replay.ts";
 import { findLogProblems } from "./invariants.ts";
@@ -155,7 +156,7 @@ function verify(replay: Replay): string | undefined {
     replay.verify();
     return undefined;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return messageOf(error);
   }
 }
 

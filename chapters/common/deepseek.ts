@@ -7,7 +7,7 @@ import type {
   ChatCompletionTool,
 } from "openai/resources/chat/completions";
 import type { AssistantMessage, Message, ToolCall } from "./messages.ts";
-import type { ToolSpec } from "./tools.ts";
+import { messageOf, type ToolSpec } from "./tools.ts";
 
 export interface ChatRequest {
   readonly system: string;
@@ -148,10 +148,9 @@ export class DeepSeekClient implements ChatClient {
     if (error instanceof APIError && error.status !== undefined) {
       const type = error.type ? ` (${error.type})` : "";
       const text = `DeepSeek API error ${error.status}${type}: ${errorBody(error, scrub)}`;
-      return new DeepSeekError(scrub(text), kindOf(error.status), error.status);
+      return new DeepSeekError(scrub(text), errorKindFor(error.status), error.status);
     }
-    const text = error instanceof Error ? error.message : String(error);
-    return new DeepSeekError(scrub(`DeepSeek call failed: ${text}`), "other");
+    return new DeepSeekError(scrub(`DeepSeek call failed: ${messageOf(error)}`), "other");
   }
 }
 
@@ -269,7 +268,7 @@ function checkTimeout(ms: number): void {
   }
 }
 
-function kindOf(status: number): DeepSeekErrorKind {
+function errorKindFor(status: number): DeepSeekErrorKind {
   if (status === 401) return "authentication";
   if (status === 402) return "insufficient_balance";
   if (status === 429) return "rate_limit";

@@ -43,6 +43,8 @@ export function recordUsage(session: Session, usage: TokenUsage): SessionEvent<"
   if (step === null) {
     throw new UsageError("model/usage belongs to a model call, inside a step, but no step is open");
   }
+  // Only the three counts: the API's usage object carries more (total_tokens, cache misses, …), and
+  // the strict schema would refuse them; anything else can be derived from these.
   const { prompt_tokens, completion_tokens, prompt_cache_hit_tokens } = usage;
   return session.append("model/usage", { ...step, prompt_tokens, completion_tokens, prompt_cache_hit_tokens });
 }
