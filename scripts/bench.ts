@@ -59,7 +59,7 @@ for (const turns of [10, 100, 1000]) {
   }) / 100;
   rows.push([`one deriveMessages over ${events} events → ${turns * 4} messages`, ms(derive)]);
   const text = JSON.stringify(session.events);
-  const replay = median(5, () => void Session.fromLog(JSON.parse(text) as unknown[]));
+  const replay = median(5, () => void Session.fromLog(JSON.parse(text)));
   rows.push([`JSON.parse + Session.fromLog of ${events} events (${Math.round(text.length / 1024)} KiB)`, ms(replay)]);
 }
 

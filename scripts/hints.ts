@@ -64,7 +64,7 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "user 和 tool 分支各是一行 `return { role: …, … }`。",
   ],
   "05.4": [
-    "`Session.fromLog(events)` 不信任输入（它通常来自 `JSON.parse` 读回的文件）。先确认是数组，" +
+    "`Session.fromLog(log)` 不信任输入（它通常来自 `JSON.parse` 读回的文件）。先确认是数组，" +
       "再逐个检查；出错就抛 `ReplayError(index, code, detail)`：`index` 是出问题的事件位置，" +
       "`code` 说明违反了哪条规则（可用的 code 列在 session.ts 开头的注释里，测试会逐个检查）。规则见书 5.6：id 连续、类型、时间戳、JSON 数据。",
     "每个事件按这个顺序检查：是对象（不是 null、不是数组）→ 只有 `id`、`type`、`ts`、`data` 四个键 → " +
@@ -76,10 +76,11 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "`fromLog` 是 static 方法，但写在类里面，所以可以访问新实例的 `#` 私有成员。" +
       "数据要重新冻结：重放出来的会话不能和调用方的输入共享任何对象。",
     "形状：\n" +
-      "  static fromLog(events: readonly unknown[], options: SessionOptions = {}): Session {\n" +
-      "    if (!Array.isArray(events)) throw new ReplayError(0, …);\n" +
+      "  static fromLog(log: unknown, options: SessionOptions = {}): Session {\n" +
+      "    if (!Array.isArray(log)) throw new ReplayError(0, …);\n" +
+      "    const entries: readonly unknown[] = log;\n" +
       "    const session = new Session(options);\n" +
-      "    for (const [index, stored] of events.entries()) session.#commit(session.#readStoredEvent(stored, index));\n" +
+      "    for (const [index, stored] of entries.entries()) session.#commit(session.#readStoredEvent(stored, index));\n" +
       "    return session;\n" +
       "  }\n" +
       "（用 `entries()` 而不是 `forEach`：`forEach` 会跳过稀疏数组里的空洞。）" +

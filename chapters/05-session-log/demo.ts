@@ -201,7 +201,7 @@ function indent(text: string): string {
 
 function replayFromText(session: Session, out: (line: string) => void): number {
   const text = JSON.stringify(session.events);
-  const rebuilt = Session.fromLog(JSON.parse(text) as unknown[]);
+  const rebuilt = Session.fromLog(JSON.parse(text));
   const original = session.deriveMessages();
   const replayed = rebuilt.deriveMessages();
   // Every field of every message, not only the roles.

@@ -83,14 +83,16 @@ export class Session {
 
   // ── 5.6 replay: rebuild a session from stored events, trusting nothing ──────────────────────────
 
-  static fromLog(events: readonly unknown[], options: SessionOptions = {}): Session {
-    if (!Array.isArray(events)) {
+  // `unknown`: a stored log comes from JSON.parse or a file, so even that it is an array is checked.
+  static fromLog(log: unknown, options: SessionOptions = {}): Session {
+    if (!Array.isArray(log)) {
       throw new ReplayError(0, "NOT_A_LOG", "a log must be an array of events");
     }
+    const entries: readonly unknown[] = log;
     const session = new Session(options);
     // entries(), not forEach: forEach skips the holes of a sparse array, which would let a
     // hand-made [e0, , e2] through with ids 0, 2. entries() visits a hole as undefined.
-    for (const [index, stored] of events.entries()) session.#commit(session.#readStoredEvent(stored, index));
+    for (const [index, stored] of entries.entries()) session.#commit(session.#readStoredEvent(stored, index));
     return session;
   }
 

@@ -83,7 +83,7 @@ function replayError(replay: () => unknown): ReplayError {
 }
 
 function expectReplayError(log: unknown, index: number, code: string): ReplayError {
-  const error = replayError(() => Session.fromLog(log as unknown[]));
+  const error = replayError(() => Session.fromLog(log));
   expect({ index: error.index, code: error.code }, "the index of the first broken entry, and the rule's code").toEqual({
     index,
     code,
@@ -109,7 +109,7 @@ describe("05.4 fromLog: a well-formed log replays as it was", () => {
 
   test("a JSON round trip replays to the same events", () => {
     const text = JSON.stringify(storedLog());
-    expect(Session.fromLog(JSON.parse(text) as unknown[]).events, asStored).toEqual(storedLog());
+    expect(Session.fromLog(JSON.parse(text)).events, asStored).toEqual(storedLog());
   });
 
   test("an empty log replays to an empty session", () => {

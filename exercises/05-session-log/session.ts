@@ -17,7 +17,7 @@
 //   later appends; one unsubscribed before its turn is skipped).
 //
 // 05.4 (book §5.6 "重放：从日志重建一切")
-//   Session.fromLog(events) rebuilds a session from a stored log, trusting nothing and sharing
+//   Session.fromLog(log) rebuilds a session from a stored log, trusting nothing and sharing
 //   nothing with its input. Throw `new ReplayError(index, code, detail)` for the first broken rule,
 //   checked in this order:
 //     NOT_A_LOG      the log is not an array (index 0)
@@ -101,7 +101,7 @@ export class Session {
   // ── 05.4: replay a stored log, trusting nothing ──────────────────────────────────────────────────
 
   /** A new Session holding `events` (e.g. `JSON.parse` of a saved log), checked entry by entry. */
-  static fromLog(events: readonly unknown[], options: SessionOptions = {}): Session {
+  static fromLog(log: unknown, options: SessionOptions = {}): Session {
     return todo("05.4", "Session.fromLog: check each stored event, re-freeze it, rebuild the log");
   }
 }

@@ -6,7 +6,7 @@ import { Session as ChapterSession, type SessionOptions } from "../../chapters/0
 export { ReplayError, type Listener, type SessionEvent, type SessionOptions } from "../../chapters/05-session-log/session.ts";
 
 export class Session extends ChapterSession {
-  static override fromLog(events: readonly unknown[], options: SessionOptions = {}): ChapterSession {
+  static override fromLog(events: unknown, options: SessionOptions = {}): ChapterSession {
     if (!Array.isArray(events)) return super.fromLog(events, options);
     // DECOY: "each id is larger than the previous one" instead of "id === index".
     let previous = -1;

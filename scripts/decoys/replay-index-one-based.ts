@@ -5,7 +5,7 @@ import { ReplayError, Session as ChapterSession, type SessionOptions } from "../
 export { ReplayError, type Listener, type SessionEvent, type SessionOptions } from "../../chapters/05-session-log/session.ts";
 
 export class Session extends ChapterSession {
-  static override fromLog(events: readonly unknown[], options: SessionOptions = {}): ChapterSession {
+  static override fromLog(events: unknown, options: SessionOptions = {}): ChapterSession {
     try {
       return super.fromLog(events, options);
     } catch (error) {

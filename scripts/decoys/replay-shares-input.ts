@@ -11,7 +11,7 @@ export class Session extends ChapterSession {
   #replayed: readonly SessionEvent[] = [];
   #view: { readonly from: readonly SessionEvent[]; readonly to: readonly SessionEvent[] } | undefined;
 
-  static override fromLog(events: readonly unknown[], options: SessionOptions = {}): Session {
+  static override fromLog(events: unknown, options: SessionOptions = {}): Session {
     const checked = ChapterSession.fromLog(events, options).events; // every rule is checked
     // Rebuild by appending with the stored timestamps, so the next append gets the next id.
     let replaying = true;
@@ -22,7 +22,7 @@ export class Session extends ChapterSession {
     replaying = false;
     // DECOY: the caller's own data objects, neither copied nor frozen.
     session.#replayed = checked.map((event, index) =>
-      Object.freeze({ ...event, data: (events[index] as { data: JsonObject }).data }),
+      Object.freeze({ ...event, data: (events as { data: JsonObject }[])[index]!.data }),
     );
     return session;
   }
