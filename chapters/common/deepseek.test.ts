@@ -236,6 +236,27 @@ describe("a malformed 200 reply is a DeepSeekError of kind bad_reply naming the 
     expect(error.message).toBe(`DeepSeek's reply is malformed: ${said}`);
   });
 
+  test("a 200 that is not a completion at all (a proxy's login page) is bad_reply, not empty_reply", async () => {
+    const page = "<html><body>Please log in to the Wi-Fi</body></html>";
+    server.use(http.post(URL_DEFAULT, () => new HttpResponse(page, { status: 200, headers: { "content-type": "text/html" } })));
+    const error = await deepSeekError(ask(new DeepSeekClient({ apiKey: KEY })));
+    expect(error.kind).toBe("bad_reply");
+    expect(error.message).toContain("the response should be a JSON object, but is \"<html><body>Please log in");
+  });
+
+  test("choices that are not an array is bad_reply naming choices", async () => {
+    capture({ ...completion({ content: "x" }), choices: { 0: {} } });
+    const error = await deepSeekError(ask(new DeepSeekClient({ apiKey: KEY })));
+    expect(error).toMatchObject({ kind: "bad_reply", message: expect.stringContaining("choices should be an array, but is an object") });
+  });
+
+  test("a bad_reply that quotes the key is scrubbed like every other error", async () => {
+    capture(completion({ content: "", tool_calls: KEY }, "tool_calls"));
+    const error = await deepSeekError(ask(new DeepSeekClient({ apiKey: KEY })));
+    expect(error.kind).toBe("bad_reply");
+    expect(error.message).not.toContain(KEY.slice(0, 8));
+  });
+
   test("a tool call of another type is an error, not dropped (the model would wait for its result forever)", async () => {
     capture(withCall({ ...call, type: "code_interpreter" }));
     const error = await deepSeekError(ask(new DeepSeekClient({ apiKey: KEY })));

@@ -119,22 +119,23 @@ export class DeepSeekClient implements ChatClient {
       ...request.messages.map(toWire),
     ];
     const tools = request.tools.map(toWireTool);
-    let completion: OpenAI.ChatCompletion;
     try {
-      completion = await this.#openai.chat.completions.create({
+      const completion = await this.#openai.chat.completions.create({
         model: this.model,
         messages,
         ...(tools.length > 0 ? { tools } : {}),
       });
+      return fromWire(completion);
     } catch (error) {
       throw this.#describe(error);
     }
-    return fromWire(completion);
   }
 
   /** Turns whatever the SDK threw into a DeepSeekError whose message holds no part of the key. */
   #describe(error: unknown): DeepSeekError {
     const scrub = (text: string) => scrubKey(text, this.#apiKey);
+    // Our own errors about the reply quote what the server sent, which could hold the key too.
+    if (error instanceof DeepSeekError) return new DeepSeekError(scrub(error.message), error.kind, error.status);
     const where = publicURL(this.baseURL);
     // A timeout is a kind of connection error to the SDK, so it is asked about first.
     if (error instanceof APIConnectionTimeoutError) {
@@ -315,8 +316,11 @@ function toWireTool(tool: ToolSpec): ChatCompletionTool {
  * dropped: the model would then wait for a result that no one sends.
  */
 function fromWire(completion: unknown): AssistantMessage {
-  const choices = isRecord(completion) ? completion.choices : undefined;
-  if (!Array.isArray(choices) || choices.length === 0) {
+  // A 200 that is not a completion at all (a proxy's login page, say) is a bad reply, not an empty one.
+  if (!isRecord(completion)) throw badReply("the response", "a JSON object", completion);
+  const choices = completion.choices;
+  if (!Array.isArray(choices)) throw badReply("choices", "an array", choices);
+  if (choices.length === 0) {
     throw new DeepSeekError("DeepSeek replied without a message (the response has no choices)", "empty_reply");
   }
   const choice: unknown = choices[0];
