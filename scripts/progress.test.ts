@@ -94,6 +94,13 @@ describe("npm run progress: the report", () => {
     expect(text).toContain("not started (its tests also need 05.2)");
   });
 
+  test("a failing step whose earlier steps are not done yet names them", () => {
+    const s5 = steps.find((step) => step.id === "05.5")!;
+    const failing = { kind: "failing", failing: 35, total: 40, first: failed("x", "boom") } as const;
+    const text = plain(renderProgress([{ step: s1!, status: { kind: "passed", total: 1 } }, { step: s5, status: failing }]));
+    expect(text).toContain("35 of 40 failing (its tests also need 05.2, 05.3, not done yet)");
+  });
+
   test("all passed: no Next line, a well done", () => {
     const text = plain(renderProgress([{ step: s1!, status: { kind: "passed", total: 1 } }]));
     expect(text).toContain("Every step passes.");

@@ -142,8 +142,12 @@ function describe(status: StepStatus, step: Step, passed: ReadonlySet<string>): 
   switch (status.kind) {
     case "passed":
       return pc.green(`passed (${status.total} tests)`);
-    case "failing":
-      return pc.red(`${status.failing} of ${status.total} failing`);
+    case "failing": {
+      // Some of these failures may come from an earlier step still unfinished (05.5 runs your 05.3).
+      const unmet = step.needs.filter((id) => !passed.has(id));
+      const note = unmet.length === 0 ? "" : pc.dim(` (its tests also need ${unmet.join(", ")}, not done yet)`);
+      return pc.red(`${status.failing} of ${status.total} failing`) + note;
+    }
     case "waiting":
       return pc.yellow(`${status.failing} of ${status.total} failing, all waiting for ${status.waitsOn.join(", ")}`);
     case "broken":

@@ -71,7 +71,7 @@ export const steps: readonly Step[] = [
     test: "05.4-replay.test.ts",
     answerDir: chapterDir,
     readmeAnchor: "054-replay",
-    needs: ["05.2", "05.3"],
+    needs: ["05.1", "05.2", "05.3"],
   },
   {
     id: "05.5",
