@@ -100,8 +100,9 @@ function writeAtomically(file: string, text: string): void {
 }
 
 /**
- * What a recorded file says about itself. The base URL goes in as publicURL shows it: a proxy's
- * user:password@ or an ?api_key= must not end up in a file that is committed.
+ * What a recorded file says about itself. The base URL goes in as publicURL shows it. The client
+ * already refuses a URL with user:password@ or a query string; this is the second line of defence,
+ * because the file is committed.
  */
 export function recordedMeta(scenario: Scenario, model: string, baseURL: string, exchanges: readonly Exchange[]): FixtureMeta {
   return {

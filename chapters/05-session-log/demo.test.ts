@@ -224,11 +224,15 @@ describe("live, with a key or DEEPSEEK_BASE_URL that needs care", { timeout: 20_
     expect(explanation).toContain(`(no answer from DeepSeek at ${server.baseURL} within 50 ms (3 tries))`);
   });
 
-  test("a DEEPSEEK_TIMEOUT_MS that is not a whole number of milliseconds is refused with the setting named", async () => {
-    const { code, text } = await runInProcess([], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: "http://127.0.0.1:9", DEEPSEEK_TIMEOUT_MS: "2m" });
-    expect(code).toBe(1);
-    expect(text).toContain("DEEPSEEK_TIMEOUT_MS must be a whole number of milliseconds above 0, such as 120000");
-  });
+  test.each(["2m", "0x10", "1e3", "0"])(
+    "a DEEPSEEK_TIMEOUT_MS of %j is refused with the setting named (digits only, above 0)",
+    async (timeout) => {
+      const env = { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: "http://127.0.0.1:9", DEEPSEEK_TIMEOUT_MS: timeout };
+      const { code, text } = await runInProcess([], env);
+      expect(code).toBe(1);
+      expect(text).toContain("DEEPSEEK_TIMEOUT_MS must be a whole number of milliseconds above 0, such as 120000");
+    },
+  );
 });
 
 describe("explain: one paragraph per kind of failure", () => {

@@ -128,8 +128,9 @@ function connectLive(key: string, env: DemoIO["env"], out: (line: string) => voi
 function timeoutFrom(env: DemoIO["env"]): number {
   const text = env.DEEPSEEK_TIMEOUT_MS?.trim();
   if (!text) return THINKING_TIMEOUT_MS;
-  const ms = Number(text);
-  if (!Number.isInteger(ms) || ms <= 0) {
+  // Digits only: Number() would also take "0x10" or "1e3", which nobody means as milliseconds.
+  const ms = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(ms) || ms <= 0) {
     throw new DeepSeekConfigError(`DEEPSEEK_TIMEOUT_MS must be a whole number of milliseconds above 0, such as ${THINKING_TIMEOUT_MS}`);
   }
   return ms;

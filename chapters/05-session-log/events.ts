@@ -2,7 +2,8 @@
 // as a TypeScript type (so a wrong `append` does not compile) and as a zod schema (so a wrong event
 // read back from disk is caught at run time). Data keys are snake_case, as on the wire and in the book.
 import { z } from "zod";
-import { formatPath, type JsonObject } from "./json.ts";
+import { formatPath } from "./json-path.ts";
+import type { JsonObject } from "./json.ts";
 import type { SessionEvent } from "./session.ts";
 
 export type TurnEndReason = "completed" | "max_steps" | "error";

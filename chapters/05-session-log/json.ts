@@ -2,6 +2,7 @@
 // copied, and deep-frozen, all in one pass. After that no caller can change what was logged.
 // The walk uses an explicit work stack instead of recursion, so a 100,000-deep value is just a
 // long loop, never a "Maximum call stack size exceeded".
+import { formatPath } from "./json-path.ts";
 
 export type JsonPrimitive = null | boolean | number | string;
 export type JsonArray = readonly JsonValue[];
@@ -135,22 +136,9 @@ function defineOwn(copy: JsonValue[] | { [key: string]: JsonValue }, key: string
   else Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/** The path from the root to `spot`, e.g. `$.a[2].b`. */
 function pathOf(spot: Spot): string {
   const keys: (string | number)[] = [];
   for (let s = spot; s !== undefined; s = s.parent) keys.push(s.key);
   return formatPath(keys.reverse());
-}
-
-/**
- * A JSON path, the one form every error in the workbook uses: `$.a[2].b`, with array indexes in
- * brackets and keys that are not identifiers quoted: `$["weird key"]`.
- */
-export function formatPath(keys: readonly PropertyKey[]): string {
-  let path = "$";
-  for (const key of keys) {
-    if (typeof key === "number") path += `[${key}]`;
-    else if (typeof key === "string" && /^[A-Za-z_$][\w$]*$/.test(key)) path += `.${key}`;
-    else path += `[${JSON.stringify(String(key))}]`;
-  }
-  return path;
 }

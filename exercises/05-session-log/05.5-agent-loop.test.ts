@@ -1,4 +1,4 @@
-// Step 05.5 — runAgent, the logged loop (book §5.5). Every step of the chapter-02 loop becomes an
+// Step 05.5 — runAgent, the logged loop (book §5.5; its last block is the §5.7 run). Every step of the chapter-02 loop becomes an
 // append, and the messages sent to the model are derived from the log before each call. The first
 // tests drive your loop with a scripted fake model, so each rule can be shown on its own; the last
 // block replays recorded DeepSeek traffic through the real DeepSeekClient.

@@ -100,7 +100,7 @@ export class Session {
 
   // ── 05.4: replay a stored log, trusting nothing ──────────────────────────────────────────────────
 
-  /** A new Session holding `events` (e.g. `JSON.parse` of a saved log), checked entry by entry. */
+  /** A new Session holding the stored `log` (e.g. `JSON.parse` of a saved file), checked entry by entry. */
   static fromLog(log: unknown, options: SessionOptions = {}): Session {
     return todo("05.4", "Session.fromLog: check each stored event, re-freeze it, rebuild the log");
   }
