@@ -10,8 +10,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_BASE_URL, DEFAULT_MODEL, DeepSeekClient } from "../chapters/common/deepseek.ts";
-import { AgentRunError } from "../chapters/05-session-log/agent-loop.ts";
-import type { Session } from "../chapters/05-session-log/session.ts";
+import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
+import type { SessionLog } from "../chapters/05-session-log/session-types.ts";
 import { dataDir, fixturePath, formatFixture, type Fixture } from "../fixtures/fixture.ts";
 import { createRecorder } from "../fixtures/recorder.ts";
 import { findScenario, runScenario, scenarios, type Scenario } from "../fixtures/scenarios.ts";
@@ -193,7 +193,7 @@ async function makeFixture(scenario: Scenario): Promise<Fixture> {
   };
   const recorder = createRecorder(DEFAULT_BASE_URL, serve);
   const client = new DeepSeekClient({ apiKey: PLACEHOLDER_KEY, baseURL: DEFAULT_BASE_URL, model: DEFAULT_MODEL, fetch: recorder.fetch });
-  const session = await runScenario(scenario, client).catch((error: unknown): Session => {
+  const session = await runScenario(scenario, client).catch((error: unknown): SessionLog => {
     if (error instanceof AgentRunError) return error.session;
     throw error;
   });
@@ -216,7 +216,7 @@ async function makeFixture(scenario: Scenario): Promise<Fixture> {
   };
 }
 
-function lastTurnEnd(session: Session): unknown {
+function lastTurnEnd(session: SessionLog): unknown {
   return session.events.findLast((event) => event.type === "turn/end")?.data.reason;
 }
 

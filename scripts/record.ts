@@ -15,8 +15,8 @@ import { parseArgs } from "node:util";
 import { VERSION as SDK_VERSION } from "openai/version";
 import { DEFAULT_BASE_URL, DeepSeekClient, publicURL, THINKING_TIMEOUT_MS } from "../chapters/common/deepseek.ts";
 import { messageOf } from "../chapters/common/tools.ts";
-import { AgentRunError } from "../chapters/05-session-log/agent-loop.ts";
-import type { Session } from "../chapters/05-session-log/session.ts";
+import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
+import type { SessionLog } from "../chapters/05-session-log/session-types.ts";
 import {
   dataDir,
   fixturePath,
@@ -53,7 +53,7 @@ async function record(scenario: Scenario, settings: Settings): Promise<string> {
   const apiKey = scenario.record.how === "invalid-key" ? INVALID_KEY : settings.apiKey;
   const recorder = createRecorder(settings.baseURL);
   const client = new DeepSeekClient({ apiKey, baseURL: settings.baseURL, fetch: recorder.fetch, timeout: THINKING_TIMEOUT_MS });
-  const session = await runScenario(scenario, client).catch((error: unknown): Session => {
+  const session = await runScenario(scenario, client).catch((error: unknown): SessionLog => {
     if (error instanceof AgentRunError) return error.session;
     throw error;
   });
@@ -74,7 +74,7 @@ async function record(scenario: Scenario, settings: Settings): Promise<string> {
 }
 
 /** A live model may not do what the scenario is about; such a recording would only break the tests. */
-function refuseWrongShape(scenario: Scenario, session: Session, exchanges: readonly Exchange[]): void {
+function refuseWrongShape(scenario: Scenario, session: SessionLog, exchanges: readonly Exchange[]): void {
   const end = turnEnd(session);
   if (end.reason !== scenario.expectedEnd) {
     const detail = end.message ? ` (${end.message})` : "";
@@ -141,7 +141,7 @@ async function replayOnce(scenario: Scenario, fixture: Fixture, file: string): P
   }
 }
 
-function turnEnd(session: Session): { reason?: unknown; message?: unknown } {
+function turnEnd(session: SessionLog): { reason?: unknown; message?: unknown } {
   return session.events.findLast((event) => event.type === "turn/end")?.data ?? {};
 }
 

@@ -7,34 +7,9 @@
 import type { ChatClient, ChatRequest } from "../common/deepseek.ts";
 import { toolCallOf, type AssistantMessage } from "../common/messages.ts";
 import { messageOf, runToolCall, toolSpec, type Tool } from "../common/tools.ts";
+import { AgentRunError, type RunAgentOptions } from "./loop-types.ts";
 import { Session } from "./session.ts";
-
-// Generic in the session so the workbook's stub can use the learner's Session (#private fields make classes nominal).
-export interface RunAgentOptions<S = Session> {
-  readonly client: ChatClient;
-  readonly tools: readonly Tool[];
-  readonly systemPrompt: string;
-  readonly userPrompt: string;
-  /** The step budget: how many model calls this turn may make. */
-  readonly maxSteps?: number;
-  /** Continue an existing session with a new turn; a fresh session is made when absent. */
-  readonly session?: S;
-}
-
-/**
- * A step failed — usually the model call (network, 4xx, 5xx), or a reply that does not fit the
- * vocabulary. `session` holds everything logged, up to and including `turn/end { reason: "error" }`.
- */
-export class AgentRunError<S = Session> extends Error {
-  override readonly name = "AgentRunError";
-  constructor(
-    message: string,
-    readonly session: S, // generic for the same reason as RunAgentOptions
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
-}
+import type { SessionLog } from "./session-types.ts";
 
 export async function runAgent({
   client,
@@ -43,7 +18,7 @@ export async function runAgent({
   userPrompt,
   maxSteps = 10,
   session = new Session(),
-}: RunAgentOptions): Promise<Session> {
+}: RunAgentOptions): Promise<SessionLog> {
   if (!Number.isInteger(maxSteps) || maxSteps < 1) {
     throw new RangeError(`maxSteps must be a positive integer, got ${maxSteps}`);
   }
@@ -81,7 +56,7 @@ export async function runAgent({
 }
 
 interface StepContext {
-  readonly session: Session;
+  readonly session: SessionLog;
   readonly client: ChatClient;
   readonly toolsByName: ReadonlyMap<string, Tool>;
   readonly turn: number;
@@ -108,7 +83,7 @@ async function runStep({ session, client, toolsByName, turn, step, request }: St
   }
 }
 
-function logAssistantMessage(session: Session, reply: AssistantMessage): void {
+function logAssistantMessage(session: SessionLog, reply: AssistantMessage): void {
   session.append("assistant/message", {
     content: reply.content,
     reasoning_content: reply.reasoning_content ?? null,
@@ -116,6 +91,6 @@ function logAssistantMessage(session: Session, reply: AssistantMessage): void {
   });
 }
 
-function countTurns(session: Session): number {
+function countTurns(session: SessionLog): number {
   return session.events.filter((event) => event.type === "turn/start").length;
 }

@@ -11,7 +11,7 @@ import { DeepSeekConfigError, DeepSeekError } from "../common/deepseek.ts";
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../fixtures/standin.ts";
 import { root } from "../../scripts/steps.ts";
-import { AgentRunError } from "./agent-loop.ts";
+import { AgentRunError } from "./loop-types.ts";
 import { compactJson, explain, explainSetting, main } from "./demo.ts";
 import { Session } from "./session.ts";
 

@@ -22,8 +22,9 @@ import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { startReplay, type Replay } from "../../fixtures/replay.ts";
 import { findLogProblems } from "./invariants.ts";
 import { findScenario, runScenario } from "../../fixtures/scenarios.ts";
-import { AgentRunError } from "./agent-loop.ts";
-import { Session, type SessionEvent } from "./session.ts";
+import { AgentRunError } from "./loop-types.ts";
+import { Session } from "./session.ts";
+import { type SessionEvent } from "./events.ts";
 
 export interface DemoIO {
   /** Receives each line of output. */

@@ -1,10 +1,16 @@
-// 5.2: the event vocabulary. Each event type (`domain/verb`) has one data shape, written down twice:
+// 5.2: an event, and the event vocabulary. Each event type (`domain/verb`) has one data shape, written down twice:
 // as a TypeScript type (so a wrong `append` does not compile) and as a zod schema (so a wrong event
 // read back from disk is caught at run time). Data keys are snake_case, as on the wire and in the book.
 import { z } from "zod";
-import { formatPath } from "./json-path.ts";
-import type { JsonObject } from "./json.ts";
-import type { SessionEvent } from "./session.ts";
+import { formatPath, type JsonObject } from "./json-value.ts";
+
+/** One entry of the log. `id` counts from 0 without gaps; `ts` is epoch milliseconds. */
+export interface SessionEvent<T extends string = string> {
+  readonly id: number;
+  readonly type: T;
+  readonly ts: number;
+  readonly data: EventData<T>;
+}
 
 export type TurnEndReason = "completed" | "max_steps" | "error";
 

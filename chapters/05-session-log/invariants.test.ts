@@ -4,7 +4,8 @@ import type { ChatClient } from "../common/deepseek.ts";
 import type { AssistantMessage } from "../common/messages.ts";
 import { runAgent } from "./agent-loop.ts";
 import { findLogProblems } from "./invariants.ts";
-import { Session, type SessionEvent } from "./session.ts";
+import { Session } from "./session.ts";
+import { type SessionEvent } from "./events.ts";
 
 const callReply: AssistantMessage = {
   role: "assistant",

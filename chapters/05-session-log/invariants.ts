@@ -2,7 +2,7 @@
 // and that every tool call got its result. `fromLog` cannot demand that — a log cut short by a crash
 // is still a true record and must load — so these checks are a separate report, not a rejection.
 import { isEventOfType } from "./events.ts";
-import type { SessionEvent } from "./session.ts";
+import type { SessionEvent } from "./events.ts";
 
 export type LogProblemCode =
   | "OPEN_TURN"

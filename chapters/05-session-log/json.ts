@@ -2,23 +2,7 @@
 // copied, and deep-frozen, all in one pass. After that no caller can change what was logged.
 // The walk uses an explicit work stack instead of recursion, so a 100,000-deep value is just a
 // long loop, never a "Maximum call stack size exceeded".
-import { formatPath } from "./json-path.ts";
-
-export type JsonPrimitive = null | boolean | number | string;
-export type JsonArray = readonly JsonValue[];
-export type JsonObject = { readonly [key: string]: JsonValue };
-export type JsonValue = JsonPrimitive | JsonArray | JsonObject;
-
-/** Thrown when a value is not plain JSON; `path` points at the offending spot, like `$.a[2].b`. */
-export class JsonValueError extends Error {
-  override readonly name = "JsonValueError";
-  constructor(
-    readonly path: string,
-    readonly reason: string,
-  ) {
-    super(`${path}: ${reason}`);
-  }
-}
+import { formatPath, JsonValueError, type JsonArray, type JsonObject, type JsonPrimitive, type JsonValue } from "./json-value.ts";
 
 /** Where a value sits: its parent's spot and its key there. `undefined` is the root, `$`. */
 type Spot = { readonly parent: Spot; readonly key: string | number } | undefined;

@@ -3,7 +3,7 @@
 // `tool/call` (its request already rides on the assistant message) — stays in the log only.
 import { toolCallOf, type AssistantMessage, type Message } from "../common/messages.ts";
 import { isEventOfType } from "./events.ts";
-import type { SessionEvent } from "./session.ts";
+import type { SessionEvent } from "./events.ts";
 
 export function deriveMessages(events: readonly SessionEvent[]): Message[] {
   const messages: Message[] = [];

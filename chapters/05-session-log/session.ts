@@ -2,19 +2,11 @@
 // is read through frozen snapshots; subscribers hear about each event after it is committed; and a
 // stored log replays into a new Session with `fromLog`, checked event by event.
 import type { Message } from "../common/messages.ts";
-import { freezeJson, JsonValueError, type JsonObject, type JsonValue } from "./json.ts";
-import { checkEventData, eventSchemas, EventDataError, type EventData, type EventSchemas } from "./events.ts";
+import { checkEventData, eventSchemas, EventDataError, type EventData, type EventSchemas, type SessionEvent } from "./events.ts";
+import { freezeJson } from "./json.ts";
+import { JsonValueError, type JsonObject, type JsonValue } from "./json-value.ts";
 import { deriveMessages } from "./projection.ts";
-
-/** One entry of the log. `id` counts from 0 without gaps; `ts` is epoch milliseconds. */
-export interface SessionEvent<T extends string = string> {
-  readonly id: number;
-  readonly type: T;
-  readonly ts: number;
-  readonly data: EventData<T>;
-}
-
-export type Listener = (event: SessionEvent) => void;
+import { ReplayError, reportListenerError, type Listener, type SessionLog, type SessionOptions } from "./session-types.ts";
 
 // A subscription wraps its listener, so that subscribing the same function twice makes two
 // subscriptions, each removed by its own unsubscribe.
@@ -22,16 +14,7 @@ type Subscription = { readonly listener: Listener };
 // An event waiting to be delivered, with the subscriptions that existed when it was appended.
 type Delivery = { readonly event: SessionEvent; readonly audience: readonly Subscription[] };
 
-export interface SessionOptions {
-  /** Where `ts` comes from; inject a fake clock for deterministic tests. */
-  readonly clock?: () => number;
-  /** Receives a listener's error; the event itself stays committed. */
-  readonly onListenerError?: (error: unknown, event: SessionEvent) => void;
-  /** Schemas for event types beyond the built-in vocabulary (see events.ts). */
-  readonly schemas?: EventSchemas;
-}
-
-export class Session {
+export class Session implements SessionLog {
   readonly #log: SessionEvent[] = [];
   #snapshot: readonly SessionEvent[] | undefined;
   readonly #listeners = new Set<Subscription>();
@@ -168,29 +151,6 @@ export class Session {
   }
 }
 
-/** The rules a stored log is checked against, in the order `fromLog` checks them. */
-export type ReplayRule =
-  | "NOT_A_LOG"
-  | "NOT_AN_EVENT"
-  | "UNEXPECTED_KEY"
-  | "ID_MISMATCH"
-  | "BAD_TYPE"
-  | "BAD_TS"
-  | "BAD_DATA"
-  | "SCHEMA";
-
-/** A stored log broke a rule; `index` is the event's position and `code` names the rule. */
-export class ReplayError extends Error {
-  override readonly name = "ReplayError";
-  constructor(
-    readonly index: number,
-    readonly code: ReplayRule,
-    detail: string,
-  ) {
-    super(`replay failed at event #${index}: ${detail}`);
-  }
-}
-
 function makeEvent(id: number, type: string, ts: number, data: JsonObject): SessionEvent {
   return Object.freeze({ id, type, ts, data });
 }
@@ -218,9 +178,4 @@ function checkTimestamp(ts: number): number {
     throw new TypeError(`the session clock must return non-negative integer milliseconds, got ${ts}`);
   }
   return ts;
-}
-
-/** The default `onListenerError` (exported for the workbook's stub, which gives it to the learner). */
-export function reportListenerError(error: unknown, event: SessionEvent): void {
-  console.error(`[session] a listener failed on event #${event.id} ${event.type}:`, error);
 }

@@ -8,7 +8,8 @@
 // e.g. `$.a[2]["weird key"]`. Its `reason` says what is wrong there, in your own words.
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { freezeJson, JsonValueError, type JsonValue } from "./json.ts";
+import { freezeJson } from "./json.ts";
+import { JsonValueError, type JsonValue } from "../../chapters/05-session-log/json-value.ts";
 
 // ── helpers ───────────────────────────────────────────────────────────────────────────────────────
 

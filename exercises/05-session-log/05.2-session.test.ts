@@ -5,8 +5,9 @@ import { describe, expect, test, vi } from "vitest";
 import fc from "fast-check";
 import { z } from "zod";
 import { EventDataError } from "../../chapters/05-session-log/events.ts";
-import { JsonValueError } from "./json.ts";
-import { Session, type SessionEvent } from "./session.ts";
+import { JsonValueError } from "../../chapters/05-session-log/json-value.ts";
+import { Session } from "./session.ts";
+import { type SessionEvent } from "../../chapters/05-session-log/events.ts";
 import { badEventInputArb, eventInputsArb, tickingClock, type EventInput } from "./arbitraries.ts";
 
 // ── helpers ───────────────────────────────────────────────────────────────────────────────────────

@@ -5,8 +5,8 @@
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import type { EventData } from "../../chapters/05-session-log/events.ts";
-import type { JsonObject } from "../../chapters/05-session-log/json.ts";
-import type { SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { JsonObject } from "../../chapters/05-session-log/json-value.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import type { Message } from "../../chapters/common/messages.ts";
 import { knownEventDataArbs, knownEventTypes, unknownEventInputArb } from "./arbitraries.ts";
 import { deriveEventMessage, deriveMessages } from "./projection.ts";

@@ -6,7 +6,8 @@
 // build their logs with your Session (step 05.2).
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { ReplayError, Session } from "./session.ts";
+import { ReplayError } from "../../chapters/05-session-log/session-types.ts";
+import { Session } from "./session.ts";
 import { eventInputArb, eventInputsArb, tickingClock, type EventInput } from "./arbitraries.ts";
 
 // ── a stored log, as JSON.parse would give it back ─────────────────────────────────────────────────

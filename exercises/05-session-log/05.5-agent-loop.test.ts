@@ -16,7 +16,9 @@ import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { startReplay } from "../../fixtures/replay.ts";
 import { findScenario } from "../../fixtures/scenarios.ts";
 import { ROUND_TRIP } from "../../fixtures/test-helpers.ts";
-import { AgentRunError, runAgent } from "./agent-loop.ts";
+import { AgentRunError } from "../../chapters/05-session-log/loop-types.ts";
+import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
+import { runAgent } from "./agent-loop.ts";
 import { Session } from "./session.ts";
 
 // ── a scripted model ────────────────────────────────────────────────────────────────────────────
@@ -62,7 +64,7 @@ function roundTripScript(): AssistantMessage[] {
   return [reply("", [firstCall], firstReasoning), reply(finalAnswer, [], finalReasoning)];
 }
 
-function run(client: ChatClient, options: { maxSteps?: number; session?: Session; userPrompt?: string } = {}) {
+function run(client: ChatClient, options: { maxSteps?: number; session?: SessionLog; userPrompt?: string } = {}) {
   return runAgent({ client, tools: [calculator], systemPrompt: SYSTEM, userPrompt: PROMPT, ...options });
 }
 
@@ -74,8 +76,8 @@ async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-const typesOf = (session: Session) => session.events.map((event) => event.type);
-const dataOf = (session: Session, type: string) =>
+const typesOf = (session: SessionLog) => session.events.map((event) => event.type);
+const dataOf = (session: SessionLog, type: string) =>
   session.events.filter((event) => event.type === type).map((event) => event.data);
 
 // ── the round trip ──────────────────────────────────────────────────────────────────────────────
@@ -481,14 +483,14 @@ const REPLAY_KEY = "sk-replay-only-0000000000000000";
  * openai SDK, MSW answering each HTTP request from fixtures/data/<name>.json. If your loop sends the
  * model anything other than what was recorded, this throws a diff of the first message that differs.
  */
-async function replayWithYourLoop(name: string): Promise<{ session?: Session; error?: unknown }> {
+async function replayWithYourLoop(name: string): Promise<{ session?: SessionLog; error?: unknown }> {
   const fixture = loadFixture(fixturePath(name));
   const replay = startReplay(fixture, { source: `fixtures/data/${name}.json` });
   try {
     // Built after the replay starts, so the SDK's fetch is the one MSW intercepts.
     const client = new DeepSeekClient({ apiKey: REPLAY_KEY, baseURL: replay.baseURL, model: fixture.meta.model });
     const { tools, systemPrompt, userPrompt, maxSteps } = findScenario(name);
-    const outcome: { session?: Session; error?: unknown } = await runAgent({ client, tools, systemPrompt, userPrompt, maxSteps }).then(
+    const outcome: { session?: SessionLog; error?: unknown } = await runAgent({ client, tools, systemPrompt, userPrompt, maxSteps }).then(
       (session) => ({ session }),
       (error: unknown) => ({ error }),
     );

@@ -21,24 +21,16 @@
 //                      already scrubbed of the API key), then reject with an AgentRunError whose
 //                      cause is that error.
 // Run: npx vitest exercises/05-session-log/05.5-agent-loop.test.ts
-import {
-  AgentRunError as GivenAgentRunError,
-  type RunAgentOptions as GivenOptions,
-} from "../../chapters/05-session-log/agent-loop.ts";
+// Given: the options (client, tools, systemPrompt, userPrompt, maxSteps = 10, session?) and the error
+// a failed model call rejects with: `throw new AgentRunError(message, session, { cause: error })`.
+import { AgentRunError, type RunAgentOptions } from "../../chapters/05-session-log/loop-types.ts";
+import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
 // What you will need: your Session, and the tool helpers from the earlier chapters (given).
 import type { ChatClient, ChatRequest } from "../../chapters/common/deepseek.ts";
 import { messageOf, runToolCall, toolSpec, type Tool } from "../../chapters/common/tools.ts";
 import { Session } from "./session.ts";
 import { todo } from "./todo.ts";
 
-// Given: the chapter's options (client, tools, systemPrompt, userPrompt, maxSteps = 10, session?)
-// and the error a failed model call rejects with, both typed with your Session instead of the
-// chapter's: `throw new AgentRunError(message, session, { cause: error })`.
-export type RunAgentOptions = GivenOptions<Session>;
-export type AgentRunError = GivenAgentRunError<Session>;
-export const AgentRunError = GivenAgentRunError<Session>;
-
-export async function runAgent(options: RunAgentOptions): Promise<Session> {
+export async function runAgent(options: RunAgentOptions): Promise<SessionLog> {
   return todo("05.5", `runAgent: log the turn for "${options.userPrompt}" event by event, turn/start … turn/end`);
 }
-

@@ -3,7 +3,7 @@
 // and when a test fails it shrinks the value to a small example and prints the seed to replay it.
 import fc from "fast-check";
 import type { eventSchemas } from "../../chapters/05-session-log/events.ts";
-import type { JsonObject, JsonValue } from "../../chapters/05-session-log/json.ts";
+import type { JsonObject, JsonValue } from "../../chapters/05-session-log/json-value.ts";
 
 /** What `session.append(type, data)` takes. */
 export interface EventInput {

@@ -8,7 +8,8 @@
 // These exercises use the chapter's Session, so they do not depend on your steps 05.1–05.5.
 // Run: npx vitest exercises/05-session-log/p2-coding-assistant.test.ts
 import type { EventSchemas, SessionEventMap } from "../../chapters/05-session-log/events.ts";
-import type { Session, SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import { todo } from "./todo.ts";
 // Given: the two types join the vocabulary, so `session.append("ui/diff-preview", …)` type-checks.
 import "./given/coding-assistant.ts";
@@ -22,7 +23,7 @@ import "./given/coding-assistant.ts";
 export const codingAssistantSchemas: EventSchemas = {};
 
 /** Logs that the user was shown `diff` for the edit to `path`; returns the committed event. */
-export function recordDiffPreview(session: Session, path: string, diff: string): SessionEvent<"ui/diff-preview"> {
+export function recordDiffPreview(session: SessionLog, path: string, diff: string): SessionEvent<"ui/diff-preview"> {
   return todo("p2", `recordDiffPreview: log the diff the user was shown for ${path}`);
 }
 
@@ -31,7 +32,7 @@ export function recordDiffPreview(session: Session, path: string, diff: string):
  * lowercase hex — not the content. Tip: `Buffer.byteLength`, `createHash` from "node:crypto".
  */
 export function recordFileRead(
-  session: Session,
+  session: SessionLog,
   path: string,
   content: string | Uint8Array,
 ): SessionEvent<"inspect/file-read"> {

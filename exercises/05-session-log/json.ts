@@ -8,15 +8,7 @@
 import { todo } from "./todo.ts";
 // Given: the error class (throw it, with a path and a reason) and the JSON types. Only the function
 // below is yours.
-import { JsonValueError, type JsonValue } from "../../chapters/05-session-log/json.ts";
-
-export {
-  JsonValueError,
-  type JsonArray,
-  type JsonObject,
-  type JsonPrimitive,
-  type JsonValue,
-} from "../../chapters/05-session-log/json.ts";
+import { JsonValueError, type JsonValue } from "../../chapters/05-session-log/json-value.ts";
 
 /** A deep-frozen copy of `value`, or a JsonValueError naming the first spot that is not JSON. */
 export function freezeJson(value: unknown): JsonValue {

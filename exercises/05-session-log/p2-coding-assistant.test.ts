@@ -5,9 +5,10 @@
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { EventDataError } from "../../chapters/05-session-log/events.ts";
-import type { JsonObject } from "../../chapters/05-session-log/json.ts";
+import type { JsonObject } from "../../chapters/05-session-log/json-value.ts";
 import { deriveEventMessage } from "../../chapters/05-session-log/projection.ts";
-import { ReplayError, Session } from "../../chapters/05-session-log/session.ts";
+import { ReplayError } from "../../chapters/05-session-log/session-types.ts";
+import { Session } from "../../chapters/05-session-log/session.ts";
 import { codingAssistantSchemas, recordDiffPreview, recordFileRead } from "./coding-assistant.ts";
 import { chapterRunArb, input, sessionOf, storedCopy, tickingClock, type EventInput } from "./practice-runs.ts";
 

@@ -5,8 +5,9 @@
 // book's 练习 can be done before, after or without your own steps 05.1–05.5.
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import type { JsonObject } from "../../chapters/05-session-log/json.ts";
-import { Session, type SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { JsonObject } from "../../chapters/05-session-log/json-value.ts";
+import { Session } from "../../chapters/05-session-log/session.ts";
+import { type SessionEvent } from "../../chapters/05-session-log/events.ts";
 import type { Message } from "../../chapters/common/messages.ts";
 import {
   deriveRedactedMessages,

@@ -6,8 +6,9 @@
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { EventDataError } from "../../chapters/05-session-log/events.ts";
-import type { JsonObject } from "../../chapters/05-session-log/json.ts";
-import { ReplayError, Session } from "../../chapters/05-session-log/session.ts";
+import type { JsonObject } from "../../chapters/05-session-log/json-value.ts";
+import { ReplayError } from "../../chapters/05-session-log/session-types.ts";
+import { Session } from "../../chapters/05-session-log/session.ts";
 import { recordUsage, usageByTurn, usageSchemas, UsageError, type TokenUsage, type TurnUsage } from "./usage-view.ts";
 import { chapterRunArb, input, sessionOf, storedCopy, tickingClock, type EventInput } from "./practice-runs.ts";
 

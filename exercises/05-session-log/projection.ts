@@ -10,7 +10,7 @@
 // and `toolCallOf` from ../../chapters/common/messages.ts copies a tool call's three fields (and no more).
 // Run: npx vitest exercises/05-session-log/05.3-projection.test.ts
 import type { Message } from "../../chapters/common/messages.ts";
-import type { SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import { todo } from "./todo.ts";
 
 /** Every message the model should see, in log order. */

@@ -13,7 +13,8 @@
 // assistant message that asked for it: redacting either one masks both. The raw events never
 // change. Uses the chapter's Session, so it does not depend on your steps 05.1–05.5.
 // Run: npx vitest exercises/05-session-log/p3-redaction.test.ts
-import type { Session, SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import type { Message } from "../../chapters/common/messages.ts";
 import type { TranscriptEntry } from "./given/redaction.ts";
 import { todo } from "./todo.ts";
@@ -23,7 +24,7 @@ import { todo } from "./todo.ts";
 export * from "./given/redaction.ts";
 
 /** Appends a redaction of event `targetId`, or throws RedactionError and appends nothing. */
-export function redact(session: Session, targetId: number, reason: string): SessionEvent<"log/redact"> {
+export function redact(session: SessionLog, targetId: number, reason: string): SessionEvent<"log/redact"> {
   return todo("p3", `redact: check that event #${targetId} can be redacted, then append log/redact`);
 }
 

@@ -32,36 +32,37 @@
 //   Loop with an index: forEach and map skip the holes of a sparse array.
 // Run: npx vitest exercises/05-session-log/05.2-session.test.ts (then 05.4-replay.test.ts)
 import type { Message } from "../../chapters/common/messages.ts";
-// What you will need: your freezeJson from 05.1, and the vocabulary's schemas (given).
+// What you will need: your freezeJson from 05.1, your projection from 05.3, and the given contracts.
 import {
   checkEventData,
   EventDataError,
   eventSchemas,
   type EventData,
   type EventSchemas,
+  type SessionEvent,
 } from "../../chapters/05-session-log/events.ts";
+import { JsonValueError } from "../../chapters/05-session-log/json-value.ts";
 import {
   ReplayError,
   reportListenerError,
   type Listener,
-  type SessionEvent,
   type ReplayRule,
+  type SessionLog,
   type SessionOptions,
-} from "../../chapters/05-session-log/session.ts";
-import { freezeJson, JsonValueError } from "./json.ts";
+} from "../../chapters/05-session-log/session-types.ts";
+import { freezeJson } from "./json.ts";
 import { deriveMessages } from "./projection.ts";
 import { todo } from "./todo.ts";
 
-// Given, from the chapter (hover them in your editor for the details):
-//   SessionEvent<T>  { readonly id: number; readonly type: T; readonly ts: number; readonly data: EventData<T> }
-//   Listener         (event: SessionEvent) => void
+// Given (chapters/05-session-log/session-types.ts, a contract with no answer in it):
+//   SessionLog       the public surface your Session implements: append, events, subscribe, deriveMessages
 //   SessionOptions   { clock?: () => number; onListenerError?: (error, event) => void; schemas?: EventSchemas }
+//   Listener         (event: SessionEvent) => void
 //   ReplayError      new ReplayError(index, code: ReplayRule, detail); its message already says "event #N"
 //   reportListenerError  the default onListenerError: a failing listener is reported, never allowed
 //                        to break append
-export { ReplayError, type Listener, type ReplayRule, type SessionEvent, type SessionOptions };
 
-export class Session {
+export class Session implements SessionLog {
   // The options are stored for you; add the log, the snapshot and the listeners yourself.
   readonly #clock: () => number;
   readonly #onListenerError: (error: unknown, event: SessionEvent) => void;

@@ -11,7 +11,8 @@
 // Uses the chapter's Session, so it does not depend on your steps 05.1–05.5.
 // Run: npx vitest exercises/05-session-log/p4-usage-view.test.ts
 import type { EventSchemas } from "../../chapters/05-session-log/events.ts";
-import type { Session, SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import type { TokenUsage, TurnUsage } from "./given/usage-view.ts";
 import { todo } from "./todo.ts";
 
@@ -29,7 +30,7 @@ export const usageSchemas: EventSchemas = {};
  * Logs the usage of the model call just made, with the turn and step of the open step (the last
  * `step/start` with no `step/end` after it). Throws UsageError when no step is open.
  */
-export function recordUsage(session: Session, usage: TokenUsage): SessionEvent<"model/usage"> {
+export function recordUsage(session: SessionLog, usage: TokenUsage): SessionEvent<"model/usage"> {
   return todo("p4", `recordUsage: log ${usage.prompt_tokens} + ${usage.completion_tokens} tokens in the open step`);
 }
 

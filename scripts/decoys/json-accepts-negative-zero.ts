@@ -1,8 +1,8 @@
 // Decoy for step 05.1: -0 is let through ("it is just zero"). But JSON.stringify(-0) is "0", so the
 // log would not read back what was written. Everything else is the chapter's.
-import { freezeJson as chapterFreezeJson, JsonValueError, type JsonValue } from "../../chapters/05-session-log/json.ts";
+import { freezeJson as chapterFreezeJson } from "../../chapters/05-session-log/json.ts";
+import { JsonValueError, type JsonValue } from "../../chapters/05-session-log/json-value.ts";
 
-export { JsonValueError, type JsonArray, type JsonObject, type JsonPrimitive, type JsonValue } from "../../chapters/05-session-log/json.ts";
 
 export function freezeJson(value: unknown): JsonValue {
   try {

@@ -1,9 +1,9 @@
 // Decoy for step 05.1: checks the value like the chapter, then freezes the caller's own objects in
 // place and returns them. No copy: the caller's data is frozen under its feet, and the log holds
 // objects the caller still has.
-import { freezeJson as chapterFreezeJson, type JsonValue } from "../../chapters/05-session-log/json.ts";
+import { freezeJson as chapterFreezeJson } from "../../chapters/05-session-log/json.ts";
+import { type JsonValue } from "../../chapters/05-session-log/json-value.ts";
 
-export { JsonValueError, type JsonArray, type JsonObject, type JsonPrimitive, type JsonValue } from "../../chapters/05-session-log/json.ts";
 
 export function freezeJson(value: unknown): JsonValue {
   chapterFreezeJson(value);

@@ -1,9 +1,9 @@
 // Decoy for step 05.1: a recursive walk. Natural to write and right on everyday values, but every
 // level of nesting takes a stack frame, so 100,000 levels end in a RangeError ("Maximum call stack
 // size exceeded") instead of a frozen copy.
-import { freezeJson as chapterFreezeJson, type JsonValue } from "../../chapters/05-session-log/json.ts";
+import { freezeJson as chapterFreezeJson } from "../../chapters/05-session-log/json.ts";
+import { type JsonValue } from "../../chapters/05-session-log/json-value.ts";
 
-export { JsonValueError, type JsonArray, type JsonObject, type JsonPrimitive, type JsonValue } from "../../chapters/05-session-log/json.ts";
 
 export function freezeJson(value: unknown): JsonValue {
   return visit(chapterFreezeJson(value));

@@ -1,9 +1,9 @@
 // Decoy for step 05.1: cycles are found with a set of every object seen so far, not of the objects
 // on the current path from the top. So the same object used twice side by side — shared, not
 // circular — is rejected as a "circular reference". Real errors are the chapter's.
-import { freezeJson as chapterFreezeJson, JsonValueError, type JsonValue } from "../../chapters/05-session-log/json.ts";
+import { freezeJson as chapterFreezeJson } from "../../chapters/05-session-log/json.ts";
+import { JsonValueError, type JsonValue } from "../../chapters/05-session-log/json-value.ts";
 
-export { JsonValueError, type JsonArray, type JsonObject, type JsonPrimitive, type JsonValue } from "../../chapters/05-session-log/json.ts";
 
 export function freezeJson(value: unknown): JsonValue {
   const frozen = chapterFreezeJson(value); // every real error, with its real path

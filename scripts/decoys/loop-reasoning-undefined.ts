@@ -2,6 +2,5 @@
 // optional field out, and then append meets undefined, which freezeJson rejects as not JSON.
 import { wrongLoop } from "./wrong-loop.ts";
 
-export { AgentRunError, type RunAgentOptions } from "../../chapters/05-session-log/agent-loop.ts";
 
 export const runAgent = wrongLoop({ reasoningWithoutNull: true });

@@ -2,6 +2,5 @@
 // call that throws leaves its step/start without a step/end in the log.
 import { wrongLoop } from "./wrong-loop.ts";
 
-export { AgentRunError, type RunAgentOptions } from "../../chapters/05-session-log/agent-loop.ts";
 
 export const runAgent = wrongLoop({ skipStepEndOnError: true });

@@ -2,6 +2,5 @@
 // logged as the first user/message of the turn, so every request sends it as conversation.
 import { wrongLoop } from "./wrong-loop.ts";
 
-export { AgentRunError, type RunAgentOptions } from "../../chapters/05-session-log/agent-loop.ts";
 
 export const runAgent = wrongLoop({ systemAsMessage: true });

@@ -3,6 +3,5 @@
 // instead of becoming a tool/result with is_error: true that the model can react to.
 import { wrongLoop } from "./wrong-loop.ts";
 
-export { AgentRunError, type RunAgentOptions } from "../../chapters/05-session-log/agent-loop.ts";
 
 export const runAgent = wrongLoop({ toolsWithoutRunToolCall: true });

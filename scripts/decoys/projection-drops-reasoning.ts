@@ -2,7 +2,7 @@
 // shape, which DeepSeek rejects (400) on the request after a tool-call turn in thinking mode.
 import type { Message } from "../../chapters/common/messages.ts";
 import { deriveEventMessage as chapterEventMessage } from "../../chapters/05-session-log/projection.ts";
-import type { SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 
 export function deriveMessages(events: readonly SessionEvent[]): Message[] {
   return events.flatMap((event) => deriveEventMessage(event) ?? []);

@@ -3,7 +3,7 @@
 import type { Message } from "../../chapters/common/messages.ts";
 import { isEventOfType } from "../../chapters/05-session-log/events.ts";
 import { deriveEventMessage as chapterEventMessage } from "../../chapters/05-session-log/projection.ts";
-import type { SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 
 export function deriveMessages(events: readonly SessionEvent[]): Message[] {
   return events.flatMap((event) => deriveEventMessage(event) ?? []);

@@ -2,7 +2,7 @@
 // model's history. A redacted tool result then answers no call, and a redacted assistant message
 // leaves its tool results orphaned: DeepSeek rejects such a history (400).
 import { deriveMessages } from "../../chapters/05-session-log/projection.ts";
-import type { SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import type { Message } from "../../chapters/common/messages.ts";
 import { exportTranscript } from "../../solutions/05-session-log/redaction.ts";
 

@@ -1,7 +1,7 @@
 // Decoy for step p3: the redaction overwrites the logged event's content in place. The chapter's
 // log is deep-frozen, so this throws a TypeError instead of silently rewriting history.
-import type { JsonObject } from "../../chapters/05-session-log/json.ts";
-import type { SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { JsonObject } from "../../chapters/05-session-log/json-value.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import type { Message } from "../../chapters/common/messages.ts";
 import * as answer from "../../solutions/05-session-log/redaction.ts";
 

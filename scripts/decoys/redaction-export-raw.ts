@@ -1,6 +1,6 @@
 // Decoy for step p3: only the model's projection is masked. The export a UI or an auditor reads
 // marks the event as redacted but still shows what it said.
-import type { SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import { exportTranscript as answerTranscript, type TranscriptEntry } from "../../solutions/05-session-log/redaction.ts";
 
 export * from "../../solutions/05-session-log/redaction.ts";

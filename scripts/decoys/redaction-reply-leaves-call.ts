@@ -1,6 +1,6 @@
 // Decoy for step p3: redacting an assistant message masks its tool_calls entries, but the tool/call
 // events that log the same arguments are left as they were, so the export still shows them.
-import type { SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import { exportTranscript as answerTranscript, type TranscriptEntry } from "../../solutions/05-session-log/redaction.ts";
 
 export * from "../../solutions/05-session-log/redaction.ts";

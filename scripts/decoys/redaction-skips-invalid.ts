@@ -1,6 +1,6 @@
 // Decoy for step p3: a redaction in a stored log that cannot apply (a target after it, an unknown id,
 // a boundary) is quietly ignored instead of reported, so a corrupted log looks fine.
-import type { SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import type { Message } from "../../chapters/common/messages.ts";
 import * as answer from "../../solutions/05-session-log/redaction.ts";
 

@@ -1,7 +1,7 @@
 // Decoy for step p3: a redacted tool/call is masked where it is logged, but its arguments still
 // reach the model, riding in the tool_calls entry of the assistant message that asked for the call.
 import { deriveMessages } from "../../chapters/05-session-log/projection.ts";
-import type { SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import type { Message } from "../../chapters/common/messages.ts";
 import { exportTranscript } from "../../solutions/05-session-log/redaction.ts";
 

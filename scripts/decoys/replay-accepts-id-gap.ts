@@ -1,9 +1,9 @@
 // Decoy for step 05.4: replay only checks that ids go up, not that each id equals its index. A log
 // with a gap (0, 1, 3), or one numbered from 1, is accepted (and quietly renumbered), so an event
 // lost from the middle of a saved log goes unnoticed.
-import { Session as ChapterSession, type SessionOptions } from "../../chapters/05-session-log/session.ts";
+import { Session as ChapterSession } from "../../chapters/05-session-log/session.ts";
+import { type SessionOptions } from "../../chapters/05-session-log/session-types.ts";
 
-export { ReplayError, type Listener, type SessionEvent, type SessionOptions } from "../../chapters/05-session-log/session.ts";
 
 export class Session extends ChapterSession {
   static override fromLog(events: unknown, options: SessionOptions = {}): ChapterSession {

@@ -1,8 +1,8 @@
 // Decoy for step 05.4: the error counts entries from 1 ("the 4th event") while ids count from 0, so
 // the index it reports points at the entry after the broken one.
-import { ReplayError, Session as ChapterSession, type SessionOptions } from "../../chapters/05-session-log/session.ts";
+import { ReplayError, type SessionOptions } from "../../chapters/05-session-log/session-types.ts";
+import { Session as ChapterSession } from "../../chapters/05-session-log/session.ts";
 
-export { ReplayError, type Listener, type SessionEvent, type SessionOptions } from "../../chapters/05-session-log/session.ts";
 
 export class Session extends ChapterSession {
   static override fromLog(events: unknown, options: SessionOptions = {}): ChapterSession {

@@ -1,10 +1,11 @@
 // Decoy for step 05.4: replay checks every entry but then keeps the caller's own data objects
 // instead of frozen copies. Whoever parsed the log can still change the session's history, and the
 // replayed data is not frozen.
-import { Session as ChapterSession, type SessionEvent, type SessionOptions } from "../../chapters/05-session-log/session.ts";
-import type { JsonObject } from "../../chapters/05-session-log/json.ts";
+import { Session as ChapterSession } from "../../chapters/05-session-log/session.ts";
+import { type SessionEvent } from "../../chapters/05-session-log/events.ts";
+import { type SessionOptions } from "../../chapters/05-session-log/session-types.ts";
+import type { JsonObject } from "../../chapters/05-session-log/json-value.ts";
 
-export { ReplayError, type Listener, type SessionEvent, type SessionOptions } from "../../chapters/05-session-log/session.ts";
 
 export class Session extends ChapterSession {
   /** The replayed events as this decoy keeps them, by position. */

@@ -2,15 +2,10 @@
 // whoever is subscribed when its turn comes, not to those subscribed when it was appended. A
 // listener that subscribes during a delivery then hears an event appended before it subscribed.
 import type { EventData } from "../../chapters/05-session-log/events.ts";
-import {
-  Session as ChapterSession,
-  reportListenerError,
-  type Listener,
-  type SessionEvent,
-  type SessionOptions,
-} from "../../chapters/05-session-log/session.ts";
+import { Session as ChapterSession } from "../../chapters/05-session-log/session.ts";
+import { reportListenerError, type Listener, type SessionOptions } from "../../chapters/05-session-log/session-types.ts";
+import { type SessionEvent } from "../../chapters/05-session-log/events.ts";
 
-export { ReplayError, type Listener, type SessionEvent, type SessionOptions } from "../../chapters/05-session-log/session.ts";
 
 export class Session extends ChapterSession {
   readonly #listeners = new Set<{ readonly listener: Listener }>();

@@ -1,14 +1,11 @@
 // Decoy for step 05.2: listeners are called bare, as in the book's Python sketch. A listener that
 // throws makes `append` throw (although the event is already committed) and the listeners after it
 // never hear the event.
-import {
-  Session as ChapterSession,
-  type Listener,
-  type SessionEvent,
-} from "../../chapters/05-session-log/session.ts";
+import { Session as ChapterSession } from "../../chapters/05-session-log/session.ts";
+import { type Listener } from "../../chapters/05-session-log/session-types.ts";
+import { type SessionEvent } from "../../chapters/05-session-log/events.ts";
 import type { EventData } from "../../chapters/05-session-log/events.ts";
 
-export { ReplayError, type Listener, type SessionEvent, type SessionOptions } from "../../chapters/05-session-log/session.ts";
 
 export class Session extends ChapterSession {
   readonly #listeners: { readonly listener: Listener }[] = [];

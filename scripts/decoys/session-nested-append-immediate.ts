@@ -1,15 +1,11 @@
 // Decoy for step 05.2: an append made inside a listener is delivered at once, in the middle of the
 // delivery of the event that caused it. Listeners later in the list then hear event N+1 before
 // event N.
-import {
-  Session as ChapterSession,
-  type Listener,
-  type SessionEvent,
-  type SessionOptions,
-} from "../../chapters/05-session-log/session.ts";
+import { Session as ChapterSession } from "../../chapters/05-session-log/session.ts";
+import { type Listener, type SessionOptions } from "../../chapters/05-session-log/session-types.ts";
+import { type SessionEvent } from "../../chapters/05-session-log/events.ts";
 import type { EventData } from "../../chapters/05-session-log/events.ts";
 
-export { ReplayError, type Listener, type SessionEvent, type SessionOptions } from "../../chapters/05-session-log/session.ts";
 
 export class Session extends ChapterSession {
   readonly #listeners = new Set<{ readonly listener: Listener }>();

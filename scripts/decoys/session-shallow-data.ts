@@ -1,11 +1,11 @@
 // Decoy for step 05.2: the event's data is copied and frozen at the top level only (a spread and an
 // Object.freeze). Nested objects and arrays are still the caller's: they can be changed through the
 // event, and the caller changing its input afterwards rewrites the log.
-import { Session as ChapterSession, type SessionEvent } from "../../chapters/05-session-log/session.ts";
+import { Session as ChapterSession } from "../../chapters/05-session-log/session.ts";
+import { type SessionEvent } from "../../chapters/05-session-log/events.ts";
 import type { EventData } from "../../chapters/05-session-log/events.ts";
-import type { JsonObject } from "../../chapters/05-session-log/json.ts";
+import type { JsonObject } from "../../chapters/05-session-log/json-value.ts";
 
-export { ReplayError, type Listener, type SessionEvent, type SessionOptions } from "../../chapters/05-session-log/session.ts";
 
 export class Session extends ChapterSession {
   /** By id: the events as this decoy stores them. */

@@ -1,6 +1,7 @@
 // Decoy for step p4: the dashboard keeps its own running record, updated by recordUsage, instead of
 // deriving the totals from the log. A log replayed from disk (or any other session) shows the wrong numbers.
-import type { Session, SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import {
   recordUsage as answerRecordUsage,
   usageByTurn as answerUsageByTurn,
@@ -12,7 +13,7 @@ export { usageSchemas, UsageError, type TokenUsage, type TurnUsage } from "../..
 
 const recorded: SessionEvent[] = []; // DECOY: state outside the log, shared by every session
 
-export function recordUsage(session: Session, usage: TokenUsage): SessionEvent<"model/usage"> {
+export function recordUsage(session: SessionLog, usage: TokenUsage): SessionEvent<"model/usage"> {
   const event = answerRecordUsage(session, usage);
   recorded.push(event);
   return event;

@@ -1,10 +1,11 @@
 // The 05.5 decoys' runAgent: the chapter's loop rewritten without its helpers, so that each
 // plausible mistake is one switch. Every switch off, it logs what the chapter's loop logs; each
 // loop-*.ts decoy turns on exactly one.
-import { AgentRunError, type RunAgentOptions } from "../../chapters/05-session-log/agent-loop.ts";
+import { AgentRunError, type RunAgentOptions } from "../../chapters/05-session-log/loop-types.ts";
 import { Session } from "../../chapters/05-session-log/session.ts";
 import { toolCallOf, type ToolCall } from "../../chapters/common/messages.ts";
 import { messageOf, runToolCall, toolSpec, type Tool, type ToolOutcome } from "../../chapters/common/tools.ts";
+import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
 
 export interface LoopMistakes {
   /** No `finally`: a step whose model call throws is never closed with step/end. */
@@ -17,7 +18,7 @@ export interface LoopMistakes {
   readonly reasoningWithoutNull?: boolean;
 }
 
-export function wrongLoop(mistakes: LoopMistakes): (options: RunAgentOptions) => Promise<Session> {
+export function wrongLoop(mistakes: LoopMistakes): (options: RunAgentOptions) => Promise<SessionLog> {
   const runTool = mistakes.toolsWithoutRunToolCall ? runToolBare : runToolCall;
   return async (options) => {
     const { client, systemPrompt, maxSteps = 10, session = new Session() } = options;

@@ -7,7 +7,8 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { EventSchemas, SessionEventMap } from "../../chapters/05-session-log/events.ts";
-import type { Session, SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import "../../exercises/05-session-log/given/coding-assistant.ts";
 
 // Why neither may ever reach the model (the question 练习2 asks):
@@ -33,13 +34,13 @@ export const codingAssistantSchemas: Schemas & EventSchemas = {
 };
 
 /** Logs that the user was shown `diff` for the edit to `path`. */
-export function recordDiffPreview(session: Session, path: string, diff: string): SessionEvent<"ui/diff-preview"> {
+export function recordDiffPreview(session: SessionLog, path: string, diff: string): SessionEvent<"ui/diff-preview"> {
   return session.append("ui/diff-preview", { path, diff });
 }
 
 /** Logs that the agent read `path`: its size in bytes (UTF-8 for text) and its SHA-256, not its content. */
 export function recordFileRead(
-  session: Session,
+  session: SessionLog,
   path: string,
   content: string | Uint8Array,
 ): SessionEvent<"inspect/file-read"> {

@@ -8,9 +8,10 @@
 // encrypting each event's content with a key you can destroy. Masking in every view is the part the
 // log itself can promise, and it keeps the record that something was removed, when, and why.)
 import { isEventOfType, type EventData } from "../../chapters/05-session-log/events.ts";
-import type { JsonObject } from "../../chapters/05-session-log/json.ts";
+import type { JsonObject } from "../../chapters/05-session-log/json-value.ts";
 import { deriveMessages } from "../../chapters/05-session-log/projection.ts";
-import type { Session, SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import type { Message } from "../../chapters/common/messages.ts";
 import {
   redactedArguments,
@@ -32,7 +33,7 @@ const redactableTypes: ReadonlySet<string> = new Set(["user/message", "assistant
 // ── writing: check first, then append ──────────────────────────────────────────────────────────
 
 /** Appends a redaction of event `targetId`, or throws RedactionError and appends nothing. */
-export function redact(session: Session, targetId: number, reason: string): SessionEvent<"log/redact"> {
+export function redact(session: SessionLog, targetId: number, reason: string): SessionEvent<"log/redact"> {
   const events = session.events;
   checkRedaction(events, events.length, targetId); // the id the redaction is about to get
   return session.append("log/redact", { target_id: targetId, reason });

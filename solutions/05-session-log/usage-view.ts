@@ -6,7 +6,8 @@
 // knows nothing of them.
 import { z } from "zod";
 import { isEventOfType, type EventSchemas } from "../../chapters/05-session-log/events.ts";
-import type { Session, SessionEvent } from "../../chapters/05-session-log/session.ts";
+import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import { UsageError, type TokenUsage, type TurnUsage } from "../../exercises/05-session-log/given/usage-view.ts";
 
 // Given to the learner, so shared with the stub: the `model/usage` type, TokenUsage, UsageError and
@@ -38,7 +39,7 @@ export const usageSchemas: EventSchemas = {
  * still open (a `step/start` with no `step/end` after it) — rather than passed in, so they cannot
  * disagree with the boundaries the loop wrote.
  */
-export function recordUsage(session: Session, usage: TokenUsage): SessionEvent<"model/usage"> {
+export function recordUsage(session: SessionLog, usage: TokenUsage): SessionEvent<"model/usage"> {
   const step = openStep(session.events);
   if (step === null) {
     throw new UsageError("model/usage belongs to a model call, inside a step, but no step is open");

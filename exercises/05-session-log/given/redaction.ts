@@ -4,7 +4,7 @@
 // re-exports all of it; the three functions that use it are yours.
 import { z } from "zod";
 import type { EventSchemas } from "../../../chapters/05-session-log/events.ts";
-import type { JsonObject } from "../../../chapters/05-session-log/json.ts";
+import type { JsonObject } from "../../../chapters/05-session-log/json-value.ts";
 
 declare module "../../../chapters/05-session-log/events.ts" {
   interface SessionEventMap {
