@@ -6,8 +6,7 @@
 import path from "node:path";
 import type { Plugin } from "vite";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
-import { answerFiles, exercisesDir, root } from "./scripts/steps.ts";
-import { decoys } from "./scripts/decoys/index.ts";
+import { answerFiles, decoys, exercisesDir, root } from "./scripts/steps.ts";
 
 /** Makes every import of a learner's file load another file instead (an answer or a decoy). */
 function standIn(replacements: ReadonlyMap<string, string>): Plugin {
@@ -52,8 +51,8 @@ const stubs: TestProjectInlineConfiguration = {
 const decoyProjects = decoys.map(
   (decoy): TestProjectInlineConfiguration => ({
     extends: true,
-    plugins: [standIn(new Map([...answerFiles(), [path.join(exercisesDir, decoy.replaces), decoy.file]]))],
-    test: { name: `decoy:${decoy.name}`, include: [path.relative(root, path.join(exercisesDir, decoy.test))] },
+    plugins: [standIn(new Map([...answerFiles(), [path.join(exercisesDir, decoy.step.file), decoy.file]]))],
+    test: { name: `decoy:${decoy.name}`, include: [path.relative(root, path.join(exercisesDir, decoy.step.test))] },
   }),
 );
 

@@ -4,8 +4,7 @@
 import path from "node:path";
 import pc from "picocolors";
 import { startVitest, type TestModule } from "vitest/node";
-import { decoys } from "./decoys/index.ts";
-import { root } from "./steps.ts";
+import { decoys, root } from "./steps.ts";
 
 interface Check {
   readonly name: string;

@@ -89,6 +89,7 @@ describe("npm run reset", () => {
     writeFileSync(file, halfDone);
     const shared: Step[] = ["05.2", "05.4"].map((id) => ({
       id,
+      kind: "core",
       title: `step ${id}`,
       titleZh: "",
       bookSection: "",
@@ -96,6 +97,7 @@ describe("npm run reset", () => {
       test: `${id}.test.ts`,
       answerDir: repo,
       readmeAnchor: "",
+      decoys: [],
       needs: [],
     }));
     const output = plain(resetCommand(["05.2"], { steps: shared, exercisesDir: exercises, now: new Date(0) }));

@@ -1,6 +1,11 @@
-// The workbook's steps, in the order a learner takes them. Everything that needs to know the steps
-// reads this list: the vitest projects that run the tests against the answers, the stubs check, and
-// the progress / hint / compare / reset commands.
+// The step manifest: the workbook's steps in the order a learner takes them, and everything known
+// about each one. Every tool reads this list and nothing else: the vitest projects (answers, stubs,
+// decoys), the workbook checks, progress, watch, hint, compare and reset, and the guide's step table
+// (checked against it by scripts/steps.test.ts). Adding a step is one entry here plus its files:
+//   exercises/05-session-log/<file>   the stub (and <test>, its tests)
+//   <answerDir>/<file>                the answer: the chapter for core and challenge steps
+//   scripts/decoys/<name>.ts          each decoy: a plausible wrong answer its tests must reject
+//   scripts/hints.ts                  the hints, under the step's id
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 
@@ -8,10 +13,15 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const exercisesDir = path.join(root, "exercises/05-session-log");
 export const chapterDir = path.join(root, "chapters/05-session-log");
 export const solutionsDir = path.join(root, "solutions/05-session-log");
+export const decoysDir = path.join(root, "scripts/decoys");
+
+/** core: the book's sections; practice: the book's 练习 as code; challenge: past the book. */
+export type StepKind = "core" | "practice" | "challenge";
 
 export interface Step {
   /** What a learner types: `npm run hint -- 05.3`. */
   readonly id: string;
+  readonly kind: StepKind;
   readonly title: string;
   readonly titleZh: string;
   /** The book section the step follows. */
@@ -24,6 +34,8 @@ export interface Step {
   readonly answerDir: string;
   /** Heading anchor in exercises/05-session-log/README.md. */
   readonly readmeAnchor: string;
+  /** Plausible wrong answers (scripts/decoys/<name>.ts) that at least one of the step's tests must fail. */
+  readonly decoys: readonly { readonly name: string; readonly mistake: string }[];
   /** Earlier steps whose code this step's tests also run (see each test file's opening comment). */
   readonly needs: readonly string[];
 }
@@ -31,6 +43,7 @@ export interface Step {
 export const steps: readonly Step[] = [
   {
     id: "05.1",
+    kind: "core",
     title: "freezeJson: validate, copy and deep-freeze event data",
     titleZh: "freezeJson：校验、复制并深度冻结事件数据",
     bookSection: "5.3 (第 1 点)",
@@ -38,10 +51,18 @@ export const steps: readonly Step[] = [
     test: "05.1-freeze-json.test.ts",
     answerDir: chapterDir,
     readmeAnchor: "051-freezejson",
+    decoys: [
+      { name: "json-shallow-freeze", mistake: "only the top level of the copy is frozen; nested objects and arrays stay writable" },
+      { name: "json-accepts-negative-zero", mistake: "-0 is accepted, though JSON.stringify writes it as 0" },
+      { name: "json-seen-set-cycles", mistake: "cycles are tracked with a set of every object ever seen, so a shared (non-cyclic) object is rejected" },
+      { name: "json-freezes-input", mistake: "no copy: the caller's own objects are frozen in place and returned" },
+      { name: "json-recursive", mistake: "a recursive walk: 100,000 levels of nesting overflow the stack (RangeError)" },
+    ],
     needs: [],
   },
   {
     id: "05.2",
+    kind: "core",
     title: "Session: append, events, subscribe",
     titleZh: "Session：append、events、subscribe",
     bookSection: "5.2–5.3",
@@ -49,10 +70,19 @@ export const steps: readonly Step[] = [
     test: "05.2-session.test.ts",
     answerDir: chapterDir,
     readmeAnchor: "052-session",
+    decoys: [
+      { name: "session-snapshot-not-frozen", mistake: "events returns a fresh unfrozen copy on every read" },
+      { name: "session-listener-error-escapes", mistake: "listeners are called bare: a throwing one escapes append and stops the others" },
+      { name: "session-shallow-data", mistake: "event data is copied and frozen at the top level only" },
+      { name: "session-nested-append-immediate", mistake: "an append made inside a listener is delivered at once, not queued" },
+      { name: "session-listeners-by-function", mistake: "listeners are a Set of functions: the same function subscribed twice is one subscription" },
+      { name: "session-late-subscriber-hears-queue", mistake: "queued events go to the listeners subscribed at delivery, so a listener subscribed mid-delivery hears an earlier append" },
+    ],
     needs: ["05.1"],
   },
   {
     id: "05.3",
+    kind: "core",
     title: "The projection: which events become messages",
     titleZh: "投影：哪些事件变成消息",
     bookSection: "5.4",
@@ -60,10 +90,16 @@ export const steps: readonly Step[] = [
     test: "05.3-projection.test.ts",
     answerDir: chapterDir,
     readmeAnchor: "053-projection",
+    decoys: [
+      { name: "projection-includes-tool-call", mistake: "tool/call is projected as a second assistant message" },
+      { name: "projection-drops-reasoning", mistake: "reasoning_content is not carried into the assistant message" },
+      { name: "projection-drops-empty-content", mistake: 'an assistant reply with content "" is dropped like content null' },
+    ],
     needs: ["05.2"],
   },
   {
     id: "05.4",
+    kind: "core",
     title: "Session.fromLog: replay a stored log",
     titleZh: "Session.fromLog：重放已保存的日志",
     bookSection: "5.6",
@@ -71,10 +107,16 @@ export const steps: readonly Step[] = [
     test: "05.4-replay.test.ts",
     answerDir: chapterDir,
     readmeAnchor: "054-replay",
+    decoys: [
+      { name: "replay-accepts-id-gap", mistake: "replay only checks that ids increase, so a gap or a log numbered from 1 passes" },
+      { name: "replay-shares-input", mistake: "replay keeps the caller's data objects instead of frozen copies" },
+      { name: "replay-index-one-based", mistake: "the ReplayError counts entries from 1, so its index points past the broken entry" },
+    ],
     needs: ["05.1", "05.2", "05.3"],
   },
   {
     id: "05.5",
+    kind: "core",
     title: "runAgent: the logged agent loop",
     titleZh: "runAgent：日志化的智能体循环",
     bookSection: "5.5, 5.7",
@@ -82,11 +124,18 @@ export const steps: readonly Step[] = [
     test: "05.5-agent-loop.test.ts",
     answerDir: chapterDir,
     readmeAnchor: "055-runagent",
+    decoys: [
+      { name: "loop-skips-step-end-on-error", mistake: "no finally: a step whose model call throws is never closed with step/end" },
+      { name: "loop-system-as-message", mistake: "the system prompt is logged as a user/message and sent as conversation" },
+      { name: "loop-reasoning-undefined", mistake: "reasoning_content logged without ?? null, so a reply that omits it logs undefined" },
+      { name: "loop-throws-on-tool-error", mistake: "tools run without runToolCall, so a failing tool ends the run" },
+    ],
     needs: ["05.1", "05.2", "05.3"],
   },
   // The book's 练习 as code (练习1 is a question: its model answer is solutions/05-session-log/练习1.md).
   {
     id: "p2",
+    kind: "practice",
     title: "A coding assistant's inspection and UI events that never reach the model",
     titleZh: "代码助手的检查与界面事件：记录、重放，但不进入模型",
     bookSection: "练习2",
@@ -94,10 +143,16 @@ export const steps: readonly Step[] = [
     test: "p2-coding-assistant.test.ts",
     answerDir: solutionsDir,
     readmeAnchor: "练习2",
+    decoys: [
+      { name: "coding-assistant-file-read-projects", mistake: "recordFileRead also writes a user/message, so the inspection event reaches the model" },
+      { name: "coding-assistant-lax-schemas", mistake: "schemas check JSON types only: any string is a sha256, any number a byte count" },
+      { name: "coding-assistant-counts-chars", mistake: "bytes is the string's length (UTF-16 units), not its UTF-8 byte count" },
+    ],
     needs: [],
   },
   {
     id: "p3",
+    kind: "practice",
     title: "Redaction over an append-only log",
     titleZh: "只追加日志上的遮蔽（redaction）",
     bookSection: "练习3",
@@ -105,10 +160,20 @@ export const steps: readonly Step[] = [
     test: "p3-redaction.test.ts",
     answerDir: solutionsDir,
     readmeAnchor: "练习3",
+    decoys: [
+      { name: "redaction-drops-message", mistake: "a redacted event's message is dropped instead of masked, breaking call/result pairing" },
+      { name: "redaction-strips-calls", mistake: "a redacted assistant message loses its tool_calls, orphaning their results" },
+      { name: "redaction-export-raw", mistake: "only the model projection is masked; the export shows the raw content" },
+      { name: "redaction-skips-invalid", mistake: "a stored redaction that cannot apply is silently ignored instead of reported" },
+      { name: "redaction-edits-raw", mistake: "the redaction overwrites the logged event's content in place" },
+      { name: "redaction-reply-leaves-call", mistake: "redacting an assistant message leaves its arguments in the tool/call events" },
+      { name: "redaction-tool-call-model-unmasked", mistake: "a redacted tool/call's arguments still reach the model in the assistant message's tool_calls entry" },
+    ],
     needs: [],
   },
   {
     id: "p4",
+    kind: "practice",
     title: "A new process event (model/usage) and a derived view for a cost dashboard",
     titleZh: "新的过程事件（model/usage）与成本面板的派生视图",
     bookSection: "练习4",
@@ -116,6 +181,12 @@ export const steps: readonly Step[] = [
     test: "p4-usage-view.test.ts",
     answerDir: solutionsDir,
     readmeAnchor: "练习4",
+    decoys: [
+      { name: "usage-view-cache", mistake: "the view reads running totals kept by recordUsage, not the log" },
+      { name: "usage-view-last-call-wins", mistake: "each usage event replaces its turn's row instead of adding to it" },
+      { name: "usage-view-counts-steps", mistake: "turn and step are counted over the whole log, not read from the open step" },
+      { name: "usage-view-no-hit-check", mistake: "the schema allows more cache-hit tokens than prompt tokens" },
+    ],
     needs: [],
   },
 ];
@@ -123,6 +194,19 @@ export const steps: readonly Step[] = [
 export function findStep(id: string): Step | undefined {
   return steps.find((step) => step.id === id);
 }
+
+export interface Decoy {
+  readonly name: string;
+  /** What is wrong with it, as the check reports it. */
+  readonly mistake: string;
+  /** The step whose tests must catch it. */
+  readonly step: Step;
+  readonly file: string;
+}
+
+export const decoys: readonly Decoy[] = steps.flatMap((step) =>
+  step.decoys.map(({ name, mistake }) => ({ name, mistake, step, file: path.join(decoysDir, `${name}.ts`) })),
+);
 
 /** Every file a learner edits, mapped to the answer that stands in for it in the answers run. */
 export function answerFiles(): Map<string, string> {
