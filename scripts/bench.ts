@@ -1,42 +1,14 @@
 // How fast is the session log? Speed is measured here, never asserted in tests (timings vary by
-// machine and load). Prints a Markdown table; the README quotes one run.
+// machine and load). Prints Markdown tables, and draws docs/incremental-projection.svg (step 05.6);
+// the chapter README quotes one run.
 //   npm run bench
-import { performance } from "node:perf_hooks";
+import path from "node:path";
 import { freezeJson } from "../chapters/05-session-log/json.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
-
-/** Runs `work` several times and keeps the median, which shrugs off a slow outlier. */
-function median(runs: number, work: () => void): number {
-  const times: number[] = [];
-  for (let run = 0; run < runs; run++) {
-    const start = performance.now();
-    work();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] ?? Number.NaN;
-}
-
-/** A log shaped like real runs: every turn is the book's 12-event calculator round trip. */
-function calculatorSession(turns: number): Session {
-  const session = new Session({ clock: () => 1_787_616_000_000 });
-  for (let turn = 1; turn <= turns; turn++) {
-    const call = { id: `call_00_${turn}`, name: "calculator", arguments: '{"expression":"1+2*3"}' };
-    session.append("turn/start", { turn });
-    session.append("user/message", { content: "1+2*3 等于几？" });
-    session.append("request/header", { header: { model: "deepseek-flash", system: "You are helpful.", tools: [] }, reason: "initial" });
-    session.append("step/start", { turn, step: 1 });
-    session.append("assistant/message", { content: "", reasoning_content: "use the tool", tool_calls: [call] });
-    session.append("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments });
-    session.append("tool/result", { call_id: call.id, content: "7", is_error: false });
-    session.append("step/end", { turn, step: 1 });
-    session.append("step/start", { turn, step: 2 });
-    session.append("assistant/message", { content: "1 + 2 × 3 = 7", reasoning_content: "done", tool_calls: [] });
-    session.append("step/end", { turn, step: 2 });
-    session.append("turn/end", { turn, reason: "completed" });
-  }
-  return session;
-}
+import { measureCostPerStep, measureRatios } from "./bench-incremental.ts";
+import { calculatorSession, median } from "./bench-lib.ts";
+import { writeCostPlot } from "./bench-plot.ts";
+import { root } from "./steps.ts";
 
 function nested(depth: number): unknown {
   let value: unknown = 0;
@@ -78,6 +50,29 @@ rows.push(["100,000 reads of `events` between appends (cached snapshot)", ms(sna
 const deep = nested(100_000);
 rows.push(["freezeJson of 100,000 nested arrays", ms(median(5, () => void freezeJson(deep)))]);
 
-console.log(`Node ${process.version}, ${process.platform}/${process.arch}, median of 5–9 runs\n`);
+const machine = `Node ${process.version}, ${process.platform}/${process.arch}`;
+console.log(`${machine}, median of 5–9 runs\n`);
 console.log("| operation | time |\n|---|---|");
 for (const [operation, time] of rows) console.log(`| ${operation} | ${time} |`);
+
+// ── step 05.6: incremental projection, as ratios (machine-independent enough to quote) ─────────────
+
+const ratios = measureRatios();
+const times = (ratio: number) => `${ratio < 0.1 ? ratio.toFixed(3) : ratio.toFixed(2)}×`;
+console.log(`\nStep 05.6 — full projection (deriveMessages(session.events)) vs the session's incremental deriveMessages()\n`);
+console.log("| ratio | full | incremental | target |\n|---|---|---|---|");
+const { full, incremental } = ratios.deriveVsStringify;
+console.log(
+  `| one derivation right after an append ÷ JSON.stringify of the same ${ratios.messages.toLocaleString("en")} messages | ${times(full)} | ${times(incremental)} | ≤ 0.02× |`,
+);
+for (const [count, ratio] of ratios.appendAndDerive) {
+  const target = count <= 4_000 ? "≤ 2×" : "≤ 4×";
+  console.log(
+    `| ${count.toLocaleString("en")} appends, deriving after each ÷ the appends alone | ${times(ratio.full)} | ${times(ratio.incremental)} | ${target} |`,
+  );
+}
+
+const plot = path.join(root, "docs/incremental-projection.svg");
+const points = measureCostPerStep([1_000, 2_000, 4_000, 8_000, 16_000, 24_000, 32_000, 48_000]);
+await writeCostPlot(points, plot, `measured by npm run bench · ${machine}`);
+console.log(`\nPlot: cost per step against session length → ${path.relative(root, plot)}`);

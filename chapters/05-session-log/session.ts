@@ -5,7 +5,7 @@ import type { Message } from "../common/messages.ts";
 import { checkEventData, eventSchemas, EventDataError, type EventData, type EventSchemas, type SessionEvent } from "./events.ts";
 import { freezeJson } from "./json.ts";
 import { JsonValueError, type JsonObject, type JsonValue } from "./json-value.ts";
-import { deriveMessages } from "./projection.ts";
+import { MessageCache } from "./message-cache.ts";
 import { ReplayError, reportListenerError, type Listener, type SessionLog, type SessionOptions } from "./session-types.ts";
 
 // A subscription wraps its listener, so that subscribing the same function twice makes two
@@ -17,6 +17,7 @@ type Delivery = { readonly event: SessionEvent; readonly audience: readonly Subs
 export class Session implements SessionLog {
   readonly #log: SessionEvent[] = [];
   #snapshot: readonly SessionEvent[] | undefined;
+  readonly #messages = new MessageCache();
   readonly #listeners = new Set<Subscription>();
   readonly #undelivered: Delivery[] = [];
   #delivering = false;
@@ -58,10 +59,11 @@ export class Session implements SessionLog {
     };
   }
 
-  // ── 5.4 what the model sees is derived from the log, never stored beside it ────────────────────
+  // ── 5.4 what the model sees is derived from the log ─────────────────────────────────────────────
 
+  /** The model's messages; each event was projected once, when committed (step 05.6, message-cache.ts). */
   deriveMessages(): Message[] {
-    return deriveMessages(this.events);
+    return this.#messages.messages();
   }
 
   // ── 5.6 replay: rebuild a session from stored events, trusting nothing ──────────────────────────
@@ -110,7 +112,10 @@ export class Session implements SessionLog {
     }
   }
 
+  // Every event passes here, from append and from fromLog alike, so this is where it is projected;
+  // projecting first means an event that cannot be projected is not committed either.
   #commit(event: SessionEvent): void {
+    this.#messages.project(event);
     this.#log.push(event);
     this.#snapshot = undefined;
   }
