@@ -51,7 +51,7 @@ const stubs: TestProjectInlineConfiguration = {
 const decoyProjects = decoys.map(
   (decoy): TestProjectInlineConfiguration => ({
     extends: true,
-    plugins: [standIn(new Map([...answerFiles(), [path.join(exercisesDir, decoy.step.file), decoy.file]]))],
+    plugins: [standIn(new Map([...answerFiles(), [decoy.replaces, decoy.file]]))],
     test: { name: `decoy:${decoy.name}`, include: [path.relative(root, path.join(exercisesDir, decoy.step.test))] },
   }),
 );

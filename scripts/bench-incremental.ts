@@ -1,19 +1,30 @@
-// Step 05.6 measured: what deriving the messages costs the agent loop, full projection against
-// incremental, in one run. "full" is the 05.3 projection over the whole log, `deriveMessages(
-// session.events)` — what Session.deriveMessages did before 05.6, snapshot rebuild included;
-// "incremental" is the session's own `deriveMessages()`.
+// Step 05.6 measured: what deriving the messages costs the agent loop. "incremental" is the session's
+// own `deriveMessages()`; "full" is the 05.3 projection over the whole log, `deriveMessages(
+// session.events)`, which is what Session.deriveMessages did before 05.6 (snapshot rebuild included).
+//
+// Each derivation is measured in a fresh process of its own (`measureApart`), so that neither inherits
+// the other's heap. V8 adapts allocation to what it has seen survive: once a long full projection has
+// kept thousands of new messages alive until it returns, V8 allocates the projection's messages
+// straight into the old generation ("allocation-site pretenuring"), and from then on every full
+// projection costs full garbage collections. That is the real cost of the full projection in a long
+// session, but it should not leak into the incremental figures, nor depend on which ran first.
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import type { Message } from "../chapters/common/messages.ts";
 import { deriveMessages } from "../chapters/05-session-log/projection.ts";
 import type { Session } from "../chapters/05-session-log/session.ts";
 import { calculatorEvents, calculatorSession, median, middle, newSession, type EventInput } from "./bench-lib.ts";
 
-export const derivations = {
+const derivations = {
   full: (session: Session): readonly Message[] => deriveMessages(session.events),
   incremental: (session: Session): readonly Message[] => session.deriveMessages(),
 } as const;
 
 export type Derivation = keyof typeof derivations;
+
+/** Session lengths (events) the plot samples. */
+const lengths = [1_000, 2_000, 4_000, 8_000, 16_000, 24_000, 32_000, 48_000];
 
 /** A user message, the commonest append before a model call; it also makes the derivation grow. */
 function appendQuestion(session: Session): void {
@@ -64,44 +75,42 @@ function appendAll(events: readonly EventInput[], how?: Derivation): number {
   });
 }
 
-export interface Ratios {
-  /** Messages in the session the first ratio was measured on. */
-  readonly messages: number;
-  /** One derivation right after an append ÷ JSON.stringify of the same messages. */
-  readonly deriveVsStringify: Record<Derivation, number>;
-  /** Appending M events and deriving after each ÷ the appends alone, by M. */
-  readonly appendAndDerive: ReadonlyMap<number, Record<Derivation, number>>;
-}
-
-/** The three ratios of issue 9, for both derivations, from one run. */
-export function measureRatios(): Ratios {
-  const session = calculatorSession(4_000); // 48,000 events → 16,000 messages
-  const messages = session.deriveMessages().length;
-  const ratios = {
-    full: deriveVsStringify(session, "full", 21),
-    incremental: deriveVsStringify(session, "incremental", 101),
-  };
-  const appendAndDerive = new Map<number, Record<Derivation, number>>();
-  for (const count of [4_000, 16_000]) {
-    const events = calculatorEvents(count);
-    appendAndDerive.set(count, {
-      full: pairedRatio(3, () => appendAll(events), () => appendAll(events, "full")),
-      incremental: pairedRatio(11, () => appendAll(events), () => appendAll(events, "incremental")),
-    });
-  }
-  return { messages, deriveVsStringify: ratios, appendAndDerive };
-}
-
 export interface CostPoint {
   /** Events in the session when the step was taken. */
   readonly events: number;
-  readonly series: "full" | "incremental" | "stringify";
+  readonly series: Derivation | "stringify";
   /** µs for one step: one append and one derivation (or, for "stringify", the request body alone). */
   readonly micros: number;
 }
 
-/** Cost per step as the session grows: the data of the plot. */
-export function measureCostPerStep(lengths: readonly number[]): CostPoint[] {
+/** One derivation's figures: the three ratios of issue 9, and its cost per step as the session grows. */
+export interface Figures {
+  /** Messages in the session the first ratio was measured on. */
+  readonly messages: number;
+  /** One derivation right after an append ÷ JSON.stringify of the same messages. */
+  readonly deriveVsStringify: number;
+  /** Appending M events and deriving after each ÷ the appends alone, as [M, ratio]. */
+  readonly appendAndDerive: readonly (readonly [number, number])[];
+  readonly points: readonly CostPoint[];
+}
+
+function measure(how: Derivation): Figures {
+  const session = calculatorSession(4_000); // 48,000 events → 16,000 messages
+  const messages = session.deriveMessages().length;
+  const runs = how === "full" ? { derive: 21, append: 3 } : { derive: 101, append: 11 };
+  return {
+    messages,
+    deriveVsStringify: deriveVsStringify(session, how, runs.derive),
+    appendAndDerive: [4_000, 16_000].map((count) => {
+      const events = calculatorEvents(count);
+      return [count, pairedRatio(runs.append, () => appendAll(events), () => appendAll(events, how))] as const;
+    }),
+    points: costPerStep(how),
+  };
+}
+
+/** µs per step as the session grows (for the incremental run, the request body's cost too): the plot. */
+function costPerStep(how: Derivation): CostPoint[] {
   const points: CostPoint[] = [];
   const session = newSession();
   const run = calculatorEvents(Math.max(...lengths));
@@ -109,16 +118,32 @@ export function measureCostPerStep(lengths: readonly number[]): CostPoint[] {
   for (const length of lengths) {
     for (const { type, data } of run.slice(appended, length)) session.append(type, data);
     appended = length;
-    for (const series of ["full", "incremental"] as const) {
-      // A step's append is timed with its derivation: together they are what the loop pays.
-      const step = median(series === "full" ? 15 : 101, () => {
-        appendQuestion(session);
-        derivations[series](session);
-      });
-      points.push({ events: length, series, micros: step * 1_000 });
+    // A step's append is timed with its derivation: together they are what the loop pays.
+    const step = median(how === "full" ? 15 : 101, () => {
+      appendQuestion(session);
+      derivations[how](session);
+    });
+    points.push({ events: length, series: how, micros: step * 1_000 });
+    if (how === "incremental") {
+      const messages = session.deriveMessages();
+      points.push({ events: length, series: "stringify", micros: median(15, () => void JSON.stringify(messages)) * 1_000 });
     }
-    const messages = session.deriveMessages();
-    points.push({ events: length, series: "stringify", micros: median(15, () => void JSON.stringify(messages)) * 1_000 });
   }
   return points;
+}
+
+/** One derivation's figures, measured by this file run as a fresh process (see the top). */
+export function measureApart(how: Derivation): Figures {
+  const child = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), how], {
+    encoding: "utf8",
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (child.status !== 0) throw new Error(`measuring the ${how} derivation failed:\n${child.stderr}`);
+  return JSON.parse(child.stdout) as Figures;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const how = process.argv[2];
+  if (how !== "full" && how !== "incremental") throw new Error(`usage: bench-incremental.ts full|incremental, got ${how}`);
+  console.log(JSON.stringify(measure(how)));
 }

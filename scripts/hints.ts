@@ -165,4 +165,23 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "`completionTokens`、`cacheHitTokens`，以及 `cacheMissTokens += prompt_tokens - prompt_cache_hit_tokens`；" +
       "最后 `[...rows.values()].sort((a, b) => a.turn - b.turn)`。没有 usage 事件就返回 `[]`。",
   ],
+  "05.6": [
+    "书里对照官方的那一行：官方“每个派生视图节点只处理一次”。现在的 `deriveMessages()` 每次都把整份日志重新投影一遍，" +
+      "而循环在每次请求模型前都要调用它：会话越长，每一步越贵（`npm run bench` 的图就是这条曲线）。" +
+      "改法：事件**提交时**就用 05.3 的 `deriveEventMessage` 投影一次，把得到的消息按顺序存起来；" +
+      "`messages()` 只是把存好的交出去，不再投影，也不读日志。",
+    "`project(event)` 先检查顺序：`event.id` 必须等于已经投影过的事件数（一个计数器，**不是**消息数——" +
+      "大多数事件不产生消息）。不相等就抛 `RangeError`，消息里写 `expected event #N, got #M`，什么都不改。" +
+      "这道检查替你抓接线错误：漏掉了 fromLog 提交的事件，或者同一个事件喂了两次，都会在下一次 `project` 立刻报出来。",
+    "交出去的东西别人会乱改：`push`、`length = 0`、`reverse()`、改某条消息的 `content`、往 `tool_calls` 里塞东西。" +
+      "所以消息在 `project` 时冻结一次（消息本身、`tool_calls` 数组、每个调用对象），`messages()` 每次返回一个新数组" +
+      "（`this.#messages.slice()`）——数组是新的，里面的消息是同一批冻结对象，测试会检查“同一个对象”，证明没有重新投影。" +
+      "（另一种做法：缓存一个冻结的数组，直到下一次有新消息；两种都能过测试，`npm run bench` 量得出差别。）",
+    "接线在你的 session.ts 里，三处：\n" +
+      "  readonly #messages = new MessageCache();              // import { MessageCache } from \"./message-cache.ts\"\n" +
+      "  #commit(event) { this.#messages.project(event); this.#log.push(event); /* 清掉快照缓存 */ }\n" +
+      "  deriveMessages(): Message[] { return this.#messages.messages(); }\n" +
+      "先投影再推入日志：投影失败的事件也就没有提交。`append` 和 `fromLog` 都必须经过这个 `#commit`。" +
+      "不要用 `subscribe` 喂缓存：监听器里的 append 要等那个监听器返回后才轮到它，而 `fromLog` 根本不通知任何监听器。",
+  ],
 };

@@ -34,8 +34,12 @@ export interface Step {
   readonly answerDir: string;
   /** Heading anchor in exercises/05-session-log/README.md. */
   readonly readmeAnchor: string;
-  /** Plausible wrong answers (scripts/decoys/<name>.ts) that at least one of the step's tests must fail. */
-  readonly decoys: readonly { readonly name: string; readonly mistake: string }[];
+  /**
+   * Plausible wrong answers (scripts/decoys/<name>.ts) that at least one of the step's tests must fail.
+   * A decoy stands in for the step's file, or for `replaces` when the mistake lives in another learner
+   * file (05.6: the cache is right, but session.ts feeds it from the wrong place).
+   */
+  readonly decoys: readonly { readonly name: string; readonly mistake: string; readonly replaces?: string }[];
   /** Earlier steps whose code this step's tests also run (see each test file's opening comment). */
   readonly needs: readonly string[];
 }
@@ -189,6 +193,26 @@ export const steps: readonly Step[] = [
     ],
     needs: [],
   },
+  // Past the book (挑战 / challenge): where the book's 对照官方 table points.
+  {
+    id: "05.6",
+    kind: "challenge",
+    title: "Incremental projection: each event projected once, when committed",
+    titleZh: "增量投影：每个事件在提交时只投影一次",
+    bookSection: "对照官方：derive_messages",
+    file: "message-cache.ts",
+    test: "05.6-incremental.test.ts",
+    answerDir: chapterDir,
+    readmeAnchor: "056-incremental",
+    decoys: [
+      { name: "message-cache-shared-array", mistake: "messages() hands out the cache's own array, so a caller's push shows up in every later call" },
+      { name: "message-cache-unfrozen", mistake: "a new array each call, but of the cache's own unfrozen messages: a caller's edit shows up later" },
+      { name: "message-cache-reprojects", mistake: "the cache keeps the events and projects them all again on every messages() call" },
+      { name: "session-full-projection", replaces: "session.ts", mistake: "the session still projects the whole log on every deriveMessages() call (the 05.5 state)" },
+      { name: "session-cache-by-subscriber", replaces: "session.ts", mistake: "the messages are kept by a subscriber: a listener's own append reaches it late, and a replayed log never" },
+    ],
+    needs: ["05.1", "05.2", "05.3", "05.4"],
+  },
 ];
 
 export function findStep(id: string): Step | undefined {
@@ -202,10 +226,18 @@ export interface Decoy {
   /** The step whose tests must catch it. */
   readonly step: Step;
   readonly file: string;
+  /** The learner's file it stands in for (absolute): the step's own, unless the entry says otherwise. */
+  readonly replaces: string;
 }
 
 export const decoys: readonly Decoy[] = steps.flatMap((step) =>
-  step.decoys.map(({ name, mistake }) => ({ name, mistake, step, file: path.join(decoysDir, `${name}.ts`) })),
+  step.decoys.map(({ name, mistake, replaces = step.file }) => ({
+    name,
+    mistake,
+    step,
+    file: path.join(decoysDir, `${name}.ts`),
+    replaces: path.join(exercisesDir, replaces),
+  })),
 );
 
 /** Every file a learner edits, mapped to the answer that stands in for it in the answers run. */

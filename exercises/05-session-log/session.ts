@@ -94,6 +94,7 @@ export class Session implements SessionLog {
   }
 
   // ── 05.3 (given here): the messages are a projection of the log ───────────────────────────────────
+  // The challenge step 05.6 replaces this with your MessageCache, fed where events are committed.
 
   deriveMessages(): Message[] {
     return deriveMessages(this.events);
