@@ -120,6 +120,14 @@ const calculatorRoundTrip = (seed: string): Reply[] =>
 
 const replies: Record<string, readonly Reply[]> = {
   calculator: calculatorRoundTrip("calculator"),
+  // Turn 1 is calculator's own replies, so an offline --save of either gives the same log.
+  "calculator-follow-up": [
+    ...calculatorRoundTrip("calculator"),
+    ...modelTurns("calculator-follow-up", [
+      { reasoning: "上一轮的结果是 7，再乘以 2。按要求用 calculator。", calls: [calc("7*2")], tokens: [336, 256, 41, 17] },
+      { reasoning: "计算器返回 14。", content: "7 × 2 = **14**。", tokens: [401, 320, 22, 6] },
+    ]),
+  ],
   "direct-answer": modelTurns("direct-answer", [
     {
       reasoning: "用户让我用一句话介绍自己，不需要工具。",

@@ -3,7 +3,10 @@
 //
 //   npm run demo               live when DEEPSEEK_API_KEY is set, otherwise an offline replay
 //   npm run demo -- --offline  always replay fixtures/data/calculator.json (no key, no network)
-import { isDeepStrictEqual } from "node:util";
+//   npm run demo -- --save FILE            also write the log to FILE (JSONL) as it happens
+//   npm run demo -- --load FILE            ②–④ from a saved log, no model call (see demo-disk.ts)
+//   npm run demo -- --load FILE --continue go on with a new turn (or --ask "…" live), saved to FILE
+import { isDeepStrictEqual, parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import pc from "picocolors";
 import {
@@ -18,13 +21,14 @@ import {
 } from "../common/deepseek.ts";
 import type { Message } from "../common/messages.ts";
 import { messageOf } from "../common/tools.ts";
-import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
+import { fixturePath, loadFixture, type Fixture } from "../../fixtures/fixture.ts";
 import { startReplay, type Replay } from "../../fixtures/replay.ts";
 import { findLogProblems } from "./invariants.ts";
 import { findScenario, runScenario } from "../../fixtures/scenarios.ts";
 import { AgentRunError } from "./loop-types.ts";
 import { Session } from "./session.ts";
 import { type SessionEvent } from "./events.ts";
+import { diskOptions, DiskUsageError, interruptedNote, offlineRecording, openSession, planDisk, type DiskPlan, type Recording } from "./demo-disk.ts";
 
 export interface DemoIO {
   /** Receives each line of output. */
@@ -38,25 +42,64 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
   const c = pc.createColors(io.color ?? false);
   // Trimmed as the client trims it: a key of only spaces or a "\r" is no key, so the run is offline.
   const key = io.env.DEEPSEEK_API_KEY?.trim() ?? "";
-  const live = !argv.includes("--offline") && key !== "";
   const out = (line = "") => io.out(redact(line, key));
   const heading = (zh: string, en: string) => out(`\n${c.bold(`=== ${zh} / ${en} ===`)}`);
+  const args = readArgs(argv, out);
+  if (args === undefined) return 2;
+  const live = !args.offline && key !== "";
 
-  const connection = connect(live, key, io.env, out);
+  const opened = openSession(args.disk, { out, format: formatEvent });
+  if (opened === undefined) return 1;
+  const { session } = opened;
+  try {
+    // --load alone: the file is the whole story, told without a model.
+    if (args.disk.prompt === undefined) return showLog(session, out, heading);
+    return await runTurn(args.disk, args.disk.prompt, session, { live, key, env: io.env, out, heading });
+  } finally {
+    opened.stop();
+  }
+}
+
+interface TurnContext {
+  readonly live: boolean;
+  readonly key: string;
+  readonly env: DemoIO["env"];
+  readonly out: (line?: string) => void;
+  readonly heading: (zh: string, en: string) => void;
+}
+
+function readArgs(argv: readonly string[], out: (line: string) => void): { offline: boolean; disk: DiskPlan } | undefined {
+  try {
+    const { values } = parseArgs({ args: [...argv], options: { offline: { type: "boolean" }, ...diskOptions } });
+    return { offline: values.offline === true, disk: planDisk(values) };
+  } catch (error) {
+    if (!(error instanceof DiskUsageError) && !(error instanceof TypeError)) throw error;
+    out(`用法有误 / Usage: ${error.message}`);
+    return undefined;
+  }
+}
+
+/** The book's run: one turn, seen as ① it happens, ② the raw log, ③ the messages, ④ a replay. */
+async function runTurn(disk: DiskPlan, prompt: string, session: Session, { live, key, env, out, heading }: TurnContext): Promise<number> {
+  const recording = live ? undefined : offlineRecording(disk);
+  if (typeof recording === "string") {
+    out(`无法离线回放 / Cannot replay offline: ${recording}`);
+    return 1;
+  }
+  const connection = connect(live, key, env, out, recording);
   if (connection instanceof DeepSeekConfigError) {
     heading("设置有误", "A setting is wrong");
     for (const line of explainSetting(connection)) out(`  ${line}`);
     return 1;
   }
   const { client, replay } = connection;
-  const session = new Session();
   try {
     heading("① 订阅者视角", "Subscriber view");
     session.subscribe((event) => out(`  [订阅者 / subscriber] 看到新事件 #${event.id} ${event.type}`));
     // A failed model call is part of the story: the log up to it is still printed below.
     let failure: AgentRunError | undefined;
     try {
-      await runScenario(findScenario(SCENARIO), client, session);
+      await runScenario({ ...findScenario(SCENARIO), userPrompt: prompt }, client, session);
     } catch (error) {
       if (!(error instanceof AgentRunError)) throw error;
       failure = error;
@@ -69,6 +112,7 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
     if (mismatch !== undefined) {
       heading("离线回放失败", "The offline replay failed");
       out(mismatch);
+      if (recording?.note !== undefined) out(`  (${recording.note})`);
       return 1;
     }
     if (failure !== undefined) {
@@ -77,14 +121,27 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
       return 1;
     }
 
-    heading("③ 派生消息：模型看到的历史（deriveMessages 投影）", "Derived messages: what the model saw");
-    for (const message of session.deriveMessages()) out(formatMessage(message));
-
-    heading("④ 重放：同一份日志 → 新会话 → 完全相同的消息历史", "Replay: same log → new session → same messages");
-    return replayFromText(session, out);
+    const code = showMessagesAndReplay(session, out, heading);
+    if (disk.save !== undefined) out(`  已保存 / Saved: ${disk.save} holds ${session.events.length} events (read it back: npm run demo -- --load ${disk.save})`);
+    return code;
   } finally {
     replay?.close();
   }
+}
+
+/** ②–④ for a log read from disk. */
+function showLog(session: Session, out: (line?: string) => void, heading: TurnContext["heading"]): number {
+  heading("② 事件日志原文（唯一事实来源）", "The raw event log, the single source of truth");
+  for (const event of session.events) out(`  ${formatEvent(event)}`);
+  return showMessagesAndReplay(session, out, heading);
+}
+
+function showMessagesAndReplay(session: Session, out: (line?: string) => void, heading: TurnContext["heading"]): number {
+  heading("③ 派生消息：模型看到的历史（deriveMessages 投影）", "Derived messages: what the model saw");
+  for (const message of session.deriveMessages()) out(formatMessage(message));
+
+  heading("④ 重放：同一份日志 → 新会话 → 完全相同的消息历史", "Replay: same log → new session → same messages");
+  return replayFromText(session, out);
 }
 
 /**
@@ -104,9 +161,9 @@ interface Connection {
 const SCENARIO = "calculator";
 
 /** A setting the client refuses comes back as the error, for the demo to explain; nothing was sent. */
-function connect(live: boolean, key: string, env: DemoIO["env"], out: (line: string) => void): Connection | DeepSeekConfigError {
+function connect(live: boolean, key: string, env: DemoIO["env"], out: (line: string) => void, recording?: Recording): Connection | DeepSeekConfigError {
   try {
-    return live ? connectLive(key, env, out) : connectOffline(out, key === "" ? "no key" : "--offline");
+    return live ? connectLive(key, env, out) : connectOffline(out, key === "" ? "no key" : "--offline", recording ?? defaultRecording());
   } catch (error) {
     if (error instanceof DeepSeekConfigError) return error;
     throw error;
@@ -137,10 +194,13 @@ function timeoutFrom(env: DemoIO["env"]): number {
   return ms;
 }
 
+function defaultRecording(): { file: string; fixture: Fixture } {
+  // `file` as shown to the learner; fixturePath is the absolute one.
+  return { file: `fixtures/data/${SCENARIO}.json`, fixture: loadFixture(fixturePath(SCENARIO)) };
+}
+
 /** `why` is why this run is offline, which decides how to tell the learner to go live. */
-function connectOffline(out: (line: string) => void, why: "no key" | "--offline"): Connection & { replay: Replay } {
-  const file = `fixtures/data/${SCENARIO}.json`; // as shown to the learner; fixturePath is the absolute one
-  const fixture = loadFixture(fixturePath(SCENARIO));
+function connectOffline(out: (line: string) => void, why: "no key" | "--offline", { file, fixture }: Recording): Connection & { replay: Replay } {
   const origin =
     fixture.meta.provenance === "recorded"
       ? `recorded from ${fixture.meta.model} on ${fixture.meta.recorded_at.slice(0, 10)}`
@@ -286,6 +346,11 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code !== "EPIPE") throw error;
     process.exit(0);
+  });
+  // Ctrl-C: every event logged so far is already in the --save file (written synchronously), so just say so.
+  process.once("SIGINT", () => {
+    console.log(`\n${interruptedNote(process.argv.slice(2))}`);
+    process.exit(130);
   });
   process.exitCode = await main(process.argv.slice(2), {
     out: (line) => console.log(line),
