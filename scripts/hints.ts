@@ -165,4 +165,28 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "`completionTokens`、`cacheHitTokens`，以及 `cacheMissTokens += prompt_tokens - prompt_cache_hit_tokens`；" +
       "最后 `[...rows.values()].sort((a, b) => a.turn - b.turn)`。没有 usage 事件就返回 `[]`。",
   ],
+  "05.7": [
+    "挑战步骤，书里没有现成代码：书 5.3 说订阅者“会立即收到新事件”，对照官方表说持久化插件“订阅 session/event”。" +
+      "所以落盘就是一个订阅者：每条事件一行 `JSON.stringify(event) + \"\\n\"`（JSONL）。" +
+      "关键在“什么时候算写进去了”：`append` 返回时，这一行必须已经在文件里——用 `writeSync`（再 `fsyncSync`），" +
+      "不能用 `createWriteStream` 或 `appendFile` 这类异步写法，它们要等事件循环，进程这时被杀就丢了。",
+    "`attachLogFile` 先看文件：不存在或为空，就把会话里已有的事件全写进去；否则文件内容必须**逐字节**等于这些事件的行" +
+      "（`Buffer.equals`），只比行数不够——别的会话的日志可能恰好一样长。不相等就抛 " +
+      "`new LogFileError(\"NOT_THIS_LOG\", file, undefined, …)`，说出第一条不同的行。" +
+      "之后每次写之前用 `fstatSync(fd).size` 核对文件大小仍是自己写过的字节数：不等说明别的 writer 写过，" +
+      "抛 `FILE_CHANGED`（它会被 Session 交给 `onListenerError`），绝不接着写。用 `openSync(file, \"a+\")` 打开：" +
+      "能读，写入总在末尾。",
+    "读：按字节找 `\\n` 切行（`bytes.indexOf(0x0a, start)`），每行用 `new TextDecoder(\"utf-8\", { fatal: true })` 解码再 " +
+      "`JSON.parse`。只有**最后一行**可以是坏的：没有换行结尾（`unterminated`），或整行不是 JSON（`not-json`）——" +
+      "丢掉它、记进 `torn: { line, reason, bytes }`，前面的全部保留。更早的坏行抛 `BAD_LINE`，带行号，绝不跳过。" +
+      "解析完交给 `Session.fromLog`；它抛的 `ReplayError` 的 `index` 从 0 数，行号从 1 数：`line = index + 1`，" +
+      "原错误放进 `{ cause }`。文件开头（跳过空白）是 `[` 就当作整个 JSON 数组解析。",
+    "修复只能追加：`findLogProblems(session.events)` 为空就原样返回。否则只接受崩溃会留下的问题：" +
+      "最后一个 `turn/start` 上的 `OPEN_TURN`、最后一个 `step/start` 上的 `OPEN_STEP`、这一轮里的 " +
+      "`UNANSWERED_TOOL_CALL`；别的（孤立结果、更早的轮没结束……）抛 `RepairError`，什么都不追加。" +
+      "然后按顺序 `session.append`：每个没有结果的调用一个 `tool/result { is_error: true }`；" +
+      "assistant 消息里要过、却没来得及记 `tool/call` 的调用，先补 `tool/call` 再补错误结果；" +
+      "打开的步骤 `step/end`；最后 `turn/end { reason: \"error\", message: \"interrupted: …\" }`。" +
+      "返回传进来的同一个 session——挂在它上面的 writer 会把修复也写进文件。",
+  ],
 };
