@@ -1,8 +1,9 @@
 // GLOSSARY.md, enforced: every Chinese text a learner reads uses one terminology, and no command a
 // learner may copy is followed by Chinese punctuation (copied, `npm run demo -- --offline。` passes the
 // argument "--offline。", which is not "--offline"). The texts are found, not listed: every Markdown
-// file, and every string with Chinese in it in the .ts files under chapters/, exercises/, solutions/,
-// scripts/ and fixtures/ — so a text someone adds later is checked too.
+// file; every string with Chinese in it in the .ts files under chapters/, exercises/, solutions/,
+// scripts/ and fixtures/; and data files (.json, .toml, .yaml, .txt) beside that code, such as a step
+// manifest — so a text someone adds later is checked too.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
@@ -71,6 +72,9 @@ const cjk = /[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]/u;
 // This file holds every variant, on purpose, as rules and as the samples that prove them.
 const self = "scripts/glossary.test.ts";
 const codeDirs = ["chapters", "exercises", "solutions", "scripts", "fixtures"];
+// Not fixtures/data/: what a model said in a recording is evidence, not the workbook's wording.
+const dataFile = /\.(?:json|toml|ya?ml|txt)$/u;
+const recordings = "fixtures/data/";
 
 /** Every file under `dir` (relative to the repo root), skipping node_modules and dot-folders. */
 function walk(dir: string): string[] {
@@ -81,15 +85,17 @@ function walk(dir: string): string[] {
   });
 }
 
-function markdownFiles(): string[] {
-  return walk("").filter((file) => file.endsWith(".md"));
+/** Files read line by line: every Markdown file, and the data files beside the code. */
+function textFiles(): string[] {
+  const data = codeDirs.flatMap(walk).filter((file) => dataFile.test(file) && !file.startsWith(recordings));
+  return [...walk("").filter((file) => file.endsWith(".md")), ...data];
 }
 
 function codeFiles(): string[] {
   return codeDirs.flatMap(walk).filter((file) => file.endsWith(".ts") && file !== self);
 }
 
-function markdownLines(file: string, text: string): TextLine[] {
+function textLines(file: string, text: string): TextLine[] {
   return text.split("\n").flatMap((line, i) => (cjk.test(line) ? [{ file, line: i + 1, text: line }] : []));
 }
 
@@ -141,7 +147,7 @@ function stringConstants(sourceFile: ts.SourceFile): Map<string, string> {
 function allTextLines(): TextLine[] {
   const read = (file: string) => readFileSync(path.join(root, file), "utf8");
   return [
-    ...markdownFiles().flatMap((file) => markdownLines(file, read(file))),
+    ...textFiles().flatMap((file) => textLines(file, read(file))),
     ...codeFiles().flatMap((file) => codeStringLines(file, read(file))),
   ];
 }
@@ -206,7 +212,7 @@ function unexcused(findings: readonly Finding[]): string[] {
 const lines = allTextLines();
 
 describe("GLOSSARY.md: one terminology in every Chinese text", () => {
-  test("the scan reaches the Chinese texts: the guides, the 练习1 answer, the hints, the demo", () => {
+  test("the scan reaches the Chinese texts: the guides, the 练习1 answer, and strings in code", () => {
     const files = new Set(lines.map((line) => line.file));
     for (const file of [
       "README.zh.md",
@@ -214,11 +220,11 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
       "chapters/05-session-log/README.md",
       "exercises/05-session-log/README.md",
       "solutions/05-session-log/练习1.md",
-      "scripts/hints.ts",
-      "chapters/05-session-log/demo.ts",
     ]) {
-      expect(files, `${file} has Chinese text the scan must read; check walk() and codeStringLines()`).toContain(file);
+      expect(files, `${file} has Chinese text the scan must read; check walk() and textFiles()`).toContain(file);
     }
+    const code = [...files].filter((file) => file.endsWith(".ts"));
+    expect(code.length, "the .ts files hold Chinese strings (the demo's output, the hints); check codeStringLines()").toBeGreaterThan(0);
   });
 
   test("each rule catches its variant and lets the glossary's term through", () => {
