@@ -194,11 +194,7 @@ function firstStubFindings(lines: readonly TextLine[]): Finding[] {
  * the exact text found. Delete an entry when its file is rewritten; the last test below fails while an
  * entry no longer occurs, so the list can only shrink.
  */
-const knownExceptions: Readonly<Record<string, readonly string[]>> = {
-  // The demo's failure explanations end "…或离线运行：npm run demo -- --offline。" (issue 11, item 1);
-  // the demo's rewrite sets the command apart.
-  "chapters/05-session-log/demo.ts": ["npm run demo -- --offline。"],
-};
+const knownExceptions: Readonly<Record<string, readonly string[]>> = {};
 
 const excused = (finding: Finding) => knownExceptions[finding.file]?.includes(finding.found) ?? false;
 const describeFinding = ({ file, line, found, use }: Finding) => `${file}:${line}: "${found}" → ${use}`;
