@@ -19,7 +19,7 @@ export function drawEvent(view: TimelineView, id: number): void {
   entryList(view, item).append(eventNode(item));
   if (item.pairedWith !== null) redrawBadges(view.events[item.pairedWith] as EventView);
   drawGroupHead(view.groups[item.group] as GroupView, item.group);
-  if (item.message !== null) byId("messages").append(messageNode(view.messages[item.message] as MessageView));
+  if (item.message !== null) byId("messages").append(messageNode(view.messages[item.message] as MessageView, item.alert !== null));
   drawProblems(view.problems);
   byId("summary").replaceChildren(text(countLabel(view.events.length, view.messages.length)));
 }
@@ -88,9 +88,10 @@ function badges(item: EventView): Node[] {
 
 // ── the messages the model saw ───────────────────────────────────────────────────────────────────
 
-function messageNode({ index, fromEvent, message }: MessageView): HTMLElement {
+/** `erred`: the event it came from is an is_error result, which the message itself does not say. */
+function messageNode({ index, fromEvent, message }: MessageView, erred: boolean): HTMLElement {
   const role = roleLabels[message.role] ?? [message.role, message.role];
-  return h("li", { class: `message role-${message.role}`, "data-message-index": index, "data-from-event": fromEvent },
+  return h("li", { class: `message role-${message.role}${erred ? " erred" : ""}`, "data-message-index": index, "data-from-event": fromEvent },
     h("button", { type: "button", class: "select-message", "aria-controls": `event-${fromEvent}`, "aria-pressed": "false" },
       h("span", { class: "message-index" }, `messages[${index}]`), " ", text(role), h("span", { class: "from" }, ` ← #${fromEvent}`)),
     messageBody(message));

@@ -69,6 +69,7 @@ export async function startLiveServer(session: Session, options: LiveServerOptio
 /** Sends the log from event `from` on, then every event as it is committed, always in id order. */
 function follow(session: Session, response: ServerResponse, from: number): { response: ServerResponse; flush: () => void } {
   response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store" });
+  response.flushHeaders(); // the page knows it is connected even while the log is still empty
   let next = from;
   // Each call sends whatever the log holds beyond what this page has, so nothing is sent twice or
   // skipped, whichever event triggered it (even one appended by another listener mid-delivery).
