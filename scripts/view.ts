@@ -145,7 +145,10 @@ async function watchLive(name: string, port: number, io: ViewIO): Promise<void> 
   const connection = connect(scenario, live);
   const session = new Session();
   const server = await startLiveServer(session, { port, source: `scenario ${name}, ${connection.how}` });
-  const stop = () => void server.close().finally(() => process.exit(130));
+  const stop = () => {
+    io.out("已停止 / Stopped (Ctrl-C)");
+    void server.close().finally(() => process.exit(130));
+  };
   process.once("SIGINT", stop);
   try {
     io.out(`实时时间线 / Live timeline: ${server.url}`);

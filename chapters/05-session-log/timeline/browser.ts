@@ -45,9 +45,8 @@ function followLive(url: string): void {
     document.body.classList.remove("streaming");
     showStatus(labels.liveEnded, "ended");
   });
-  source.onerror = () => {
-    if (source.readyState !== EventSource.CLOSED) showStatus(labels.reconnecting, "reconnecting");
-  };
+  // CLOSED: the server refused to resume (a page left open from an earlier run); it will not retry.
+  source.onerror = () => showStatus(source.readyState === EventSource.CLOSED ? labels.closed : labels.reconnecting, "reconnecting");
 }
 
 function drawStored(): void {

@@ -20,6 +20,7 @@ export const labels = {
   live: ["实时：事件提交后立即推送", "live: each event is pushed as it is committed"],
   liveEnded: ["实时运行已结束，页面已收到全部事件", "the live run has ended; the page has every event"],
   reconnecting: ["连接中断，正在重连（从上次收到的事件之后继续）", "connection lost, reconnecting (resuming after the last event received)"],
+  closed: ["连接已关闭；刷新页面可重新开始", "connection closed; reload the page to start over"],
   outOfOrder: ["事件顺序错误，页面停止更新", "events arrived out of order; the page stopped updating"],
   noScript: ["这个页面用 JavaScript 从内嵌的日志派生时间线，请启用 JavaScript。", "This page derives the timeline from the log it embeds with JavaScript; please enable it."],
 } as const satisfies Record<string, Bilingual>;
