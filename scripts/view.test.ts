@@ -62,9 +62,11 @@ describe("npm run view -- --load FILE", () => {
 });
 
 describe("arguments", () => {
-  it("refuses --load with --scenario, a bad --port and an unknown option, saying what is allowed", async () => {
+  it("refuses options that do not go together, a bad --port and an unknown option, saying what is allowed", async () => {
     await expect(view("--load", "x.json", "--scenario", "calculator")).rejects.toThrow(/--load and --scenario do not go together; usage: npm run view/);
     await expect(view("--live", "--port", "http")).rejects.toThrow(/--port must be a number from 0 to 65535/);
     await expect(view("--colour")).rejects.toThrow(/Unknown option '--colour'.*usage: npm run view/);
+    await expect(view("--live", "--load", "x.json")).rejects.toThrow(/--live writes no file and loads none/);
+    await expect(view("--scenario", "calculator", "--port", "80")).rejects.toThrow(/--port goes with --live/);
   });
 });

@@ -31,11 +31,18 @@ const usage = "usage: npm run view -- --scenario NAME | --load FILE [--out FILE]
 
 export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<void> {
   const { values } = readArgs(argv);
-  if (values.live) return watchLive(values.scenario ?? "calculator", readPort(values.port), io);
+  const scenario = values.scenario ?? "calculator";
+  if (values.live) {
+    if (values.load !== undefined || values.out !== undefined) throw new UsageError(`--live writes no file and loads none; ${usage}`);
+    return watchLive(scenario, readPort(values.port), io);
+  }
   if (values.load !== undefined && values.scenario !== undefined) throw new UsageError(`--load and --scenario do not go together; ${usage}`);
-  const { session, name, source } = values.load === undefined ? await replayForPage(values.scenario ?? "calculator", io) : loadLog(values.load);
-  const file = writeTimelinePage(session.events, values.out ?? path.join(io.outDir ?? defaultOutDir, `timeline-${name}.html`), { source });
-  io.out(`时间线页面 / Timeline page: ${shown(file)} (${session.events.length} events, ${session.deriveMessages().length} messages)`);
+  if (values.port !== undefined) throw new UsageError(`--port goes with --live; ${usage}`);
+  const { session, name, source } = values.load === undefined ? await replayForPage(scenario, io) : loadLog(values.load);
+  const file = values.out ?? path.join(io.outDir ?? defaultOutDir, `timeline-${name}.html`);
+  const written = writeTimelinePage(session.events, file, { source });
+  const counts = `${session.events.length} events, ${session.deriveMessages().length} messages`;
+  io.out(`时间线页面 / Timeline page: ${shown(written)} (${counts})`);
 }
 
 const defaultOutDir = path.join(root, ".workbook");
@@ -44,7 +51,13 @@ function readArgs(argv: readonly string[]) {
   try {
     return parseArgs({
       args: [...argv],
-      options: { scenario: { type: "string" }, load: { type: "string" }, out: { type: "string" }, live: { type: "boolean" }, port: { type: "string" } },
+      options: {
+        scenario: { type: "string" },
+        load: { type: "string" },
+        out: { type: "string" },
+        live: { type: "boolean" },
+        port: { type: "string" },
+      },
     });
   } catch (error) {
     throw new UsageError(`${messageOf(error)}; ${usage}`);
@@ -152,7 +165,8 @@ async function watchLive(name: string, port: number, io: ViewIO): Promise<void> 
   process.once("SIGINT", stop);
   try {
     io.out(`实时时间线 / Live timeline: ${server.url}`);
-    io.out(`在浏览器中打开它；页面连上后开始运行，这一轮结束后服务器停止（Ctrl-C 随时停止）/ open it in a browser: the run starts when the page connects and the server stops when the turn ends (Ctrl-C stops it at any time)`);
+    io.out("在浏览器中打开它：页面连上后开始运行，这一轮结束后服务器停止（Ctrl-C 随时停止）");
+    io.out("(open it in a browser: the run starts when the page connects; the server stops when the turn ends, or on Ctrl-C)");
     io.onServing?.(server.url);
     await server.firstPage;
     io.out(`运行中 / Running (${connection.how})`);

@@ -19,7 +19,9 @@ export function drawEvent(view: TimelineView, id: number): void {
   entryList(view, item).append(eventNode(item));
   if (item.pairedWith !== null) redrawBadges(view.events[item.pairedWith] as EventView);
   drawGroupHead(view.groups[item.group] as GroupView, item.group);
-  if (item.message !== null) byId("messages").append(messageNode(view.messages[item.message] as MessageView, item.alert !== null));
+  if (item.message !== null) {
+    byId("messages").append(messageNode(view.messages[item.message] as MessageView, item.alert !== null));
+  }
   drawProblems(view.problems);
   byId("summary").replaceChildren(text(countLabel(view.events.length, view.messages.length)));
 }
@@ -27,11 +29,13 @@ export function drawEvent(view: TimelineView, id: number): void {
 // ── the timeline: group (turn) → step → event ──────────────────────────────────────────────────
 
 function entryList(view: TimelineView, item: EventView): HTMLElement {
-  const group = document.querySelector<HTMLElement>(`[data-group="${item.group}"]`) ?? byId("groups").appendChild(groupNode(item.group));
+  const group =
+    document.querySelector<HTMLElement>(`[data-group="${item.group}"]`) ?? byId("groups").appendChild(groupNode(item.group));
   const entries = group.querySelector(".entries") as HTMLElement;
   const entry = view.groups[item.group]?.entries[item.entry];
   if (entry?.kind !== "step") return entries;
-  const step = entries.querySelector(`:scope > [data-entry="${item.entry}"]`) ?? entries.appendChild(stepNode(entry.step, item.entry));
+  const step =
+    entries.querySelector(`:scope > [data-entry="${item.entry}"]`) ?? entries.appendChild(stepNode(entry.step, item.entry));
   return step.querySelector(".step-events") as HTMLElement;
 }
 
@@ -41,7 +45,8 @@ function groupNode(group: number): HTMLElement {
 }
 
 function stepNode(step: number, entry: number): HTMLElement {
-  return h("li", { class: "step", "data-entry": entry }, h("div", { class: "step-title" }, text(stepLabel(step))), h("ol", { class: "step-events" }));
+  return h("li", { class: "step", "data-entry": entry },
+    h("div", { class: "step-title" }, text(stepLabel(step))), h("ol", { class: "step-events" }));
 }
 
 function drawGroupHead(group: GroupView, index: number): void {
@@ -55,7 +60,9 @@ function eventNode(item: EventView): HTMLElement {
   const since = item.sinceTurnStart === null ? "" : `+${item.sinceTurnStart} ms`;
   return h("li", { class: "event", id: `event-${id}`, "data-event-id": id, "data-type": type, tabindex: -1 },
     h("div", { class: "event-head" },
-      h("span", { class: "event-id" }, `#${id}`), h("code", { class: "event-type" }, type), h("span", { class: "since" }, since),
+      h("span", { class: "event-id" }, `#${id}`),
+      h("code", { class: "event-type" }, type),
+      h("span", { class: "since" }, since),
       h("span", { class: "badges" }, ...badges(item))),
     h("details", {}, h("summary", {}, text(labels.data)), h("pre", {}, JSON.stringify(data, null, 2))));
 }
@@ -68,7 +75,8 @@ function badges(item: EventView): Node[] {
   const { alert, event } = item;
   const out: Node[] = [];
   if (item.message !== null) {
-    out.push(h("button", { type: "button", class: "to-message", "data-to-message": item.message }, text(sentAsLabel(item.message))));
+    const attributes = { type: "button", class: "to-message", "data-to-message": item.message };
+    out.push(h("button", attributes, text(sentAsLabel(item.message))));
   }
   if (item.hidden !== null) {
     const why = item.carriedBy === null ? hiddenLabels[item.hidden] : carriedByLabel(item.carriedBy);
@@ -81,7 +89,8 @@ function badges(item: EventView): Node[] {
   }
   if (alert?.kind === "tool-error") out.push(h("strong", { class: "alert" }, text(labels.toolError)));
   if (alert !== null && alert.kind !== "tool-error") {
-    out.push(h("strong", { class: "alert" }, text(endLabel(alert.kind)), alert.message === null ? "" : `: ${alert.message}`));
+    const message = alert.message === null ? "" : `: ${alert.message}`;
+    out.push(h("strong", { class: "alert" }, text(endLabel(alert.kind)), message));
   }
   return out;
 }
@@ -91,17 +100,24 @@ function badges(item: EventView): Node[] {
 /** `erred`: the event it came from is an is_error result, which the message itself does not say. */
 function messageNode({ index, fromEvent, message }: MessageView, erred: boolean): HTMLElement {
   const role = roleLabels[message.role] ?? [message.role, message.role];
-  return h("li", { class: `message role-${message.role}${erred ? " erred" : ""}`, "data-message-index": index, "data-from-event": fromEvent },
-    h("button", { type: "button", class: "select-message", "aria-controls": `event-${fromEvent}`, "aria-pressed": "false" },
-      h("span", { class: "message-index" }, `messages[${index}]`), " ", text(role), h("span", { class: "from" }, ` ← #${fromEvent}`)),
+  const classes = `message role-${message.role}${erred ? " erred" : ""}`;
+  const button = { type: "button", class: "select-message", "aria-controls": `event-${fromEvent}`, "aria-pressed": "false" };
+  return h("li", { class: classes, "data-message-index": index, "data-from-event": fromEvent },
+    h("button", button,
+      h("span", { class: "message-index" }, `messages[${index}]`), " ", text(role),
+      h("span", { class: "from" }, ` ← #${fromEvent}`)),
     messageBody(message));
 }
 
 function messageBody(message: Message): HTMLElement {
   const body = h("div", { class: "message-body" });
   if (message.role === "assistant") {
-    if (message.reasoning_content) body.append(h("details", { class: "reasoning" }, h("summary", {}, "reasoning_content"), h("pre", {}, message.reasoning_content)));
-    for (const call of message.tool_calls) body.append(h("pre", { class: "tool-call" }, `${call.name}(${call.arguments})  [${call.id}]`));
+    if (message.reasoning_content) {
+      body.append(h("details", { class: "reasoning" }, h("summary", {}, "reasoning_content"), h("pre", {}, message.reasoning_content)));
+    }
+    for (const call of message.tool_calls) {
+      body.append(h("pre", { class: "tool-call" }, `${call.name}(${call.arguments})  [${call.id}]`));
+    }
     if (message.content !== null && message.content !== "") body.append(h("pre", {}, message.content));
     return body;
   }

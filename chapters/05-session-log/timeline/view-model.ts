@@ -17,7 +17,9 @@ export type HiddenReason =
   | "not-in-projection"; // a type the projection does not know
 
 /** What makes an event stand out as something that went wrong. */
-export type Alert = { readonly kind: "tool-error" } | { readonly kind: "max_steps" | "error"; readonly message: string | null };
+export type Alert =
+  | { readonly kind: "tool-error" }
+  | { readonly kind: "max_steps" | "error"; readonly message: string | null };
 
 export interface EventView {
   readonly event: SessionEvent;
@@ -36,7 +38,10 @@ export interface EventView {
   readonly alert: Alert | null;
 }
 
-export type Entry = { readonly kind: "event"; readonly id: number } | { readonly kind: "step"; readonly step: number; readonly ids: readonly number[] };
+/** What a group lists: an event between steps, or a step with the events inside it. */
+export type Entry =
+  | { readonly kind: "event"; readonly id: number }
+  | { readonly kind: "step"; readonly step: number; readonly ids: readonly number[] };
 
 /** A turn (turn/start … turn/end), or a run of events outside any turn (turn null). */
 export interface GroupView {
