@@ -93,7 +93,8 @@ export function addEvent(view: TimelineView, event: SessionEvent): TimelineView 
   if (event.id !== view.events.length) throw new TimelineOrderError(view.events.length, event.id);
   const placed = place(view, event);
   const projected = deriveEventMessage(event);
-  const messages = projected === null ? view.messages : [...view.messages, { index: view.messages.length, fromEvent: event.id, message: projected }];
+  const messages =
+    projected === null ? view.messages : [...view.messages, { index: view.messages.length, fromEvent: event.id, message: projected }];
   const group = placed.groups[placed.group];
   const startTs = group?.startTs ?? null;
   const eventView: EventView = {
@@ -108,6 +109,8 @@ export function addEvent(view: TimelineView, event: SessionEvent): TimelineView 
     alert: alertOf(event),
   };
   const paired = pairCalls(view, [...view.events, eventView]);
+  // The structure check reads the whole log; running invariants.ts again per event keeps one
+  // implementation of it, at a cost (linear per event) that logs of hundreds of events never notice.
   const problems = findLogProblems(paired.events.map((item) => item.event));
   return { ...paired, groups: placed.groups, openStep: placed.openStep, messages, problems };
 }
@@ -160,6 +163,7 @@ function replaceAt<T>(items: readonly T[], index: number, item: T): readonly T[]
 
 // ── the projection's reasons, pairs and alerts ───────────────────────────────────────────────────
 
+/** Why deriveEventMessage gave `event` no message: it decides, this only names the reason. */
 function hiddenReason(event: SessionEvent): HiddenReason {
   switch (event.type) {
     case "turn/start":
