@@ -12,8 +12,8 @@ import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../fixtures/standin.ts";
 import { ROUND_TRIP } from "../../fixtures/test-helpers.ts";
 import { root } from "../../scripts/steps.ts";
-import { main } from "./demo.ts";
 import { planDisk } from "./demo-disk.ts";
+import { runInProcess } from "./demo-testing.ts";
 import { findLogProblems } from "./invariants.ts";
 import { readLogFile } from "./log-file.ts";
 
@@ -23,12 +23,6 @@ beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), "demo-disk-"));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-async function runInProcess(argv: string[], env: Record<string, string> = {}) {
-  const lines: string[] = [];
-  const code = await main(argv, { out: (line) => lines.push(...line.split("\n")), env });
-  return { code, lines, text: lines.join("\n") };
-}
 
 const eventLines = (text: string) => text.split("\n").filter((line) => /^ {2}#\d+ /.test(line));
 
@@ -49,7 +43,7 @@ describe("offline: --save, --load, --continue", () => {
     const saved = await runInProcess(["--save", file]);
     const { code, lines, text } = await runInProcess(["--load", file]);
     expect(code).toBe(0);
-    expect(lines[0]).toBe(`从文件读取 / Loaded ${file}: 12 events (jsonl), no model call`);
+    expect(lines[0]).toContain(`Loaded ${file}: 12 events (jsonl), no model call`);
     expect(text).toContain("nothing to repair");
     expect(text).not.toContain("① 订阅者视角");
     expect(text).not.toMatch(/Offline replay|Live:/);
@@ -79,10 +73,10 @@ describe("offline: --save, --load, --continue", () => {
     writeFileSync(file, `${readFileSync(file, "utf8")}{"id":12,"type":"turn/st`);
     const loaded = await runInProcess(["--load", file]);
     expect(loaded.code).toBe(0);
-    expect(loaded.text).toContain("Torn last line 13 (no newline at its end, 24 bytes)");
+    expect(loaded.text).toContain("line 13 is torn — no newline at its end, 24 bytes");
     const refused = await runInProcess(["--load", file, "--continue"]);
     expect(refused.code).toBe(1);
-    expect(refused.text).toContain(`--load ${file} --save NEW.jsonl --continue`);
+    expect(refused.text).toContain(`    npm run demo -- --load ${file} --save new.jsonl --continue`);
     const elsewhere = path.join(dir, "continued.jsonl");
     expect((await runInProcess(["--load", file, "--save", elsewhere, "--continue"])).code).toBe(0);
     expect(readLogFile(elsewhere).session.events).toHaveLength(24);
@@ -95,21 +89,23 @@ describe("offline: --save, --load, --continue", () => {
     const { code, text } = await runInProcess(["--save", file]);
     expect(code).toBe(1);
     expect(text).toContain("refusing to append");
-    expect(text).toContain(`--load ${file} --continue`);
+    expect(text).toContain(`    npm run demo -- --load ${file} --continue`);
     expect(readFileSync(file)).toEqual(before);
   });
 
   test("--continue or --ask without --load, or both at once, is a usage error (exit 2)", async () => {
-    expect(() => planDisk({ continue: true })).toThrow(/add --load FILE/);
-    expect(() => planDisk({ load: "a.jsonl", continue: true, ask: "?" })).toThrow(/use one of them/);
-    expect((await runInProcess(["--ask", "又一个问题"])).code).toBe(2);
+    expect(planDisk({ continue: true }, true)).toMatch(/add --load <file>/);
+    expect(planDisk({ load: "a.jsonl", continue: true, ask: "?" }, false)).toMatch(/use one of them/);
+    const { code, text } = await runInProcess(["--ask", "又一个问题"]);
+    expect(code).toBe(2);
+    expect(text).toContain("Usage error: --continue 和 --ask");
   });
 
   test("offline, --ask with a question of your own is refused: only the follow-up question was recorded", async () => {
     const file = path.join(dir, "run.jsonl");
     await runInProcess(["--save", file]);
     const { code, text } = await runInProcess(["--load", file, "--ask", "又一个问题"]);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(text).toContain("the only follow-up question recorded");
     expect(readLogFile(file).session.events).toHaveLength(12);
   });
@@ -157,7 +153,7 @@ describe("a run stopped in the middle", () => {
 
     const { code, text } = await runInProcess(["--load", file]);
     expect(code).toBe(0);
-    expect(text).toContain("Repaired: the last turn was left open (a crash or Ctrl-C), so 2 events were appended");
+    expect(text).toContain("repaired: the last turn was left open by a crash or Ctrl-C, so 2 events were appended");
     expect(text).toMatch(/#9 +step\/end +\{"turn":1,"step":2\}/);
     expect(text).toMatch(/#10 +turn\/end +\{"turn":1,"reason":"error","message":"interrupted/);
     expect(text).toContain("every tool call answered: ok");
@@ -171,7 +167,7 @@ describe("a run stopped in the middle", () => {
     await standIn.received(2);
     demo.child.kill("SIGINT");
     expect(await demo.exited).toEqual({ code: 130, signal: null });
-    expect(demo.stdout()).toContain(`已中断 / Interrupted. ${file} holds every event logged before Ctrl-C`);
+    expect(demo.stdout()).toContain(`Interrupted. ${file} holds every event logged before Ctrl-C`);
     expect(demo.stdout()).toContain(`npm run demo -- --load ${file}`);
     expect(readLogFile(file).session.events.map((event) => event.type)).toEqual(ROUND_TRIP.slice(0, 9));
   });
