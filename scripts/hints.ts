@@ -174,7 +174,7 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "最后 `[...rows.values()].sort((a, b) => a.turn - b.turn)`。没有 usage 事件就返回 `[]`。",
   ],
   "05.7": [
-    "挑战步骤，书里没有现成代码：书 5.3 说订阅者“会立即收到新事件”，对照官方表说持久化插件“订阅 session/event”。" +
+    "这是挑战，书里没有现成代码：5.3 节说订阅者“会立即收到新事件”，对照官方表说持久化插件“订阅 session/event”。" +
       "所以落盘就是一个订阅者：每条事件一行 `JSON.stringify(event) + \"\\n\"`（JSONL）。" +
       "关键在“什么时候算写进去了”：`append` 返回时，这一行必须已经在文件里——用 `writeSync`（再 `fsyncSync`），" +
       "不能用 `createWriteStream` 或 `appendFile` 这类异步写法，它们要等事件循环，进程这时被杀就丢了。",
