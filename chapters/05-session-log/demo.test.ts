@@ -2,10 +2,15 @@
 // its flags, and `tsx demo.ts` run as a program. Live runs: demo-live.test.ts; what it says when
 // something fails: demo-explain.test.ts.
 import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { once } from "node:events";
 import { describe, expect, test } from "vitest";
 import { root } from "../../scripts/steps.ts";
 import { compactJson } from "./demo.ts";
+import { ROUND_TRIP } from "../../fixtures/test-helpers.ts";
+import { embeddedLog } from "./timeline/page-testing.ts";
 import { eventLines, messageLines, runInProcess, section, spawnDemo, tsx } from "./demo-testing.ts";
 
 const KEY = "sk-demo-test-key-7a6b5c4d3e2f";
@@ -91,6 +96,15 @@ describe("flags", () => {
     expect(lines[0]).toBe("用法 / Usage:");
     expect(lines.join("\n")).toMatch(/--offline +即使设置了 DEEPSEEK_API_KEY 也离线回放 \/ replay a recording/);
     expect(lines.join("\n")).not.toContain("=== ①");
+  });
+
+  test("--html FILE writes the run's timeline page, carrying the run's whole log", async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "demo-html-")), "run.html");
+    const { code, lines } = await runInProcess(["--html", file]);
+    expect(code).toBe(0);
+    expect(lines.at(-1), "the demo says where the page is").toBe(`  时间线页面 / timeline page: ${file}`);
+    const log = embeddedLog(readFileSync(file, "utf8")) as { type: string }[];
+    expect(log.map((event) => event.type)).toEqual(ROUND_TRIP);
   });
 
   test.each([

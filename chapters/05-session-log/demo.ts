@@ -4,6 +4,7 @@
 //
 //   npm run demo               live when DEEPSEEK_API_KEY is set, otherwise an offline replay
 //   npm run demo -- --offline  always replay fixtures/data/calculator.json (no key, no network)
+//   npm run demo -- --html F   also write the run's timeline page (timeline/page.ts) to F
 //   npm run demo -- --help     list the flags
 //   npm run demo -- --save FILE / --load FILE [--continue | --ask Q]   the log on disk (demo-disk.ts)
 import { pathToFileURL } from "node:url";
@@ -21,12 +22,14 @@ import { connect, endQuietlyWhenPipeCloses, goesLive } from "./demo-setup.ts";
 import { findLogProblems } from "./invariants.ts";
 import { AgentRunError } from "./loop-types.ts";
 import { Session } from "./session.ts";
+import { writeTimelinePage } from "./timeline/page.ts";
 
 /** The demo's command line: one line per flag, which parseArgs reads and `--help` lists. */
 const COMMAND = {
   usage: ["npm run demo -- [flags]"],
   flags: {
     offline: { type: "boolean", help: "即使设置了 DEEPSEEK_API_KEY 也离线回放 / replay a recording even with DEEPSEEK_API_KEY set" },
+    html: { type: "string", value: "<file>", help: "把这次运行的时间线页面写到 <file> / write the run's timeline page to <file>" },
     ...DISK_FLAGS,
   },
 } as const satisfies Command<Flags>;
@@ -103,6 +106,11 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
   } finally {
     opened.stop();
     connection?.close();
+    // The page is one more view derived from the log, written whether or not the run succeeded.
+    if (args.values.html !== undefined) {
+      const page = writeTimelinePage(session.events, args.values.html, { source: "npm run demo" });
+      out(`\n  时间线页面 / timeline page: ${page}`);
+    }
   }
 }
 

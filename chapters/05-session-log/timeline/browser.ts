@@ -3,7 +3,7 @@
 // The page's script, bundled into the page by page.ts. It folds the log into the view model and draws
 // each event: the log embedded in a stored page, or the events a live server pushes (Server-Sent
 // Events, in id order). A reload starts from an empty view and is sent the whole log again.
-import type { SessionEvent } from "../session.ts";
+import type { SessionEvent } from "../events.ts";
 import { byId, drawEvent, text } from "./dom.ts";
 import { labels, type Bilingual } from "./labels.ts";
 import { installSelection } from "./select.ts";

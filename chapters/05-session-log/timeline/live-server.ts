@@ -4,7 +4,7 @@
 // again; a dropped connection resumes after the Last-Event-ID the browser sends back.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Session } from "../session.ts";
+import type { SessionLog } from "../session-types.ts";
 import { renderLivePage, type PageOptions } from "./page.ts";
 
 export interface LiveServerOptions extends PageOptions {
@@ -25,7 +25,7 @@ export interface LiveServer {
 
 const HOST = "127.0.0.1";
 
-export async function startLiveServer(session: Session, options: LiveServerOptions = {}): Promise<LiveServer> {
+export async function startLiveServer(session: SessionLog, options: LiveServerOptions = {}): Promise<LiveServer> {
   const streams = new Set<{ response: ServerResponse; flush: () => void }>();
   let firstPageSeen: () => void = () => undefined;
   const firstPage = new Promise<void>((resolve) => (firstPageSeen = resolve));
@@ -67,7 +67,7 @@ export async function startLiveServer(session: Session, options: LiveServerOptio
 }
 
 /** Sends the log from event `from` on, then every event as it is committed, always in id order. */
-function follow(session: Session, response: ServerResponse, from: number): { response: ServerResponse; flush: () => void } {
+function follow(session: SessionLog, response: ServerResponse, from: number): { response: ServerResponse; flush: () => void } {
   response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store" });
   response.flushHeaders(); // the page knows it is connected even while the log is still empty
   let next = from;

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { root } from "../../../scripts/steps.ts";
-import type { SessionEvent } from "../session.ts";
+import type { SessionEvent } from "../events.ts";
 import { CHROMIUM_HINT, findChromium, launchChromium } from "./chromium.ts";
 import { renderTimelinePage } from "./page.ts";
 

@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
-import type { SessionEvent } from "../session.ts";
+import type { SessionEvent } from "../events.ts";
 import { labels, type Bilingual } from "./labels.ts";
 
 export interface PageOptions {
@@ -87,8 +87,6 @@ function pageScript(): string {
     write: false,
     format: "iife",
     target: "es2022",
-    // The page never validates events, so zod's 470 kB are replaced by an inert stand-in (see there).
-    alias: { zod: path.join(here, "zod-stand-in.ts") },
     legalComments: "none",
     logLevel: "silent",
   }).outputFiles[0]?.text;

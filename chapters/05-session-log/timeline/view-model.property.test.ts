@@ -5,7 +5,8 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { findLogProblems } from "../invariants.ts";
 import { deriveEventMessage, deriveMessages } from "../projection.ts";
-import { Session, type SessionEvent } from "../session.ts";
+import type { SessionEvent } from "../events.ts";
+import { Session } from "../session.ts";
 import { addEvent, deriveTimeline, emptyTimeline, type TimelineView } from "./view-model.ts";
 
 const callId = fc.constantFrom("a", "b", "c");

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { replayScenario } from "../../../fixtures/test-helpers.ts";
 import type { EventData } from "../events.ts";
-import { Session, type SessionEvent } from "../session.ts";
+import type { SessionEvent } from "../events.ts";
+import { Session } from "../session.ts";
 import { addEvent, deriveTimeline, emptyTimeline, TimelineOrderError, type Entry, type TimelineView } from "./view-model.ts";
 
 /** A log appended by hand, one millisecond apart from 1000, so times since a turn's start are known. */

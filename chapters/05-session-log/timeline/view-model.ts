@@ -5,7 +5,7 @@ import type { Message } from "../../common/messages.ts";
 import { isEventOfType } from "../events.ts";
 import { findLogProblems, type LogProblem } from "../invariants.ts";
 import { deriveEventMessage } from "../projection.ts";
-import type { SessionEvent } from "../session.ts";
+import type { SessionEvent } from "../events.ts";
 
 /** Why an event never reaches the model: the projection's reasons (5.4), one code each. */
 export type HiddenReason =
