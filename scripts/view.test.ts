@@ -47,6 +47,18 @@ describe("npm run view -- --load FILE", () => {
     expect(embeddedLog(readFileSync(path.join(dir, "timeline-saved.html"), "utf8"))).toEqual(JSON.parse(JSON.stringify(events)));
   });
 
+  it("reads the JSONL that `demo --save` writes, and says so when a torn last line was dropped", async () => {
+    const { events } = (await replayScenario("calculator")).session;
+    const file = path.join(dir, "saved.jsonl");
+    const lines = events.map((event) => `${JSON.stringify(event)}\n`).join("");
+    writeFileSync(file, `${lines}{"id":12,"type":"turn/st`); // a crash in the middle of writing event #12
+    const said = await view("--load", file);
+    expect(said[0]).toContain("timeline-saved.html (12 events, 4 messages)");
+    const page = readFileSync(path.join(dir, "timeline-saved.html"), "utf8");
+    expect(page).toContain("torn last line 13 dropped");
+    expect(embeddedLog(page)).toEqual(JSON.parse(JSON.stringify(events)));
+  });
+
   it("a log that breaks a replay rule is refused, naming the file, the event and the rule", async () => {
     const file = path.join(dir, "gap.json");
     writeFileSync(file, JSON.stringify([{ id: 0, type: "turn/start", ts: 1, data: { turn: 1 } }, { id: 2, type: "turn/end", ts: 2, data: { turn: 1, reason: "completed" } }]));

@@ -1,27 +1,27 @@
 // `npm run view`: see a session log as a timeline page (chapters/05-session-log/timeline/).
 //   npm run view -- --scenario calculator [--out FILE]    replay a fixture scenario offline, write the page
-//   npm run view -- --load FILE [--out FILE]              a saved log: a JSON array of events
+//   npm run view -- --load FILE [--out FILE]              a saved log: JSONL (demo --save) or a JSON array
 //   npm run view -- --live [--scenario NAME] [--port N]   run the loop and watch it in a browser
 //                                                         (live with DEEPSEEK_API_KEY, offline otherwise)
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { DeepSeekClient, type ChatClient } from "../chapters/common/deepseek.ts";
+import { DeepSeekConfigError, type Env } from "../chapters/common/settings.ts";
 import { messageOf } from "../chapters/common/tools.ts";
+import { explainSetting } from "../chapters/05-session-log/demo-explain.ts";
+import { connect, type Connection } from "../chapters/05-session-log/demo-setup.ts";
 import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
-import { ReplayError } from "../chapters/05-session-log/session-types.ts";
+import { LogFileError } from "../chapters/05-session-log/log-file-types.ts";
+import { readLogFile } from "../chapters/05-session-log/log-file.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
 import { startLiveServer } from "../chapters/05-session-log/timeline/live-server.ts";
 import { writeTimelinePage } from "../chapters/05-session-log/timeline/page.ts";
-import { fixturePath, loadFixture } from "../fixtures/fixture.ts";
-import { startReplay, type Replay } from "../fixtures/replay.ts";
 import { findScenario, runScenario, UnknownScenarioError, type Scenario } from "../fixtures/scenarios.ts";
 import { isMain, runMain, shown, UsageError } from "./learner.ts";
 import { root } from "./steps.ts";
 
 export interface ViewIO {
   readonly out: (line: string) => void;
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Env;
   /** Where pages go unless --out says otherwise. */
   readonly outDir?: string;
   /** Called with the live page's address once it is being served (the tests open it from here). */
@@ -74,41 +74,27 @@ function readPort(text: string | undefined): number {
 
 // ── a saved log ──────────────────────────────────────────────────────────────────────────────────
 
-/** Reads a stored log file as it was saved: for now a JSON array of events. */
-export function readStoredLog(file: string): unknown {
-  return JSON.parse(readFileSync(file, "utf8"));
-}
-
+/** A saved log, JSONL (05.7, `npm run demo -- --save`) or a JSON array; a torn last line is dropped and said. */
 function loadLog(file: string): { session: Session; name: string; source: string } {
   try {
-    const session = Session.fromLog(readStoredLog(file));
-    return { session, name: path.basename(file, path.extname(file)), source: `log file ${shown(path.resolve(file))}` };
+    const { session, torn } = readLogFile(file);
+    const tornNote = torn === undefined ? "" : `; torn last line ${torn.line} dropped (${torn.reason})`;
+    return { session, name: path.basename(file, path.extname(file)), source: `log file ${shown(path.resolve(file))}${tornNote}` };
   } catch (error) {
-    // A missing file, text that is not JSON, or an event that breaks a replay rule: all say which file.
-    const what = error instanceof ReplayError || error instanceof SyntaxError ? messageOf(error) : messageOf(error).split("\n")[0];
-    throw new UsageError(`cannot load ${file}: ${what}`);
+    // A missing file, a bad line, or an event that breaks a replay rule: all say which file.
+    // A LogFileError names the file (and the line) itself.
+    const what = error instanceof LogFileError ? messageOf(error) : `${file}: ${messageOf(error).split("\n")[0]}`;
+    throw new UsageError(`cannot load ${what}`);
   }
 }
 
-// ── a scenario's turn, replayed from its fixture or live ─────────────────────────────────────────
+// ── a scenario's turn, replayed from its fixture or live (the demo's connection: demo-setup.ts) ──
 
-interface Connection {
-  readonly client: ChatClient;
-  readonly replay?: Replay;
-  /** How the run reaches the model, for the page's header and the terminal. */
-  readonly how: string;
-}
-
-function connect(scenario: Scenario, live: boolean): Connection {
-  if (live) {
-    const client = new DeepSeekClient(); // key, base URL and model from the environment
-    return { client, how: `live: ${client.model}` };
-  }
-  const file = `fixtures/data/${scenario.name}.json`;
-  const fixture = loadFixture(fixturePath(scenario.name));
-  const replay = startReplay(fixture, { source: file });
-  const client = new DeepSeekClient({ apiKey: "offline-replay", baseURL: replay.baseURL, model: fixture.meta.model });
-  return { client, replay, how: `offline replay of ${file} (${fixture.meta.provenance})` };
+/** The demo's connection, or a usage error explaining a refused setting in both languages. */
+function connectTo(scenario: Scenario, offline: boolean, env: Env): Connection {
+  const connection = connect(offline, env, scenario.name);
+  if (connection instanceof DeepSeekConfigError) throw new UsageError(explainSetting(connection).lines.join("\n"));
+  return connection;
 }
 
 function scenarioNamed(name: string): Scenario {
@@ -131,34 +117,34 @@ async function runTurn(scenario: Scenario, connection: Connection, session: Sess
   return undefined;
 }
 
-/** Replays and checks the replay: a page of a run that strayed from its recording would mislead. */
+/** Runs and checks the replay: a page of a run that strayed from its recording would mislead. */
 async function settle(scenario: Scenario, connection: Connection, session: Session): Promise<string | undefined> {
   try {
     const failure = await runTurn(scenario, connection, session);
-    connection.replay?.verify();
+    const mismatch = connection.mismatch();
+    if (mismatch !== undefined) throw new Error(mismatch);
     return failure;
   } finally {
-    connection.replay?.close();
+    connection.close();
   }
 }
 
 async function replayForPage(name: string, io: ViewIO): Promise<{ session: Session; name: string; source: string }> {
   const scenario = scenarioNamed(name);
-  const connection = connect(scenario, false);
+  const connection = connectTo(scenario, true, io.env);
   const session = new Session();
   const failure = await settle(scenario, connection, session);
   if (failure !== undefined) io.out(`这一轮出错结束 / The turn ended with an error (shown on the page): ${failure}`);
-  return { session, name, source: `scenario ${name}, ${connection.how}` };
+  return { session, name, source: `scenario ${name}: ${connection.banner[0]}` };
 }
 
 // ── live: serve the page, run the loop when it connects, stop when the turn has ended ───────────
 
 async function watchLive(name: string, port: number, io: ViewIO): Promise<void> {
   const scenario = scenarioNamed(name);
-  const live = (io.env.DEEPSEEK_API_KEY?.trim() ?? "") !== "";
-  const connection = connect(scenario, live);
+  const connection = connectTo(scenario, false, io.env); // live when a key is set, as in the demo
   const session = new Session();
-  const server = await startLiveServer(session, { port, source: `scenario ${name}, ${connection.how}` });
+  const server = await startLiveServer(session, { port, source: `scenario ${name}: ${connection.banner[0]}` });
   const stop = () => {
     io.out("已停止 / Stopped (Ctrl-C)");
     void server.close().finally(() => process.exit(130));
@@ -170,7 +156,7 @@ async function watchLive(name: string, port: number, io: ViewIO): Promise<void> 
     io.out("(open it in a browser: the run starts when the page connects; the server stops when the turn ends, or on Ctrl-C)");
     io.onServing?.(server.url);
     await server.firstPage;
-    io.out(`运行中 / Running (${connection.how})`);
+    io.out(`运行中 / Running: ${connection.banner[0]}`);
     const failure = await settle(scenario, connection, session);
     await server.finish();
     const end = failure === undefined ? "" : `, with an error: ${failure}`;
