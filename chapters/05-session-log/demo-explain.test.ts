@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { DeepSeekError, type DeepSeekErrorKind } from "../common/deepseek.ts";
 import { DeepSeekConfigError, MissingApiKeyError } from "../common/settings.ts";
 import { AgentRunError } from "./loop-types.ts";
-import { formatMessage } from "./demo.ts";
+import { formatMessage } from "./demo-format.ts";
 import { explain, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo-explain.ts";
 import { Session } from "./session.ts";
 

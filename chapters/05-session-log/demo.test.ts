@@ -8,7 +8,7 @@ import path from "node:path";
 import { once } from "node:events";
 import { describe, expect, test } from "vitest";
 import { root } from "../../scripts/steps.ts";
-import { compactJson } from "./demo.ts";
+import { compactJson } from "./demo-format.ts";
 import { ROUND_TRIP } from "../../fixtures/test-helpers.ts";
 import { embeddedLog } from "./timeline/page-testing.ts";
 import { eventLines, messageLines, runInProcess, section, spawnDemo, tsx } from "./demo-testing.ts";

@@ -1,6 +1,7 @@
 // 5.7: the chapter's demo. One calculator round trip, seen four ways: ① as a subscriber hears it,
 // ② as the raw log, ③ as the messages the model was shown, ④ rebuilt from the log's JSON text.
-// Choosing live or offline is in demo-setup.ts; what to say when a run fails, in demo-explain.ts.
+// Choosing live or offline is in demo-setup.ts; what to say when a run fails, in demo-explain.ts;
+// how an event (②) and a message (③) are printed, in demo-format.ts.
 //
 //   npm run demo               live when DEEPSEEK_API_KEY is set, otherwise an offline replay
 //   npm run demo -- --offline  always replay fixtures/data/calculator.json (no key, no network)
@@ -11,11 +12,9 @@ import { pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import pc from "picocolors";
 import { readFlags, type Command, type Flags } from "../common/flags.ts";
-import type { Message } from "../common/messages.ts";
 import { DeepSeekConfigError, type Env } from "../common/settings.ts";
-import { clip } from "../common/text.ts";
 import { findScenario, runScenario } from "../../fixtures/scenarios.ts";
-import { type SessionEvent } from "./events.ts";
+import { formatEvent, formatMessage } from "./demo-format.ts";
 import { budgetSpent, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo-explain.ts";
 import { DISK_FLAGS, interruptedNote, openSession, planDisk, savedNote } from "./demo-disk.ts";
 import { connect, endQuietlyWhenPipeCloses, goesLive } from "./demo-setup.ts";
@@ -110,41 +109,6 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
     if (args.values.html !== undefined) {
       const page = writeTimelinePage(session.events, args.values.html, { source: "npm run demo" });
       out(`\n  时间线页面 / timeline page: ${page}`);
-    }
-  }
-}
-
-// ── ② one line per event: #id  type  data ────────────────────────────────────────────────────
-
-export function formatEvent(event: SessionEvent): string {
-  return `${`#${event.id}`.padEnd(4)} ${event.type.padEnd(18)} ${compactJson(event.data)}`;
-}
-
-/** Compact JSON with long strings shortened, and the whole cut at `width`, so each event fits a line. */
-export function compactJson(value: unknown, width = 120): string {
-  const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === "string" ? oneLine(v, 32) : v));
-  return oneLine(text, width);
-}
-
-function oneLine(text: string, max: number): string {
-  return clip(text.replace(/\n/g, "⏎"), max);
-}
-
-// ── ③ one entry per message, as the book prints them ──────────────────────────────────────────
-
-/** The first line is the message's; a multi-line text goes on below it, indented further. */
-export function formatMessage(message: Message): string {
-  const text = (tag: string, body: string) => `[${tag}] ${body}`.trimEnd().replace(/\n(?=.)/g, "\n    ");
-  switch (message.role) {
-    case "user":
-      return text("user", message.content);
-    case "tool":
-      return text("tool → 结果", message.content);
-    case "assistant": {
-      // All of one reply's calls on one line: ③ shows as many entries as ④ counts messages.
-      const calls = message.tool_calls.map((call) => `${call.name}(${call.arguments})`).join(", ");
-      if (calls === "") return text("assistant", message.content ?? "");
-      return text("assistant → 请求工具", message.content ? `${calls} — ${message.content}` : calls);
     }
   }
 }
