@@ -62,6 +62,9 @@ export default defineConfig(({ mode }) => ({
       mode === "workbook" ? [chapter, answers] : mode === "check" ? [stubs, ...decoyProjects] : [learner],
     // Property tests print their seed on failure; a learner can paste it back (see the README).
     testTimeout: 20_000,
+    // Tests never see the maintainer's own DeepSeek settings: blank means "not set" (chapters/common/settings.ts),
+    // so a key or a bad DEEPSEEK_TIMEOUT_MS in the shell cannot change what a test does.
+    env: { DEEPSEEK_API_KEY: "", DEEPSEEK_BASE_URL: "", DEEPSEEK_MODEL: "", DEEPSEEK_TIMEOUT_MS: "" },
     // fast-check's own frames (about ten per failing property) say nothing about the learner's code.
     onStackTrace: (_error, frame) => !frame.file.includes("/node_modules/fast-check/"),
   },

@@ -4,7 +4,7 @@
 
 export const hints: Readonly<Record<string, readonly string[]>> = {
   "05.1": [
-    "先列清楚接受什么（书 5.3 第 1 点）：null、boolean、string、有限的 number、普通数组、普通对象" +
+    "先列清楚接受什么（5.3 节第 1 点）：null、boolean、string、有限的 number、普通数组、普通对象" +
       "（原型是 Object.prototype 或 null）。其余一律抛 `JsonValueError(path, reason)`，path 从 `$` 写起，" +
       "例如 `$.a[2].b`，键不是标识符时写成 `$[\"weird key\"]`。",
     "数字最容易漏：`NaN`、`±Infinity` 用 `Number.isFinite` 挡；`-0` 要用 `Object.is(value, -0)`，" +
@@ -24,31 +24,37 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "移出祖先集合），再把子节点“倒序”压栈——这样按阅读顺序报告第一个错误，冻结也是自底向上。",
   ],
   "05.2": [
-    "`append(type, data)` 就是书 5.3 的三个动作，顺序不能乱：校验并冻结 → 提交 → 通知。" +
+    "`append(type, data)` 就是 5.3 节的三个动作，顺序不能乱：校验并冻结 → 提交并让快照失效 → 通知订阅者。" +
       "校验包括 `freezeJson(data)`（结果必须是 JSON 对象）和 `checkEventData(type, data, schemas)`" +
       "（来自 chapters/05-session-log/events.ts）。任何一步抛错都必须发生在提交之前：" +
       "被拒绝的 append 不能在日志里留下痕迹，也不能“用掉”一个 id。\n" +
-      "schema 的事已经替你办好：内置 schema 是严格的（多一个键也是 `EventDataError`）；stub 里给好的 " +
+      "schema 的事已经替你办好：内置 schema 是严格的（多一个键也是 `EventDataError`）；桩里给好的 " +
       "`this.#schemas` 把内置的放在最后合并，所以构造参数里的 schemas 只能新增类型，关不掉也换不掉内置的；" +
       "`checkEventData` 只认自己的键（`Object.hasOwn`），\"constructor\"、\"__proto__\" 这样的类型是普通的未知类型。" +
       "直接把 `this.#schemas` 传给它就行，别自己写 `schemas[type]`。",
     "`id` 就是提交前的 `this.#log.length`；`ts` 来自构造参数里的 `clock`（默认 `Date.now`），" +
       "要检查它是非负的安全整数。事件对象本身也要 `Object.freeze`。\n" +
       "`events` 是缓存的快照：第一次读取时把日志复制成一个冻结的新数组并记在一个私有字段里，之后直接返回它；" +
-      "每次提交新事件时把这个缓存清掉。于是两次读取之间没有 append 就返回同一个数组，旧快照也永远不会变长。",
+      "提交新事件时把这个缓存清掉（书中的 `self._snapshot = None`，第二个动作的后一半）。" +
+      "于是两次读取之间没有 append 就返回同一个数组，旧快照也永远不会变长。",
     "`subscribe(listener)` 返回取消函数，调用两次也无害。用 `Set` 存一个包装对象 `{ listener }`，" +
-      "这样同一个函数订阅两次算两份，各自取消。通知时遍历订阅者的副本，每个 listener " +
+      "这样同一个函数订阅两次算两份，各自取消。通知时遍历订阅者的副本，每次调用 `listener` 都" +
       "包在 `try/catch` 里，错误交给 `onListenerError(error, event)`：事件已经提交，" +
       "一个订阅者失败既不能丢掉事件，也不能让后面的订阅者收不到。" +
       "轮到某个订阅者之前它可能已被前面的订阅者取消：投递前先看它的包装对象是否还在订阅集合里，不在就跳过。",
-    "listener 里又调用了 `append` 怎么办？如果立刻递归通知，后面的订阅者会先看到 #1 再看到 #0。" +
+    "订阅者在收到事件时又调用了 `append` 怎么办？如果立刻递归通知，后面的订阅者会先看到 #1 再看到 #0。" +
       "形状：一个待投递队列 `#undelivered` 和一个标志 `#delivering`。\n" +
-      "  #notify(event) { 推入 { event, audience: [...this.#listeners] }; 若正在投递则 return; 否则置标志, try { 循环 shift() 逐个投递 } finally { 复位标志 } }\n" +
+      "  #notify(event) {\n" +
+      "    this.#undelivered.push({ event, audience: [...this.#listeners] });\n" +
+      "    if (this.#delivering) return; // 外层的循环会接着投递它\n" +
+      "    this.#delivering = true;\n" +
+      "    try { /* 循环 shift()，逐条投递给它的 audience */ } finally { this.#delivering = false; }\n" +
+      "  }\n" +
       "这样每个订阅者都按 id 顺序收到事件。`audience` 要在 append 的那一刻记下：" +
-      "在投递过程中才订阅的监听器，只能听到它订阅之后追加的事件，哪怕更早的事件还在队列里等着。",
+      "在投递过程中才订阅的订阅者，只能收到它订阅之后追加的事件，哪怕更早的事件还在队列里等着。",
   ],
   "05.3": [
-    "书 5.4 的表：只有 `user/message`、`assistant/message`、`tool/result` 三种事件变成消息；" +
+    "5.4 节的表：只有 `user/message`、`assistant/message`、`tool/result` 三种事件变成消息；" +
       "其余（`turn/*`、`step/*`、`request/header`、`tool/call`、未知类型）一律返回 `null`，只留在日志里。" +
       "`deriveMessages` 只是按日志顺序对每个事件调用 `deriveEventMessage`，跳过 `null`。",
     "`isEventOfType(event, \"tool/result\")`（来自 chapters/05-session-log/events.ts）收窄类型后就能读 " +
@@ -66,7 +72,7 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
   "05.4": [
     "`Session.fromLog(log)` 不信任输入（它通常来自 `JSON.parse` 读回的文件）。先确认是数组，" +
       "再逐个检查；出错就抛 `ReplayError(index, code, detail)`：`index` 是出问题的事件位置，" +
-      "`code` 说明违反了哪条规则（可用的 code 列在 session.ts 开头的注释里，测试会逐个检查）。规则见书 5.6：id 连续、类型、时间戳、JSON 数据。",
+      "`code` 说明违反了哪条规则（可用的 code 列在 session.ts 开头的注释里，测试会逐个检查）。规则见 5.6 节：id 连续、类型、时间戳、JSON 数据。",
     "每个事件按这个顺序检查：是对象（不是 null、不是数组）→ 只有 `id`、`type`、`ts`、`data` 四个键 → " +
       "`id === index`（从 0 开始，没有空缺和重复）→ `type` 是非空字符串 → `ts` 是非负安全整数 → " +
       "`data` 经 `freezeJson` 后是 JSON 对象，已知类型还要通过 `checkEventData`。" +
@@ -91,8 +97,9 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
     "把第 02 章循环里的“往 history 里 push”全部换成 `session.append(…)`，发给模型的消息每次都用 " +
       "`session.deriveMessages()` 现算。一次计算器往返正好 12 个事件：turn/start, user/message, " +
       "request/header, step/start, assistant/message, tool/call, tool/result, step/end, step/start, " +
-      "assistant/message, step/end, turn/end（书 5.5、5.7）。",
-    "系统提示和工具说明不是消息：每轮开头写一次 `request/header`，" +
+      "assistant/message, step/end, turn/end（5.5、5.7 节）。",
+    "系统提示词和工具说明不是消息：每轮写一次 `request/header`，紧跟在 `turn/start`、`user/message` 之后" +
+      "（测试检查这个顺序）：" +
       "`{ header: { model: client.model, system: systemPrompt, tools: tools.map(toolSpec) }, reason: \"initial\" }`；" +
       "调用 `client.chat({ system, tools, messages })` 时用同一份 system 和 tools。" +
       "传入已有的 `session` 时是继续对话：`turn` = 日志里 `turn/start` 的个数 + 1。",
@@ -108,7 +115,7 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "日志一条不丢。",
   ],
   p2: [
-    "练习2 只需要两样东西：新事件类型的运行时 schema，和两个记录函数。类型已经通过 declaration merging 加进 " +
+    "练习2 只需要两样东西：新事件类型的运行时 schema，和两个记录函数。类型已经通过声明合并（declaration merging）加进 " +
       "`SessionEventMap`（`given/coding-assistant.ts` 里已经给出），所以 `session.append(\"ui/diff-preview\", …)` 能通过类型检查；" +
       "但运行时只有 `codingAssistantSchemas` 里的 zod schema 能挡住坏数据——现在它是空对象 `{}`，" +
       "所以“append rejects …”那几个测试会失败。这两种事件不进模型：章节的投影只认三种类型，什么都不用改。",
@@ -122,7 +129,8 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "摘要用 `createHash(\"sha256\").update(content).digest(\"hex\")`（来自 \"node:crypto\"），它两种输入都接受。",
     "最后在注释里写下“为什么不进模型”（书里练习2 问的就是这个）。可以这样想：diff 预览里的编辑，" +
       "模型是在哪条事件里提出的？它已经在历史里了吗？文件的内容，模型已经从哪条事件拿到过？" +
-      "一个哈希和一个字节数，对下一次回答有什么用，又要占多少上下文？想清楚再写，答案对照 `npm run compare -- p2`。",
+      "一个哈希和一个字节数，对下一次回答有什么用，又要占多少上下文？想清楚再写，然后用下面的命令对照答案：\n" +
+      "  npm run compare -- p2",
   ],
   p3: [
     "练习3 的思路：日志只追加，所以“删除”本身也是一个事件——`log/redact { target_id, reason }`。" +
@@ -149,10 +157,10 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "所以不能把 null 变成标记。",
   ],
   p4: [
-    "练习4：一种新的过程事件 `model/usage`（每次模型调用后记一次花了多少 token），加一个消费者的派生视图 " +
-      "`usageByTurn(events)`（成本面板的每一行）。关键是视图只从事件算出来，不在别处保存累计值，" +
+    "练习4：一种新的过程事件 `model/usage`（每次模型调用后记一次花了多少 token），再为一个消费者（成本面板）" +
+      "提供派生视图 `usageByTurn(events)`，它的每一项是面板上的一行。关键是视图只从事件算出来，不在别处保存累计值，" +
       "所以同一份日志——实时的或一周后从磁盘重放的——总给出同样的数字，模型也看不到这些事件。" +
-      "先写 schema：stub 里 `usageSchemas` 还是空的 `{}`，所以检查坏数据的测试会失败。",
+      "先写 schema：桩里的 `usageSchemas` 还是空的 `{}`，所以检查坏数据的测试会失败。",
     "schema：`turn`、`step` 是正整数，三个 token 数是非负整数，外加一条跨字段规则：缓存命中不能超过 prompt 总数。" +
       "用 `z.strictObject({...}).refine((u) => u.prompt_cache_hit_tokens <= u.prompt_tokens, { message, path: [\"prompt_cache_hit_tokens\"] })`" +
       "——`path` 让错误指向那个字段，测试会检查它。",
@@ -183,5 +191,29 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "  deriveMessages(): Message[] { return this.#messages.messages(); }\n" +
       "先投影再推入日志：投影失败的事件也就没有提交。`append` 和 `fromLog` 都必须经过这个 `#commit`。" +
       "不要用 `subscribe` 喂缓存：监听器里的 append 要等那个监听器返回后才轮到它，而 `fromLog` 根本不通知任何监听器。",
+  ],
+  "05.7": [
+    "这是挑战，书里没有现成代码：5.3 节说订阅者“会立即收到新事件”，对照官方表说持久化插件“订阅 session/event”。" +
+      "所以落盘就是一个订阅者：每条事件一行 `JSON.stringify(event) + \"\\n\"`（JSONL）。" +
+      "关键在“什么时候算写进去了”：`append` 返回时，这一行必须已经在文件里——用 `writeSync`（再 `fsyncSync`），" +
+      "不能用 `createWriteStream` 或 `appendFile` 这类异步写法，它们要等事件循环，进程这时被杀就丢了。",
+    "`attachLogFile` 先看文件：不存在或为空，就把会话里已有的事件全写进去；否则文件内容必须**逐字节**等于这些事件的行" +
+      "（`Buffer.equals`），只比行数不够——别的会话的日志可能恰好一样长。不相等就抛 " +
+      "`new LogFileError(\"NOT_THIS_LOG\", file, undefined, …)`，说出第一条不同的行。" +
+      "之后每次写之前用 `fstatSync(fd).size` 核对文件大小仍是自己写过的字节数：不等说明别的 writer 写过，" +
+      "抛 `FILE_CHANGED`（它会被 Session 交给 `onListenerError`），绝不接着写。用 `openSync(file, \"a+\")` 打开：" +
+      "能读，写入总在末尾。",
+    "读：按字节找 `\\n` 切行（`bytes.indexOf(0x0a, start)`），每行用 `new TextDecoder(\"utf-8\", { fatal: true })` 解码再 " +
+      "`JSON.parse`。只有**最后一行**可以是坏的：没有换行结尾（`unterminated`），或整行不是 JSON（`not-json`）——" +
+      "丢掉它、记进 `torn: { line, reason, bytes }`，前面的全部保留。更早的坏行抛 `BAD_LINE`，带行号，绝不跳过。" +
+      "解析完交给 `Session.fromLog`；它抛的 `ReplayError` 的 `index` 从 0 数，行号从 1 数：`line = index + 1`，" +
+      "原错误放进 `{ cause }`。文件开头（跳过空白）是 `[` 就当作整个 JSON 数组解析。",
+    "修复只能追加：`findLogProblems(session.events)` 为空就原样返回。否则只接受崩溃会留下的问题：" +
+      "最后一个 `turn/start` 上的 `OPEN_TURN`、最后一个 `step/start` 上的 `OPEN_STEP`、这一轮里的 " +
+      "`UNANSWERED_TOOL_CALL`；别的（孤立结果、更早的轮没结束……）抛 `RepairError`，什么都不追加。" +
+      "然后按顺序 `session.append`：每个没有结果的调用一个 `tool/result { is_error: true }`；" +
+      "assistant 消息里要过、却没来得及记 `tool/call` 的调用，先补 `tool/call` 再补错误结果；" +
+      "打开的步骤 `step/end`；最后 `turn/end { reason: \"error\", message: \"interrupted: …\" }`。" +
+      "返回传进来的同一个 session——挂在它上面的 writer 会把修复也写进文件。",
   ],
 };

@@ -9,7 +9,8 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_BASE_URL, DEFAULT_MODEL, DeepSeekClient } from "../chapters/common/deepseek.ts";
+import { DeepSeekClient } from "../chapters/common/deepseek.ts";
+import { DEFAULT_BASE_URL, DEFAULT_MODEL } from "../chapters/common/settings.ts";
 import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
 import type { SessionLog } from "../chapters/05-session-log/session-types.ts";
 import { dataDir, fixturePath, formatFixture, type Fixture } from "../fixtures/fixture.ts";
@@ -120,6 +121,14 @@ const calculatorRoundTrip = (seed: string): Reply[] =>
 
 const replies: Record<string, readonly Reply[]> = {
   calculator: calculatorRoundTrip("calculator"),
+  // Turn 1 is calculator's own replies, so an offline --save of either gives the same log.
+  "calculator-follow-up": [
+    ...calculatorRoundTrip("calculator"),
+    ...modelTurns("calculator-follow-up", [
+      { reasoning: "上一轮的结果是 7，再乘以 2。按要求用 calculator。", calls: [calc("7*2")], tokens: [336, 256, 41, 17] },
+      { reasoning: "计算器返回 14。", content: "7 × 2 = **14**。", tokens: [401, 320, 22, 6] },
+    ]),
+  ],
   "direct-answer": modelTurns("direct-answer", [
     {
       reasoning: "用户让我用一句话介绍自己，不需要工具。",

@@ -109,13 +109,13 @@ describe("npm run record", { timeout: 60_000 }, () => {
   test("--all records every recordable scenario (401 with a deliberately invalid key) and skips the rest, saying why", async () => {
     standIn = await startStandIn({
       apiKey: KEY,
-      replies: repliesOf("calculator", "direct-answer", "two-tool-calls", "tool-error", "max-steps"),
+      replies: repliesOf("calculator", "direct-answer", "two-tool-calls", "tool-error", "max-steps", "calculator-follow-up"),
     });
     const out = tempDir();
     const run = await record(["--all", "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
     expect(run.code).toBe(0);
     expect(readdirSync(out).sort()).toEqual(
-      ["auth-error", "calculator", "direct-answer", "max-steps", "tool-error", "two-tool-calls"].map((n) => `${n}.json`),
+      ["auth-error", "calculator-follow-up", "calculator", "direct-answer", "max-steps", "tool-error", "two-tool-calls"].map((n) => `${n}.json`),
     );
     for (const name of ["unknown-tool", "invalid-json-arguments", "insufficient-balance", "rate-limit-then-success", "server-error"]) {
       expect(run.stdout).toContain(`skip   ${name}: cannot be recorded live`);

@@ -5,15 +5,18 @@
 //   npm run record -- --all                 every scenario that can be recorded live
 //   npm run record -- --all --out <dir>     write somewhere else (the tests do)
 //
-// Needs DEEPSEEK_API_KEY; honours DEEPSEEK_BASE_URL and DEEPSEEK_MODEL. The key never reaches a file:
+// Needs DEEPSEEK_API_KEY; honours DEEPSEEK_BASE_URL, DEEPSEEK_MODEL and DEEPSEEK_TIMEOUT_MS, read and
+// checked by chapters/common/settings.ts as the client and the demo read them. The key never reaches a file:
 // secret headers are not written, the base URL is saved without user:password@ or a query string,
 // and the finished text is searched for the key before writing.
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import { VERSION as SDK_VERSION } from "openai/version";
-import { DEFAULT_BASE_URL, DeepSeekClient, publicURL, THINKING_TIMEOUT_MS } from "../chapters/common/deepseek.ts";
+import { DeepSeekClient } from "../chapters/common/deepseek.ts";
+import { readFlags, usage, type Command, type Flags } from "../chapters/common/flags.ts";
+import { DeepSeekConfigError, publicURL, readSettings, type DeepSeekSettings, type Env } from "../chapters/common/settings.ts";
+import { scrubKey } from "../chapters/common/text.ts";
 import { messageOf } from "../chapters/common/tools.ts";
 import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
 import type { SessionLog } from "../chapters/05-session-log/session-types.ts";
@@ -37,9 +40,9 @@ class RecordingError extends Error {
   override readonly name = "RecordingError";
 }
 
-interface Settings {
+/** The DeepSeek settings, with the key known to be set, and where to write. */
+interface Settings extends DeepSeekSettings {
   readonly apiKey: string;
-  readonly baseURL: string;
   readonly outDir: string;
 }
 
@@ -52,7 +55,7 @@ interface Settings {
 async function record(scenario: Scenario, settings: Settings): Promise<string> {
   const apiKey = scenario.record.how === "invalid-key" ? INVALID_KEY : settings.apiKey;
   const recorder = createRecorder(settings.baseURL);
-  const client = new DeepSeekClient({ apiKey, baseURL: settings.baseURL, fetch: recorder.fetch, timeout: THINKING_TIMEOUT_MS });
+  const client = new DeepSeekClient({ ...settings, apiKey, fetch: recorder.fetch });
   const session = await runScenario(scenario, client).catch((error: unknown): SessionLog => {
     if (error instanceof AgentRunError) return error.session;
     throw error;
@@ -131,7 +134,8 @@ function answeredAs(exchanges: readonly Exchange[], asked: string): { note?: str
 async function replayOnce(scenario: Scenario, fixture: Fixture, file: string): Promise<void> {
   const replay = startReplay(fixture, { baseURL: fixture.meta.base_url, source: file });
   try {
-    const client = new DeepSeekClient({ apiKey: "sk-replay", baseURL: replay.baseURL, model: fixture.meta.model });
+    // Nothing from the environment: the replay is checked exactly as the tests will run it.
+    const client = new DeepSeekClient({ apiKey: "sk-replay", baseURL: replay.baseURL, model: fixture.meta.model, env: {} });
     await runScenario(scenario, client).catch((error: unknown) => {
       if (!(error instanceof AgentRunError)) throw error;
     });
@@ -158,30 +162,52 @@ function safeJson(text: string): unknown {
   }
 }
 
-const USAGE = "usage: npm run record -- <scenario>... | --all  [--out <dir>]";
+/** The command line: scenario names, or --all. */
+const COMMAND = {
+  usage: ["npm run record -- <scenario>... [--out <dir>]", "npm run record -- --all [--out <dir>]"],
+  flags: {
+    all: { type: "boolean", help: "录制所有能在线录制的场景 / every scenario that can be recorded live" },
+    out: { type: "string", value: "<dir>", help: "写到别的目录（测试用）/ write somewhere else (the tests do)" },
+  },
+  positionals: true,
+} as const satisfies Command<Flags>;
 
-async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    options: { all: { type: "boolean", default: false }, out: { type: "string" } },
-    allowPositionals: true,
-  });
-  if (!values.all && positionals.length === 0) {
-    console.error(`${USAGE}\nscenarios: ${scenarios.map((s) => s.name).join(", ")}`);
-    return 2;
-  }
-  // fetch strips the whitespace around a header value, so " sk-…\r" from a CRLF file is sent as
-  // "sk-…": the key to search the recording for is the trimmed one. Only whitespace is no key.
-  const apiKey = env.DEEPSEEK_API_KEY?.trim();
-  if (!apiKey) {
-    console.error(
-      "DEEPSEEK_API_KEY is not set. Recording calls the live DeepSeek API, so it needs your key:\n" +
-        "  DEEPSEEK_API_KEY=sk-... npm run record -- --all\n" +
-        "Nothing was recorded. The fixtures already in fixtures/data keep working offline (npm test, npm run demo -- --offline).",
-    );
+const NO_KEY = [
+  "没有设置 DEEPSEEK_API_KEY。录制要调用真实的 DeepSeek API，所以需要你的 key：",
+  "DEEPSEEK_API_KEY is not set. Recording calls the live DeepSeek API, so it needs your key:",
+  "  DEEPSEEK_API_KEY=sk-... npm run record -- --all",
+  "什么都没有录制；fixtures/data 里已有的 fixture 照样能离线使用，例如：",
+  "Nothing was recorded. The fixtures already in fixtures/data keep working offline, as in:",
+  "  npm run demo -- --offline",
+].join("\n");
+
+/** Every setting checked before any scenario runs: a wrong one is explained once, not per scenario. */
+function readRecordSettings(env: Env, outDir: string): Settings | number {
+  let settings: DeepSeekSettings;
+  try {
+    settings = readSettings(env);
+  } catch (error) {
+    if (!(error instanceof DeepSeekConfigError)) throw error;
+    console.error(`${error.zh}\n${error.message}\n什么都没有录制 / Nothing was recorded.`);
     return 1;
   }
-  const settings: Settings = { apiKey, baseURL: env.DEEPSEEK_BASE_URL?.trim() || DEFAULT_BASE_URL, outDir: values.out ?? dataDir };
+  if (settings.apiKey === undefined) {
+    console.error(NO_KEY);
+    return 1;
+  }
+  return { ...settings, apiKey: settings.apiKey, outDir };
+}
+
+async function main(argv: readonly string[], env: Env): Promise<number> {
+  const args = readFlags(argv, COMMAND, { out: console.log, err: console.error });
+  if (typeof args === "number") return args;
+  const { values, positionals } = args;
+  if (!values.all && positionals.length === 0) {
+    for (const line of [...usage(COMMAND), `scenarios: ${scenarios.map((s) => s.name).join(", ")}`]) console.error(line);
+    return 2;
+  }
+  const settings = readRecordSettings(env, values.out ?? dataDir);
+  if (typeof settings === "number") return settings;
   let chosen: readonly Scenario[];
   try {
     chosen = values.all ? scenarios : positionals.map(findScenario);
@@ -203,8 +229,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
       console.log(`ok     ${scenario.name}: wrote ${shortPath(file)} (replayed before writing)`);
     } catch (error) {
       failures++;
-      const message = messageOf(error);
-      console.error(`FAILED ${scenario.name}: ${message.split(apiKey).join("[redacted]")}`);
+      console.error(`FAILED ${scenario.name}: ${scrubKey(messageOf(error), settings.apiKey)}`);
     }
   }
   return failures === 0 ? 0 : 1;

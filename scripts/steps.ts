@@ -193,7 +193,7 @@ export const steps: readonly Step[] = [
     ],
     needs: [],
   },
-  // Past the book (挑战 / challenge): where the book's 对照官方 table points.
+  // Past the book (挑战 / challenge): where the 对照官方 table says the official harness goes further.
   {
     id: "05.6",
     kind: "challenge",
@@ -212,6 +212,28 @@ export const steps: readonly Step[] = [
       { name: "session-cache-by-subscriber", replaces: "session.ts", mistake: "the messages are kept by a subscriber: a listener's own append reaches it late, and a replayed log never" },
     ],
     needs: ["05.1", "05.2", "05.3", "05.4"],
+  },
+  {
+    id: "05.7",
+    kind: "challenge",
+    title: "The log on disk: a JSONL subscriber, a reader that survives a torn tail, crash repair",
+    titleZh: "日志落盘：JSONL 订阅者、容忍撕裂尾行的读取、崩溃修复",
+    bookSection: "5.3 subscribe、5.6 重放、对照官方",
+    file: "log-file.ts",
+    test: "05.7-log-on-disk.test.ts",
+    answerDir: chapterDir,
+    readmeAnchor: "057-log-on-disk",
+    decoys: [
+      { name: "log-file-skips-bad-lines", mistake: "the reader skips a line that is not JSON wherever it is, so a damaged file loads with events missing" },
+      { name: "log-file-torn-drops-all", mistake: "a torn last line makes the reader give up on the whole file, losing every good event before it" },
+      { name: "log-file-repair-edits-last", mistake: "repair rebuilds the log with its last event overwritten by the closing turn/end, instead of appending" },
+      { name: "log-file-buffered-writer", mistake: "the writer appends through an async stream, so an event the session acknowledged may not be in the file yet" },
+      { name: "log-file-counts-lines", mistake: "the writer only compares line counts, so it appends to another session's log of the same length" },
+      { name: "log-file-no-change-check", mistake: "the writer never checks the file before a write, so two sessions attached to one file interleave" },
+      { name: "log-file-repair-skips-calls", mistake: "repair closes the step and the turn but leaves unanswered tool calls without a result" },
+      { name: "log-file-line-is-index", mistake: "a ReplayError's event index is reported as the line number, one line too early" },
+    ],
+    needs: [],
   },
 ];
 

@@ -8,11 +8,14 @@
 import pc from "picocolors";
 import { startVitest, type TestModule } from "vitest/node";
 import { checkExercises } from "./check-exercises.ts";
+import { CHROMIUM_HINT, findChromium } from "../chapters/05-session-log/timeline/chromium.ts";
 
 const answers = await runAnswers();
 console.log(`\n${pc.bold("Workbook checks: every exercise test fails on its stub, every decoy is caught")}\n`);
 const checks = await checkExercises();
 
+// The browser tests skip without Chromium; say so where it cannot be missed, never silently.
+if (findChromium() === undefined) console.log(pc.yellow(`\nBrowser tests skipped: no Chromium found. To run them, ${CHROMIUM_HINT}.`));
 console.log(`\nanswers run: ${answers.passed} passed, ${answers.failed} failed; workbook checks: ${checks.passed} passed, ${checks.failed} failed`);
 const failed = answers.failed + checks.failed;
 console.log(`${answers.passed + checks.passed} passed, ${failed} failed`);

@@ -1,77 +1,31 @@
-// The chapter demo: offline on the calculator fixture (in process, and as `tsx demo.ts`), and live
-// against the loopback stand-in, including a bad key.
-import { execFile, spawn } from "node:child_process";
-import { once } from "node:events";
-import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+// The chapter demo offline, on the calculator fixture: the book's four sections, its first lines,
+// its flags, and `tsx demo.ts` run as a program. Live runs: demo-live.test.ts; what it says when
+// something fails: demo-explain.test.ts.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import { stripVTControlCharacters } from "node:util";
-import { afterEach, describe, expect, test } from "vitest";
-import { DeepSeekConfigError, DeepSeekError } from "../common/deepseek.ts";
-import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
-import { startStandIn, type StandIn } from "../../fixtures/standin.ts";
+import { once } from "node:events";
+import { describe, expect, test } from "vitest";
 import { root } from "../../scripts/steps.ts";
-import { AgentRunError } from "./loop-types.ts";
-import { compactJson, explain, explainSetting, main } from "./demo.ts";
-import { Session } from "./session.ts";
+import { compactJson } from "./demo-format.ts";
+import { ROUND_TRIP } from "../../fixtures/test-helpers.ts";
+import { embeddedLog } from "./timeline/page-testing.ts";
+import { eventLines, messageLines, runInProcess, section, spawnDemo, tsx } from "./demo-testing.ts";
 
 const KEY = "sk-demo-test-key-7a6b5c4d3e2f";
 const SECTIONS = ["=== ① 订阅者视角 / Subscriber view ===", "=== ② ", "=== ③ ", "=== ④ "];
 
-async function runInProcess(argv: string[], env: Record<string, string> = {}) {
-  const lines: string[] = [];
-  const code = await main(argv, { out: (line) => lines.push(...line.split("\n")), env });
-  return { code, lines, text: lines.join("\n") };
-}
-
-/** The lines of the section whose heading starts with `marker`, up to the next heading. */
-function section(lines: readonly string[], marker: string): string[] {
-  const start = lines.findIndex((line) => line.startsWith(marker));
-  if (start < 0) return [];
-  const end = lines.findIndex((line, i) => i > start && line.startsWith("=== "));
-  return lines.slice(start + 1, end < 0 ? undefined : end);
-}
-
-const eventLines = (lines: readonly string[]) => section(lines, "=== ②").filter((line) => /^ {2}#\d+ /.test(line));
-const messageLines = (lines: readonly string[]) =>
-  section(lines, "=== ③").filter((line) => /^ {2}\[(user|assistant|tool)/.test(line));
-
-/**
- * A server on 127.0.0.1 that hands each request's Authorization header to `answer`, or never answers
- * when there is no `answer`. For in-process live runs that need a reply the stand-in does not give.
- */
-async function localServer(answer?: (authorization: string, response: ServerResponse) => void) {
-  const server = createServer((request, response) => {
-    request.resume(); // read the body, or the client may wait on a full socket
-    answer?.(request.headers.authorization ?? "", response);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  const close = () => {
-    server.closeAllConnections(); // a request left hanging on purpose must not keep close() waiting
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  };
-  return { baseURL: `http://127.0.0.1:${port}`, close };
-}
-
-// Colour is forced on so a run is the same on a terminal, in a pipe and under CI=true (which also turns
-// picocolors on); the assertions then read the text a learner sees, without the escape codes.
-function spawnDemo(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
-  const tsx = path.join(root, "node_modules/.bin/tsx");
-  const options = { cwd: root, env: { ...clean, FORCE_COLOR: "1", ...env } };
-  return new Promise((resolve) => {
-    execFile(tsx, ["chapters/05-session-log/demo.ts", ...args], options, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: stripVTControlCharacters(stdout), stderr }),
-    );
-  });
-}
-
 describe("offline (no key, or --offline)", () => {
-  test("says first that it replays the synthetic calculator fixture, and how to go live", async () => {
+  test("the first line says, in Chinese and in English, that it replays the synthetic calculator fixture", async () => {
     const { lines } = await runInProcess([]);
-    expect(lines[0]).toMatch(/^离线回放 \/ Offline replay of fixtures\/data\/calculator\.json \(synthetic: .*not recorded\)/);
-    expect(lines[0]).toContain("set DEEPSEEK_API_KEY");
+    expect(lines[0]).toMatch(/^离线回放 fixtures\/data\/calculator\.json 中按 DeepSeek 文档手写的流量（synthetic，不是真实录制）/);
+    expect(lines[0]).toMatch(/ \/ Offline replay of fixtures\/data\/calculator\.json \(synthetic: .*not recorded\)$/);
+  });
+
+  test("the second line says how to go live, in both languages, with the command last on the line", async () => {
+    const { lines } = await runInProcess([]);
+    expect(lines[1]).toBe("要调用真实模型，请设置 DEEPSEEK_API_KEY 再运行 / To call the live model, set DEEPSEEK_API_KEY and run: npm run demo");
   });
 
   test("prints sections ①–④: 12 subscriber lines, 12 events, 4 messages, and a replay that is deep-equal", async () => {
@@ -91,15 +45,26 @@ describe("offline (no key, or --offline)", () => {
     ]);
     expect(text).toContain("重放派生 4 条消息，与原始派生逐字段一致: true");
     expect(text).toContain("rebuilt by Session.fromLog: 12 events");
-    expect(text).toContain("turns and steps closed, every tool call answered: ok");
   });
 
-  test("--offline replays even when a key is set, and the key is never printed", async () => {
+  test("a multi-line answer goes on below its first line, indented further, so ③ has one entry per message", async () => {
+    const { lines } = await runInProcess([]);
+    const answer = section(lines, "=== ③").slice(3);
+    expect(answer).toEqual(["  [assistant] 根据计算，**1 + 2 × 3 = 7**。", "", "    这里需要注意运算顺序：先算乘法（2 × 3 = 6），再算加法（1 + 6 = 7）。", ""]);
+  });
+
+  test("the structure check reports how the turn ended", async () => {
+    const { text } = await runInProcess([]);
+    expect(text).toContain("结构检查（轮次/步骤闭合、每个工具调用都有结果）: ok；轮次结束原因: completed");
+    expect(text).toContain("(structure check — turns and steps closed, every tool call answered: ok; the turn ended: completed)");
+  });
+
+  test("--offline replays even when a key is set, says how to go live, and never prints the key", async () => {
     const { code, lines, text } = await runInProcess(["--offline"], { DEEPSEEK_API_KEY: KEY });
     expect(code).toBe(0);
     expect(lines[0]).toMatch(/^离线回放/);
-    expect(lines[0], "the key is already set: going live only needs --offline dropped").toContain(
-      "To call the live model, run npm run demo without --offline.",
+    expect(lines[1], "the key is already set: going live only needs --offline dropped").toBe(
+      "要调用真实模型，去掉 --offline 再运行 / To call the live model, run without --offline: npm run demo",
     );
     expect(text).not.toContain(KEY);
   });
@@ -107,15 +72,14 @@ describe("offline (no key, or --offline)", () => {
   test("a blank DEEPSEEK_API_KEY (only spaces or a line break) means offline", async () => {
     // If it were taken for a key, the run would go to this closed port and fail.
     const { code, lines } = await runInProcess([], { DEEPSEEK_API_KEY: " \r\n", DEEPSEEK_BASE_URL: "http://127.0.0.1:9" });
-    expect(lines[0]).toMatch(/^离线回放 \/ Offline replay/);
+    expect(lines[0]).toMatch(/^离线回放 /);
     expect(code).toBe(0);
   });
 
-  test("a key shorter than 8 characters does not redact ordinary words in the output", async () => {
-    const { code, text } = await runInProcess(["--offline"], { DEEPSEEK_API_KEY: "e" });
+  test("without a key, the other settings are not read: a wrong one does not stop the offline replay", async () => {
+    const { code, lines } = await runInProcess([], { DEEPSEEK_BASE_URL: "ftp://nowhere.test", DEEPSEEK_TIMEOUT_MS: "soon" });
     expect(code).toBe(0);
-    expect(text).toContain("Offline replay");
-    expect(text).not.toContain("[redacted]");
+    expect(lines[0]).toMatch(/^离线回放 /);
   });
 
   test("long strings in the event log are shortened so each event stays on one line", () => {
@@ -123,156 +87,60 @@ describe("offline (no key, or --offline)", () => {
     expect(compactJson({ text: "a\nb" })).toBe('{"text":"a⏎b"}');
     expect(compactJson({ list: Array.from({ length: 100 }, (_, i) => i) }, 20)).toHaveLength(20);
   });
+});
 
-  test("`tsx demo.ts --offline` runs as a program and exits 0", { timeout: 60_000 }, async () => {
+describe("flags", () => {
+  test("--help lists every flag in both languages and exits 0 without running anything", async () => {
+    const { code, lines } = await runInProcess(["--help"]);
+    expect(code).toBe(0);
+    expect(lines[0]).toBe("用法 / Usage:");
+    expect(lines.join("\n")).toMatch(/--offline +即使设置了 DEEPSEEK_API_KEY 也离线回放 \/ replay a recording/);
+    expect(lines.join("\n")).not.toContain("=== ①");
+  });
+
+  test("--html FILE writes the run's timeline page, carrying the run's whole log", async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "demo-html-")), "run.html");
+    const { code, lines } = await runInProcess(["--html", file]);
+    expect(code).toBe(0);
+    expect(lines.at(-1), "the demo says where the page is").toBe(`  时间线页面 / timeline page: ${file}`);
+    const log = embeddedLog(readFileSync(file, "utf8")) as { type: string }[];
+    expect(log.map((event) => event.type)).toEqual(ROUND_TRIP);
+  });
+
+  test.each([
+    [["--ofline"], "用法错误：没有这个参数 / Usage error: Unknown option '--ofline'"],
+    [["--offline=yes"], "用法错误：参数的值不对 / Usage error: Option '--offline' does not take an argument"],
+    [["calculator"], "用法错误：这个命令不接受参数 / Usage error: Unexpected argument 'calculator'"],
+  ])("%j is a usage error: exit 2, the error in both languages, then the usage", async (argv, said) => {
+    const { code, lines } = await runInProcess(argv);
+    expect(code).toBe(2);
+    expect(lines[0]).toContain(said);
+    expect(lines[1]).toBe("用法 / Usage:");
+  });
+});
+
+describe("as a program", { timeout: 60_000 }, () => {
+  test("`tsx demo.ts --offline` runs and exits 0", async () => {
     const run = await spawnDemo(["--offline"], {});
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("deep-equal to the original: true");
     expect(eventLines(run.stdout.split("\n"))).toHaveLength(12);
   });
 
-  test("a reader closing the pipe early (`npm run demo | head`) ends it quietly with exit 0", { timeout: 60_000 }, async () => {
-    const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["chapters/05-session-log/demo.ts", "--offline"], { cwd: root });
+  test("a usage error goes to stderr, not stdout, with exit 2", async () => {
+    const run = await spawnDemo(["--nope"], {});
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("Unknown option '--nope'");
+  });
+
+  test("a reader closing the pipe early (`npm run demo | head`) ends it quietly with exit 0", async () => {
+    const child = spawn(tsx, ["chapters/05-session-log/demo.ts", "--offline"], { cwd: root });
     child.stdout.destroy(); // closed before the first line is written, so every write meets EPIPE
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const [code] = (await once(child, "close")) as [number | null];
     expect(stderr).toBe("");
     expect(code).toBe(0);
-  });
-});
-
-describe("live, against the loopback stand-in", { timeout: 60_000 }, () => {
-  let standIn: StandIn | undefined;
-  afterEach(async () => {
-    await standIn?.close();
-    standIn = undefined;
-  });
-  const replies = () => loadFixture(fixturePath("calculator")).exchanges.map((exchange) => exchange.response);
-
-  test("with a key it calls DEEPSEEK_BASE_URL and prints the same four sections", async () => {
-    standIn = await startStandIn({ apiKey: KEY, replies: replies() });
-    const run = await spawnDemo([], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
-    expect(run.code).toBe(0);
-    const lines = run.stdout.split("\n");
-    expect(lines[0]).toBe(`在线 / Live: calling deepseek-flash at ${standIn.baseURL} (npm run demo -- --offline replays a recording instead)`);
-    expect(eventLines(lines)).toHaveLength(12);
-    expect(messageLines(lines)).toHaveLength(4);
-    expect(run.stdout).toContain("deep-equal to the original: true");
-    expect(standIn.remaining()).toBe(0);
-    expect(`${run.stdout}${run.stderr}`).not.toContain(KEY);
-  });
-
-  test("a wrong key exits 1 after printing the log so far and one explanation, never the key", async () => {
-    standIn = await startStandIn({ apiKey: KEY, replies: replies() });
-    const wrongKey = "sk-demo-wrong-key-000000-k3y9";
-    const run = await spawnDemo([], { DEEPSEEK_API_KEY: wrongKey, DEEPSEEK_BASE_URL: standIn.baseURL });
-    expect(run.code).toBe(1);
-    const lines = run.stdout.split("\n");
-    expect(eventLines(lines).map((line) => line.split(/\s+/)[2])).toEqual([
-      "turn/start", "user/message", "request/header", "step/start", "step/end", "turn/end",
-    ]);
-    expect(eventLines(lines)[5]).toContain('"reason":"error"');
-    const explanation = section(lines, "=== 运行失败 / The run failed ===").join("\n");
-    expect(explanation).toContain("DeepSeek refused the API key (401). Check that DEEPSEEK_API_KEY is complete");
-    expect(explanation, "DeepSeek's masked echo of the key is scrubbed too").toContain("Your api key: **** is invalid");
-    expect(run.stdout).not.toContain("k3y9");
-    expect(run.stdout).not.toContain("=== ③");
-    expect(`${run.stdout}${run.stderr}`).not.toContain(wrongKey);
-  });
-});
-
-describe("live, with a key or DEEPSEEK_BASE_URL that needs care", { timeout: 20_000 }, () => {
-  let server: Awaited<ReturnType<typeof localServer>> | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
-
-  test("a base URL with user:password@ or a query string is refused before any request, and neither is printed", async () => {
-    const baseURL = "http://learner:pa55word@127.0.0.1:9/v1?api_key=sk-in-the-query";
-    const { code, lines, text } = await runInProcess([], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: baseURL });
-    expect(code).toBe(1);
-    expect(lines).toContain("=== 设置有误 / A setting is wrong ===");
-    expect(text).toContain("A setting is wrong, so nothing was sent. DEEPSEEK_BASE_URL (http://127.0.0.1:9/v1) has user:password@ in it; fetch refuses");
-    expect(text, "not a network failure: nothing was sent").not.toContain("could not reach DeepSeek");
-    expect(text).not.toMatch(/learner|pa55word|sk-in-the-query/);
-  });
-
-  test.each([
-    ["a trailing \\r", `${KEY}\r`],
-    ["spaces around it", ` ${KEY} `],
-  ])("a key read with %s is trimmed: a 401 echoing the key the server got never prints it", async (_, raw) => {
-    server = await localServer((authorization, response) => {
-      const message = `Authentication Fails, you sent ${authorization.replace(/^Bearer /, "")}`;
-      response.writeHead(401, { "content-type": "application/json" });
-      response.end(JSON.stringify({ error: { message, type: "authentication_error", param: null, code: null } }));
-    });
-    const { code, text } = await runInProcess([], { DEEPSEEK_API_KEY: raw, DEEPSEEK_BASE_URL: server.baseURL });
-    expect(code).toBe(1);
-    expect(text).toContain("DeepSeek refused the API key (401)");
-    expect(text).not.toContain(KEY);
-  });
-
-  test("a DeepSeek that never answers ends, after DEEPSEEK_TIMEOUT_MS and the SDK's retries, with the timeout explanation", async () => {
-    server = await localServer();
-    const env = { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: server.baseURL, DEEPSEEK_TIMEOUT_MS: "50" };
-    const { code, lines } = await runInProcess([], env);
-    expect(code).toBe(1);
-    const explanation = section(lines, "=== 运行失败 / The run failed ===").join("\n");
-    expect(explanation).toContain("DeepSeek did not answer in time (thinking mode can take long)");
-    expect(explanation).toContain(`(no answer from DeepSeek at ${server.baseURL} within 50 ms (3 tries))`);
-  });
-
-  test.each(["2m", "0x10", "1e3", "0"])(
-    "a DEEPSEEK_TIMEOUT_MS of %j is refused with the setting named (digits only, above 0)",
-    async (timeout) => {
-      const env = { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: "http://127.0.0.1:9", DEEPSEEK_TIMEOUT_MS: timeout };
-      const { code, text } = await runInProcess([], env);
-      expect(code).toBe(1);
-      expect(text).toContain("DEEPSEEK_TIMEOUT_MS must be a whole number of milliseconds above 0, such as 120000");
-    },
-  );
-});
-
-describe("explain: one paragraph per kind of failure", () => {
-  const failure = (error: DeepSeekError) => new AgentRunError("turn 1 failed", new Session(), { cause: error });
-
-  test("402 tells the learner to top up", () => {
-    const text = explain(failure(new DeepSeekError("DeepSeek API error 402 (unknown_error): Insufficient Balance", "insufficient_balance", 402))).join(" ");
-    expect(text).toContain("The DeepSeek account has no balance left (402). Top it up");
-    expect(text).toContain("npm run demo -- --offline");
-  });
-
-  test("a network failure points at the connection and DEEPSEEK_BASE_URL", () => {
-    const text = explain(failure(new DeepSeekError("could not reach DeepSeek at https://api.deepseek.com: Connection error.", "network"))).join(" ");
-    expect(text).toContain("Could not reach DeepSeek. Check the network, any proxy, and DEEPSEEK_BASE_URL");
-  });
-
-  test("429 after retries says to wait", () => {
-    const text = explain(failure(new DeepSeekError("DeepSeek API error 429: Rate limit", "rate_limit", 429))).join(" ");
-    expect(text).toContain("Too many requests (429)");
-  });
-
-  test("a timeout says thinking mode can be slow and names DEEPSEEK_TIMEOUT_MS", () => {
-    const lines = explain(failure(new DeepSeekError("no answer from DeepSeek at https://api.deepseek.com within 120000 ms (3 tries)", "timeout")));
-    expect(lines[0], "Chinese first").toContain("DEEPSEEK_TIMEOUT_MS（毫秒）");
-    expect(lines[1]).toContain("DeepSeek did not answer in time (thinking mode can take long)");
-    expect(lines[1]).toContain("(no answer from DeepSeek at https://api.deepseek.com within 120000 ms (3 tries))");
-  });
-
-  test("a malformed reply says the 200 was not in the documented shape and points at a proxy", () => {
-    const said = "DeepSeek's reply is malformed: choices[0].message should be an object, but is null";
-    const lines = explain(failure(new DeepSeekError(said, "bad_reply")));
-    expect(lines[0], "Chinese first").toContain("回复的结构不对");
-    expect(lines[1]).toContain("DeepSeek answered 200, but the reply is not in the documented shape");
-    expect(lines[1]).toContain(said);
-  });
-
-  test("a refused setting: nothing was sent, the client's message, and the offline command", () => {
-    const lines = explainSetting(new DeepSeekConfigError("DEEPSEEK_BASE_URL is not a valid URL; it should look like https://api.deepseek.com"));
-    expect(lines[1]).toBe(
-      "A setting is wrong, so nothing was sent. DEEPSEEK_BASE_URL is not a valid URL; it should look like https://api.deepseek.com. Fix it, or run offline: npm run demo -- --offline.",
-    );
   });
 });

@@ -1,202 +1,116 @@
 // 5.7: the chapter's demo. One calculator round trip, seen four ways: ① as a subscriber hears it,
 // ② as the raw log, ③ as the messages the model was shown, ④ rebuilt from the log's JSON text.
+// Choosing live or offline is in demo-setup.ts; what to say when a run fails, in demo-explain.ts;
+// how an event (②) and a message (③) are printed, in demo-format.ts.
 //
 //   npm run demo               live when DEEPSEEK_API_KEY is set, otherwise an offline replay
 //   npm run demo -- --offline  always replay fixtures/data/calculator.json (no key, no network)
-import { isDeepStrictEqual } from "node:util";
+//   npm run demo -- --html F   also write the run's timeline page (timeline/page.ts) to F
+//   npm run demo -- --help     list the flags
+//   npm run demo -- --save FILE / --load FILE [--continue | --ask Q]   the log on disk (demo-disk.ts)
 import { pathToFileURL } from "node:url";
+import { isDeepStrictEqual } from "node:util";
 import pc from "picocolors";
-import {
-  DEFAULT_BASE_URL,
-  DEFAULT_MODEL,
-  DeepSeekClient,
-  DeepSeekConfigError,
-  DeepSeekError,
-  publicURL,
-  THINKING_TIMEOUT_MS,
-  type ChatClient,
-} from "../common/deepseek.ts";
-import type { Message } from "../common/messages.ts";
-import { messageOf } from "../common/tools.ts";
-import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
-import { startReplay, type Replay } from "../../fixtures/replay.ts";
-import { findLogProblems } from "./invariants.ts";
+import { readFlags, type Command, type Flags } from "../common/flags.ts";
+import { DeepSeekConfigError, type Env } from "../common/settings.ts";
 import { findScenario, runScenario } from "../../fixtures/scenarios.ts";
+import { formatEvent, formatMessage } from "./demo-format.ts";
+import { budgetSpent, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo-explain.ts";
+import { DISK_FLAGS, interruptedNote, openSession, planDisk, savedNote } from "./demo-disk.ts";
+import { connect, endQuietlyWhenPipeCloses, goesLive } from "./demo-setup.ts";
+import { findLogProblems } from "./invariants.ts";
 import { AgentRunError } from "./loop-types.ts";
 import { Session } from "./session.ts";
-import { type SessionEvent } from "./events.ts";
+import { writeTimelinePage } from "./timeline/page.ts";
+
+/** The demo's command line: one line per flag, which parseArgs reads and `--help` lists. */
+const COMMAND = {
+  usage: ["npm run demo -- [flags]"],
+  flags: {
+    offline: { type: "boolean", help: "即使设置了 DEEPSEEK_API_KEY 也离线回放 / replay a recording even with DEEPSEEK_API_KEY set" },
+    html: { type: "string", value: "<file>", help: "把这次运行的时间线页面写到 <file> / write the run's timeline page to <file>" },
+    ...DISK_FLAGS,
+  },
+} as const satisfies Command<Flags>;
+
+/** The book's 5.7 run; offline, fixtures/data/calculator.json replays it. */
+const SCENARIO = "calculator";
 
 export interface DemoIO {
-  /** Receives each line of output. */
   readonly out: (line: string) => void;
-  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Receives a usage error; `out` when not given. */
+  readonly err?: (line: string) => void;
+  readonly env: Env;
   readonly color?: boolean;
 }
 
 /** Runs the demo; resolves with the process exit code. */
 export async function main(argv: readonly string[], io: DemoIO): Promise<number> {
+  const args = readFlags(argv, COMMAND, { out: io.out, err: io.err ?? io.out });
+  if (typeof args === "number") return args;
   const c = pc.createColors(io.color ?? false);
-  // Trimmed as the client trims it: a key of only spaces or a "\r" is no key, so the run is offline.
-  const key = io.env.DEEPSEEK_API_KEY?.trim() ?? "";
-  const live = !argv.includes("--offline") && key !== "";
-  const out = (line = "") => io.out(redact(line, key));
-  const heading = (zh: string, en: string) => out(`\n${c.bold(`=== ${zh} / ${en} ===`)}`);
+  const offline = args.values.offline === true;
+  const plan = planDisk(args.values, !goesLive(offline, io.env));
+  if (typeof plan === "string") {
+    (io.err ?? io.out)(`用法错误 / Usage error: ${plan}`);
+    return 2;
+  }
+  // --load alone tells the file's story with no model, so it needs no connection.
+  const connection = plan.prompt === undefined ? undefined : connect(offline, io.env, plan.recording ?? SCENARIO);
+  // Nothing printed should hold the key; scrubbing every line makes sure (a refused setting shows none).
+  const out = (line: string) => io.out(connection === undefined || connection instanceof DeepSeekConfigError ? line : connection.scrub(line));
+  const heading = ([zh, en]: readonly [string, string]) => out(`\n${c.bold(`=== ${zh} / ${en} ===`)}`);
+  const report = ({ title, lines }: Explanation) => {
+    heading(title);
+    for (const line of lines) out(`  ${line}`);
+    return 1;
+  };
+  if (connection instanceof DeepSeekConfigError) return report(explainSetting(connection));
 
-  const connection = connect(live, key, io.env, out);
-  if (connection instanceof DeepSeekConfigError) {
-    heading("设置有误", "A setting is wrong");
-    for (const line of explainSetting(connection)) out(`  ${line}`);
+  for (const line of connection?.banner ?? []) out(line);
+  const opened = openSession(plan, { out, format: formatEvent });
+  if (opened === undefined) {
+    connection?.close();
     return 1;
   }
-  const { client, replay } = connection;
-  const session = new Session();
+  const { session } = opened;
   try {
-    heading("① 订阅者视角", "Subscriber view");
-    session.subscribe((event) => out(`  [订阅者 / subscriber] 看到新事件 #${event.id} ${event.type}`));
-    // A failed model call is part of the story: the log up to it is still printed below.
     let failure: AgentRunError | undefined;
-    try {
-      await runScenario(findScenario(SCENARIO), client, session);
-    } catch (error) {
-      if (!(error instanceof AgentRunError)) throw error;
-      failure = error;
+    if (connection !== undefined && plan.prompt !== undefined) {
+      heading(["① 订阅者视角", "Subscriber view"]);
+      session.subscribe((event) => out(`  [订阅者 / subscriber] 看到新事件 #${event.id} ${event.type}`));
+      // A failed model call is part of the story: the log up to it is still printed below.
+      failure = await runScenario({ ...findScenario(SCENARIO), userPrompt: plan.prompt }, connection.client, session).then(
+        () => undefined,
+        (error: unknown) => {
+          if (error instanceof AgentRunError) return error;
+          throw error;
+        },
+      );
     }
 
-    heading("② 事件日志原文（唯一事实来源）", "The raw event log, the single source of truth");
+    heading(["② 事件日志原文（唯一事实来源）", "The raw event log, the single source of truth"]);
     for (const event of session.events) out(`  ${formatEvent(event)}`);
+    for (const line of budgetSpent(session.events)) out(`  ${line}`);
+    const trouble = explainTrouble(connection?.mismatch(), failure);
+    if (trouble !== undefined) return report(trouble);
 
-    const mismatch = replay ? verify(replay) : undefined;
-    if (mismatch !== undefined) {
-      heading("离线回放失败", "The offline replay failed");
-      out(mismatch);
-      return 1;
-    }
-    if (failure !== undefined) {
-      heading("运行失败", "The run failed");
-      for (const line of explain(failure)) out(`  ${line}`);
-      return 1;
-    }
+    heading(["③ 派生消息：模型看到的历史（deriveMessages 投影）", "Derived messages: what the model saw"]);
+    for (const message of session.deriveMessages()) out(`  ${formatMessage(message)}`);
 
-    heading("③ 派生消息：模型看到的历史（deriveMessages 投影）", "Derived messages: what the model saw");
-    for (const message of session.deriveMessages()) out(formatMessage(message));
-
-    heading("④ 重放：同一份日志 → 新会话 → 完全相同的消息历史", "Replay: same log → new session → same messages");
-    return replayFromText(session, out);
+    heading(["④ 重放：同一份日志 → 新会话 → 完全相同的消息历史", "Replay: same log → new session → same messages"]);
+    const code = replayFromText(session, out);
+    for (const line of savedNote(plan, session)) out(`  ${line}`);
+    return code;
   } finally {
-    replay?.close();
-  }
-}
-
-/**
- * Belt and braces: nothing we print should hold the key, but make sure of it. A "key" under 8
- * characters is no real key, and redacting it would blank out ordinary words.
- */
-function redact(line: string, key: string): string {
-  return key.length >= 8 ? line.split(key).join("[redacted]") : line;
-}
-
-interface Connection {
-  readonly client: ChatClient;
-  readonly replay?: Replay;
-}
-
-/** The book's 5.7 run, replayed from fixtures/data/calculator.json when offline. */
-const SCENARIO = "calculator";
-
-/** A setting the client refuses comes back as the error, for the demo to explain; nothing was sent. */
-function connect(live: boolean, key: string, env: DemoIO["env"], out: (line: string) => void): Connection | DeepSeekConfigError {
-  try {
-    return live ? connectLive(key, env, out) : connectOffline(out, key === "" ? "no key" : "--offline");
-  } catch (error) {
-    if (error instanceof DeepSeekConfigError) return error;
-    throw error;
-  }
-}
-
-function connectLive(key: string, env: DemoIO["env"], out: (line: string) => void): Connection {
-  const client = new DeepSeekClient({
-    apiKey: key,
-    // Passed explicitly (blank meaning the default): the demo reads `env`, not process.env.
-    baseURL: env.DEEPSEEK_BASE_URL?.trim() || DEFAULT_BASE_URL,
-    model: env.DEEPSEEK_MODEL?.trim() || DEFAULT_MODEL,
-    timeout: timeoutFrom(env),
-  });
-  // publicURL: a proxy's user:password@ or an ?api_key= in DEEPSEEK_BASE_URL is not for the screen.
-  out(`在线 / Live: calling ${client.model} at ${publicURL(client.baseURL)} (npm run demo -- --offline replays a recording instead)`);
-  return { client };
-}
-
-function timeoutFrom(env: DemoIO["env"]): number {
-  const text = env.DEEPSEEK_TIMEOUT_MS?.trim();
-  if (!text) return THINKING_TIMEOUT_MS;
-  // Digits only: Number() would also take "0x10" or "1e3", which nobody means as milliseconds.
-  const ms = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(ms) || ms <= 0) {
-    throw new DeepSeekConfigError(`DEEPSEEK_TIMEOUT_MS must be a whole number of milliseconds above 0, such as ${THINKING_TIMEOUT_MS}`);
-  }
-  return ms;
-}
-
-/** `why` is why this run is offline, which decides how to tell the learner to go live. */
-function connectOffline(out: (line: string) => void, why: "no key" | "--offline"): Connection & { replay: Replay } {
-  const file = `fixtures/data/${SCENARIO}.json`; // as shown to the learner; fixturePath is the absolute one
-  const fixture = loadFixture(fixturePath(SCENARIO));
-  const origin =
-    fixture.meta.provenance === "recorded"
-      ? `recorded from ${fixture.meta.model} on ${fixture.meta.recorded_at.slice(0, 10)}`
-      : "synthetic: hand-written in DeepSeek's wire format, not recorded";
-  const goLive = why === "no key" ? "set DEEPSEEK_API_KEY and run npm run demo" : "run npm run demo without --offline";
-  out(`离线回放 / Offline replay of ${file} (${origin}). To call the live model, ${goLive}.`);
-  // The real client and SDK still run; MSW answers their HTTP requests from the fixture.
-  const replay = startReplay(fixture, { source: file });
-  const client = new DeepSeekClient({ apiKey: "offline-replay", baseURL: replay.baseURL, model: fixture.meta.model });
-  return { client, replay };
-}
-
-function verify(replay: Replay): string | undefined {
-  try {
-    replay.verify();
-    return undefined;
-  } catch (error) {
-    return messageOf(error);
-  }
-}
-
-// ── ② one line per event: #id  type  data ────────────────────────────────────────────────────
-
-export function formatEvent(event: SessionEvent): string {
-  return `${`#${event.id}`.padEnd(4)} ${event.type.padEnd(18)} ${compactJson(event.data)}`;
-}
-
-/** Compact JSON with long strings shortened, and the whole cut at `width`, so each event fits a line. */
-export function compactJson(value: unknown, width = 120): string {
-  const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === "string" ? shorten(v, 32) : v));
-  return shorten(text, width);
-}
-
-function shorten(text: string, max: number): string {
-  const flat = text.replace(/\n/g, "⏎");
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-// ── ③ messages as the book prints them ───────────────────────────────────────────────────────
-
-export function formatMessage(message: Message): string {
-  switch (message.role) {
-    case "user":
-      return indent(`[user] ${message.content}`);
-    case "tool":
-      return indent(`[tool → 结果] ${message.content}`);
-    case "assistant": {
-      const lines = message.tool_calls.map((call) => `[assistant → 请求工具] ${call.name}(${call.arguments})`);
-      if (message.content) lines.push(`[assistant] ${message.content}`);
-      return lines.map(indent).join("\n");
+    opened.stop();
+    connection?.close();
+    // The page is one more view derived from the log, written whether or not the run succeeded.
+    if (args.values.html !== undefined) {
+      const page = writeTimelinePage(session.events, args.values.html, { source: "npm run demo" });
+      out(`\n  时间线页面 / timeline page: ${page}`);
     }
   }
-}
-
-function indent(text: string): string {
-  return text.split("\n").map((line) => (line ? `  ${line}` : "")).join("\n");
 }
 
 // ── ④ replay from the log's JSON text ────────────────────────────────────────────────────────
@@ -214,82 +128,19 @@ function replayFromText(session: Session, out: (line: string) => void): number {
   out(`  (replayed ${replayed.length} messages, deep-equal to the original: ${equal})`);
   // What the book leaves for "a fuller implementation": are turns and steps closed, calls answered?
   const problems = findLogProblems(rebuilt.events);
-  out(`  结构检查（轮次/步骤闭合、每个工具调用都有结果）: ${problems.length === 0 ? "ok" : `${problems.length} 个问题`}`);
-  out(`  (structure check — turns and steps closed, every tool call answered: ${problems.length === 0 ? "ok" : `${problems.length} problem(s)`})`);
+  for (const line of structureCheck(problems.length, rebuilt.events)) out(`  ${line}`);
   for (const problem of problems) out(`    ${problem.code}  ${problem.message}`);
   out("  ← 日志是唯一事实来源：持久化、界面、重放都从它派生 / the log is the single source of truth");
   return equal ? 0 : 1;
 }
 
-// ── a live run that failed ───────────────────────────────────────────────────────────────────
-
-/** One paragraph (Chinese, then English) on what went wrong and what to do about it. */
-export function explain(failure: AgentRunError): string[] {
-  const cause = failure.cause instanceof DeepSeekError ? failure.cause : undefined;
-  const said = `(${cause?.message ?? failure.message})`;
-  const offline = "npm run demo -- --offline";
-  switch (cause?.kind) {
-    case "authentication":
-      return [
-        `DeepSeek 拒绝了这个 API key（401）。请检查 DEEPSEEK_API_KEY 是否完整、是否已被删除（https://platform.deepseek.com/api_keys），或离线运行：${offline}。`,
-        `DeepSeek refused the API key (401). Check that DEEPSEEK_API_KEY is complete and still active, or run offline: ${offline}. ${said}`,
-      ];
-    case "insufficient_balance":
-      return [
-        `账户余额不足（402）。请在 https://platform.deepseek.com/top_up 充值，或离线运行：${offline}。`,
-        `The DeepSeek account has no balance left (402). Top it up, or run offline: ${offline}. ${said}`,
-      ];
-    case "rate_limit":
-      return [
-        `请求过多（429），SDK 重试后仍被限流。请稍等片刻再试，或离线运行：${offline}。`,
-        `Too many requests (429), still limited after the SDK's retries. Wait a moment and try again, or run offline: ${offline}. ${said}`,
-      ];
-    case "server":
-      return [
-        `DeepSeek 服务端出错或过载（${cause.status}），重试后仍失败。请稍后再试，或离线运行：${offline}。`,
-        `DeepSeek failed or is overloaded (${cause.status}), even after retries. Try again later, or run offline: ${offline}. ${said}`,
-      ];
-    case "network":
-      return [
-        `无法连接 DeepSeek。请检查网络、代理和 DEEPSEEK_BASE_URL，或离线运行：${offline}。`,
-        `Could not reach DeepSeek. Check the network, any proxy, and DEEPSEEK_BASE_URL, or run offline: ${offline}. ${said}`,
-      ];
-    case "timeout":
-      return [
-        `DeepSeek 在时限内没有回答（思考模式有时要想很久）。请稍后再试，或用 DEEPSEEK_TIMEOUT_MS（毫秒）放宽时限，或离线运行：${offline}。`,
-        `DeepSeek did not answer in time (thinking mode can take long). Try again later, allow more time with DEEPSEEK_TIMEOUT_MS (milliseconds), or run offline: ${offline}. ${said}`,
-      ];
-    case "bad_reply":
-      return [
-        `DeepSeek 回答了 200，但回复的结构不对（缺字段或类型不符），无法当作消息使用。如果 DEEPSEEK_BASE_URL 指向代理，请确认它转发的是 DeepSeek 的接口；也可以离线运行：${offline}。`,
-        `DeepSeek answered 200, but the reply is not in the documented shape, so it cannot become a message. If DEEPSEEK_BASE_URL points at a proxy, check that it passes DeepSeek's API through; or run offline: ${offline}. ${said}`,
-      ];
-    default:
-      return [
-        `模型调用失败。上面的日志完整保留了失败前发生的一切。可以离线运行：${offline}。`,
-        `The model call failed; the log above keeps everything up to the failure. You can run offline: ${offline}. ${said}`,
-      ];
-  }
-}
-
-/** One paragraph (Chinese, then English) on a setting the client refused before sending anything. */
-export function explainSetting(error: DeepSeekConfigError): string[] {
-  const offline = "npm run demo -- --offline";
-  return [
-    `设置有误，还没有发出任何请求。请按下面英文说明改正对应的环境变量，或离线运行：${offline}。`,
-    `A setting is wrong, so nothing was sent. ${error.message}. Fix it, or run offline: ${offline}.`,
-  ];
-}
-
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  // `npm run demo | head` closes the pipe early: the reader has seen enough, which is not a crash.
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code !== "EPIPE") throw error;
-    process.exit(0);
+  endQuietlyWhenPipeCloses();
+  // Ctrl-C: every event logged so far is already in the --save file (each is written before append returns).
+  process.once("SIGINT", () => {
+    for (const line of ["", ...interruptedNote(process.argv.slice(2))]) console.log(line);
+    process.exit(130);
   });
-  process.exitCode = await main(process.argv.slice(2), {
-    out: (line) => console.log(line),
-    env: process.env,
-    color: pc.isColorSupported,
-  });
+  const io = { out: console.log, err: console.error, env: process.env, color: pc.isColorSupported };
+  process.exitCode = await main(process.argv.slice(2), io);
 }

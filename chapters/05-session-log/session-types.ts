@@ -2,7 +2,8 @@
 // the error a stored log that breaks a rule is rejected with. session.ts implements it; the workbook
 // gives it to the learner (steps 05.2 and 05.4) and to every other module that takes a session.
 import type { Message } from "../common/messages.ts";
-import type { EventData, EventSchemas, SessionEvent } from "./events.ts";
+import type { EventData, SessionEvent } from "./events.ts";
+import type { EventSchemas } from "./event-schemas.ts";
 
 export type Listener = (event: SessionEvent) => void;
 

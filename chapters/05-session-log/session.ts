@@ -2,7 +2,8 @@
 // is read through frozen snapshots; subscribers hear about each event after it is committed; and a
 // stored log replays into a new Session with `fromLog`, checked event by event.
 import type { Message } from "../common/messages.ts";
-import { checkEventData, eventSchemas, EventDataError, type EventData, type EventSchemas, type SessionEvent } from "./events.ts";
+import { type EventData, type SessionEvent } from "./events.ts";
+import { checkEventData, eventSchemas, EventDataError, type EventSchemas } from "./event-schemas.ts";
 import { freezeJson } from "./json.ts";
 import { JsonValueError, type JsonObject, type JsonValue } from "./json-value.ts";
 import { MessageCache } from "./message-cache.ts";

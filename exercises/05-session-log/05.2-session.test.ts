@@ -4,7 +4,7 @@
 import { describe, expect, test, vi } from "vitest";
 import fc from "fast-check";
 import { z } from "zod";
-import { EventDataError } from "../../chapters/05-session-log/events.ts";
+import { EventDataError } from "../../chapters/05-session-log/event-schemas.ts";
 import { JsonValueError } from "../../chapters/05-session-log/json-value.ts";
 import { Session } from "./session.ts";
 import { type SessionEvent } from "../../chapters/05-session-log/events.ts";

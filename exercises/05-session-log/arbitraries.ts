@@ -2,7 +2,7 @@
 // here needs changing. Each arbitrary describes a family of values; fast-check draws many of them,
 // and when a test fails it shrinks the value to a small example and prints the seed to replay it.
 import fc from "fast-check";
-import type { eventSchemas } from "../../chapters/05-session-log/events.ts";
+import type { eventSchemas } from "../../chapters/05-session-log/event-schemas.ts";
 import type { JsonObject, JsonValue } from "../../chapters/05-session-log/json-value.ts";
 
 /** What `session.append(type, data)` takes. */

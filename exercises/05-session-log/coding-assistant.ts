@@ -7,7 +7,8 @@
 // helpers. Then think about — and write down in a comment — why neither may ever reach the model.
 // These exercises use the chapter's Session, so they do not depend on your steps 05.1–05.5.
 // Run: npx vitest exercises/05-session-log/p2-coding-assistant.test.ts
-import type { EventSchemas, SessionEventMap } from "../../chapters/05-session-log/events.ts";
+import type { SessionEventMap } from "../../chapters/05-session-log/events.ts";
+import type { EventSchemas } from "../../chapters/05-session-log/event-schemas.ts";
 import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
 import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import { todo } from "./todo.ts";

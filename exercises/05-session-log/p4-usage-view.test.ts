@@ -5,7 +5,7 @@
 // book's 练习 can be done before, after or without your own steps 05.1–05.5.
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { EventDataError } from "../../chapters/05-session-log/events.ts";
+import { EventDataError } from "../../chapters/05-session-log/event-schemas.ts";
 import type { JsonObject } from "../../chapters/05-session-log/json-value.ts";
 import { ReplayError } from "../../chapters/05-session-log/session-types.ts";
 import { Session } from "../../chapters/05-session-log/session.ts";

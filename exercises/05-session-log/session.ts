@@ -33,14 +33,8 @@
 // Run: npx vitest exercises/05-session-log/05.2-session.test.ts (then 05.4-replay.test.ts)
 import type { Message } from "../../chapters/common/messages.ts";
 // What you will need: your freezeJson from 05.1, your projection from 05.3, and the given contracts.
-import {
-  checkEventData,
-  EventDataError,
-  eventSchemas,
-  type EventData,
-  type EventSchemas,
-  type SessionEvent,
-} from "../../chapters/05-session-log/events.ts";
+import { type EventData, type SessionEvent } from "../../chapters/05-session-log/events.ts";
+import { checkEventData, EventDataError, eventSchemas, type EventSchemas } from "../../chapters/05-session-log/event-schemas.ts";
 import { JsonValueError } from "../../chapters/05-session-log/json-value.ts";
 import {
   ReplayError,

@@ -10,7 +10,7 @@
 // The same log must give the same view before and after a replay, and the model never sees usage.
 // Uses the chapter's Session, so it does not depend on your steps 05.1–05.5.
 // Run: npx vitest exercises/05-session-log/p4-usage-view.test.ts
-import type { EventSchemas } from "../../chapters/05-session-log/events.ts";
+import type { EventSchemas } from "../../chapters/05-session-log/event-schemas.ts";
 import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
 import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import type { TokenUsage, TurnUsage } from "./given/usage-view.ts";

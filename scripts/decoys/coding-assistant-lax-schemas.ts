@@ -1,7 +1,7 @@
 // Decoy for step p2: schemas that check only the JSON types — any string passes as a SHA-256, any
 // number as a byte count — so a corrupted or hand-edited log replays without a word.
 import { z } from "zod";
-import type { EventSchemas } from "../../chapters/05-session-log/events.ts";
+import type { EventSchemas } from "../../chapters/05-session-log/event-schemas.ts";
 
 export { recordDiffPreview, recordFileRead } from "../../solutions/05-session-log/coding-assistant.ts";
 

@@ -1,7 +1,7 @@
 // Decoy for step p4: the schema checks each count alone and forgets that cache hits are part of the
 // prompt, so a log claiming more hits than prompt tokens replays, and the dashboard shows negative misses.
 import { z } from "zod";
-import type { EventSchemas } from "../../chapters/05-session-log/events.ts";
+import type { EventSchemas } from "../../chapters/05-session-log/event-schemas.ts";
 
 export { recordUsage, usageByTurn, UsageError, type TokenUsage, type TurnUsage } from "../../solutions/05-session-log/usage-view.ts";
 

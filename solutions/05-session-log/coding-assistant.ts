@@ -6,7 +6,8 @@
 // among them — nothing to change there.
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { EventSchemas, SessionEventMap } from "../../chapters/05-session-log/events.ts";
+import type { SessionEventMap } from "../../chapters/05-session-log/events.ts";
+import type { EventSchemas } from "../../chapters/05-session-log/event-schemas.ts";
 import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
 import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import "../../exercises/05-session-log/given/coding-assistant.ts";

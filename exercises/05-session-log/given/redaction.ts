@@ -3,7 +3,7 @@
 // markers masked content is replaced with, and the shape of an export line. ../redaction.ts
 // re-exports all of it; the three functions that use it are yours.
 import { z } from "zod";
-import type { EventSchemas } from "../../../chapters/05-session-log/events.ts";
+import type { EventSchemas } from "../../../chapters/05-session-log/event-schemas.ts";
 import type { JsonObject } from "../../../chapters/05-session-log/json-value.ts";
 
 declare module "../../../chapters/05-session-log/events.ts" {

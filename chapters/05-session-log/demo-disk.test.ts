@@ -1,0 +1,196 @@
+// The demo's disk side: --save writes the log as it happens, --load tells the file's story without a
+// model, --continue goes on offline from a saved run, and a real process stopped mid-run (SIGKILL, or
+// Ctrl-C's SIGINT) leaves a file that --load reads and repairs.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
+import { startStandIn, type StandIn } from "../../fixtures/standin.ts";
+import { ROUND_TRIP } from "../../fixtures/test-helpers.ts";
+import { root } from "../../scripts/steps.ts";
+import { planDisk } from "./demo-disk.ts";
+import { runInProcess } from "./demo-testing.ts";
+import { findLogProblems } from "./invariants.ts";
+import { readLogFile } from "./log-file.ts";
+
+const KEY = "sk-disk-test-key-1a2b3c4d5e6f";
+let dir = "";
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "demo-disk-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const eventLines = (text: string) => text.split("\n").filter((line) => /^ {2}#\d+ /.test(line));
+
+describe("offline: --save, --load, --continue", () => {
+  test("--save writes every event to the file as JSONL, and the file replays into the same log", async () => {
+    const file = path.join(dir, "run.jsonl");
+    const { code, text } = await runInProcess(["--save", file]);
+    expect(code).toBe(0);
+    expect(text).toContain(`Saved: ${file} holds 12 events`);
+    const lines = readFileSync(file, "utf8").split("\n");
+    expect(lines).toHaveLength(13); // 12 lines, each ended by "\n"
+    expect(lines.map((line) => (line ? JSON.parse(line).type : ""))).toEqual([...ROUND_TRIP, ""]);
+    expect(readLogFile(file).session.events).toHaveLength(12);
+  });
+
+  test("--load prints ②–④ from the file with no model call: the same events, and a replay that is deep-equal", async () => {
+    const file = path.join(dir, "run.jsonl");
+    const saved = await runInProcess(["--save", file]);
+    const { code, lines, text } = await runInProcess(["--load", file]);
+    expect(code).toBe(0);
+    expect(lines[0]).toContain(`Loaded ${file}: 12 events (jsonl), no model call`);
+    expect(text).toContain("nothing to repair");
+    expect(text).not.toContain("① 订阅者视角");
+    expect(text).not.toMatch(/Offline replay|Live:/);
+    expect(eventLines(text)).toEqual(eventLines(saved.text));
+    expect(text).toContain("deep-equal to the original: true");
+  });
+
+  test("--load --continue goes on offline from a saved run with the recorded follow-up, appending to the same file", async () => {
+    const file = path.join(dir, "run.jsonl");
+    await runInProcess(["--save", file]);
+    const { code, text } = await runInProcess(["--load", file, "--continue"]);
+    expect(code).toBe(0);
+    expect(text).toContain("calculator-follow-up.json, turn 2");
+    expect(text).toContain("[user] 把刚才的结果再乘以 2 是多少？");
+    const { session, torn } = readLogFile(file);
+    expect(torn).toBeUndefined();
+    expect(session.events).toHaveLength(24);
+    expect(session.events.filter((event) => event.type === "turn/end").map((event) => event.data)).toEqual([
+      { turn: 1, reason: "completed" },
+      { turn: 2, reason: "completed" },
+    ]);
+  });
+
+  test("a torn last line is reported and dropped by --load, and going on in that file is refused in favour of a new one", async () => {
+    const file = path.join(dir, "run.jsonl");
+    await runInProcess(["--save", file]);
+    writeFileSync(file, `${readFileSync(file, "utf8")}{"id":12,"type":"turn/st`);
+    const loaded = await runInProcess(["--load", file]);
+    expect(loaded.code).toBe(0);
+    expect(loaded.text).toContain("line 13 is torn — no newline at its end, 24 bytes");
+    const refused = await runInProcess(["--load", file, "--continue"]);
+    expect(refused.code).toBe(1);
+    expect(refused.text).toContain(`    npm run demo -- --load ${file} --save new.jsonl --continue`);
+    const elsewhere = path.join(dir, "continued.jsonl");
+    expect((await runInProcess(["--load", file, "--save", elsewhere, "--continue"])).code).toBe(0);
+    expect(readLogFile(elsewhere).session.events).toHaveLength(24);
+  });
+
+  test("--save refuses a file that already holds a log, and leaves it as it was", async () => {
+    const file = path.join(dir, "run.jsonl");
+    await runInProcess(["--save", file]);
+    const before = readFileSync(file);
+    const { code, text } = await runInProcess(["--save", file]);
+    expect(code).toBe(1);
+    expect(text).toContain("refusing to append");
+    expect(text).toContain(`    npm run demo -- --load ${file} --continue`);
+    expect(readFileSync(file)).toEqual(before);
+  });
+
+  test("--continue or --ask without --load, or both at once, is a usage error (exit 2)", async () => {
+    expect(planDisk({ continue: true }, true)).toMatch(/add --load <file>/);
+    expect(planDisk({ load: "a.jsonl", continue: true, ask: "?" }, false)).toMatch(/use one of them/);
+    const { code, text } = await runInProcess(["--ask", "又一个问题"]);
+    expect(code).toBe(2);
+    expect(text).toContain("Usage error: --continue 和 --ask");
+  });
+
+  test("offline, --ask with a question of your own is refused: only the follow-up question was recorded", async () => {
+    const file = path.join(dir, "run.jsonl");
+    await runInProcess(["--save", file]);
+    const { code, text } = await runInProcess(["--load", file, "--ask", "又一个问题"]);
+    expect(code).toBe(2);
+    expect(text).toContain("the only follow-up question recorded");
+    expect(readLogFile(file).session.events).toHaveLength(12);
+  });
+});
+
+// ── a real process, stopped in the middle of a live run ─────────────────────────────────────────
+
+/** A stand-in that answers the first model call (a calculator call) and never the second. */
+async function standInThatStalls(): Promise<StandIn> {
+  const first = loadFixture(fixturePath("calculator")).exchanges[0]!.response;
+  return startStandIn({ apiKey: KEY, replies: [first], hangWhenDone: true });
+}
+
+/** The demo as its own node process (not through tsx's CLI, which would relay or swallow signals). */
+function startDemo(args: string[], baseURL: string) {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
+  const child = spawn(process.execPath, ["--import", "tsx", "chapters/05-session-log/demo.ts", ...args], {
+    cwd: root,
+    env: { ...clean, DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: baseURL },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+  const exited = once(child, "exit").then(([code, signal]) => ({ code: code as number | null, signal: signal as string | null }));
+  return { child, exited, stdout: () => stripVTControlCharacters(stdout) };
+}
+
+describe("a run stopped in the middle", () => {
+  let standIn: StandIn | undefined;
+  afterEach(async () => standIn?.close());
+
+  test("SIGKILL during a --save run leaves a file that loads; --load repairs the open step and turn", { timeout: 60_000 }, async () => {
+    standIn = await standInThatStalls();
+    const file = path.join(dir, "killed.jsonl");
+    const demo = startDemo(["--save", file], standIn.baseURL);
+    // The second model call is in flight, so step 2's step/start is already logged (and written).
+    await standIn.received(2);
+    demo.child.kill("SIGKILL");
+    expect(await demo.exited).toEqual({ code: null, signal: "SIGKILL" });
+
+    const { session, torn } = readLogFile(file);
+    expect(torn).toBeUndefined();
+    expect(session.events.map((event) => event.type)).toEqual(ROUND_TRIP.slice(0, 9));
+    expect(findLogProblems(session.events).map((problem) => problem.code)).toEqual(["OPEN_TURN", "OPEN_STEP"]);
+
+    const { code, text } = await runInProcess(["--load", file]);
+    expect(code).toBe(0);
+    expect(text).toContain("repaired: the last turn was left open by a crash or Ctrl-C, so 2 events were appended");
+    expect(text).toMatch(/#9 +step\/end +\{"turn":1,"step":2\}/);
+    expect(text).toMatch(/#10 +turn\/end +\{"turn":1,"reason":"error","message":"interrupted/);
+    expect(text).toContain("every tool call answered: ok");
+    expect(readLogFile(file).session.events, "--load alone does not write the repair").toHaveLength(9);
+  });
+
+  test("Ctrl-C (SIGINT) during a --save run exits 130, says where the log is, and the file loads", { timeout: 60_000 }, async () => {
+    standIn = await standInThatStalls();
+    const file = path.join(dir, "interrupted.jsonl");
+    const demo = startDemo(["--save", file], standIn.baseURL);
+    await standIn.received(2);
+    demo.child.kill("SIGINT");
+    expect(await demo.exited).toEqual({ code: 130, signal: null });
+    expect(demo.stdout()).toContain(`Interrupted. ${file} holds every event logged before Ctrl-C`);
+    expect(demo.stdout()).toContain(`npm run demo -- --load ${file}`);
+    expect(readLogFile(file).session.events.map((event) => event.type)).toEqual(ROUND_TRIP.slice(0, 9));
+  });
+
+  test("live, --load --ask goes on with the repaired conversation: the model is sent the loaded messages and the new question", { timeout: 60_000 }, async () => {
+    standIn = await standInThatStalls();
+    const file = path.join(dir, "killed.jsonl");
+    const demo = startDemo(["--save", file], standIn.baseURL);
+    await standIn.received(2);
+    demo.child.kill("SIGKILL");
+    await demo.exited;
+    await standIn.close();
+
+    const answer = loadFixture(fixturePath("direct-answer")).exchanges[0]!.response;
+    standIn = await startStandIn({ apiKey: KEY, replies: [answer] });
+    const env = { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL };
+    const { code } = await runInProcess(["--load", file, "--ask", "刚才怎么了？"], env);
+    expect(code).toBe(0);
+    const sent = (standIn.requests[0]?.body as { messages: { role: string; content: string }[] }).messages;
+    expect(sent.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool", "user"]);
+    expect(sent.at(-1)?.content).toBe("刚才怎么了？");
+    const { session } = readLogFile(file);
+    expect(findLogProblems(session.events)).toEqual([]);
+    expect(session.events.filter((event) => event.type === "turn/end")).toHaveLength(2);
+  });
+});

@@ -1,0 +1,176 @@
+// The demo's disk side (05.7): `--save FILE` keeps the log in a JSONL file as it happens; `--load FILE`
+// reads one back with no model call, saying what was torn and what repair appended; `--continue` (the
+// recorded follow-up question) or `--ask QUESTION` (live) goes on with a new turn, saved as it happens.
+import { parseArgs } from "node:util";
+import type { FlagValues, Flags } from "../common/flags.ts";
+import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
+import { CALCULATOR_PROMPT, FOLLOW_UP_PROMPT, userMessagesIn } from "../../fixtures/scenarios.ts";
+import type { Recording } from "./demo-setup.ts";
+import type { SessionEvent } from "./events.ts";
+import { LogFileError, RepairError } from "./log-file-types.ts";
+import { attachLogFile, readLogFile, repairLog } from "./log-file.ts";
+import { Session } from "./session.ts";
+
+/** The demo's disk flags, for its flag table (chapters/common/flags.ts). */
+export const DISK_FLAGS = {
+  save: { type: "string", value: "<file>", help: "边运行边把日志写进这个 JSONL 文件 / also write the log to this JSONL file as it happens" },
+  load: { type: "string", value: "<file>", help: "从保存的日志打印 ②–④，不调用模型 / show ②–④ from a saved log, with no model call" },
+  continue: { type: "boolean", help: "和 --load 一起：接着问录好的第二个问题 / with --load: go on with the recorded follow-up question" },
+  ask: { type: "string", value: "<question>", help: "和 --load 一起：在线接着问你自己的问题 / with --load: go on live with your own question" },
+} as const satisfies Flags;
+
+export type DiskArgs = FlagValues<typeof DISK_FLAGS>;
+
+/** What the run does with the disk: where the log comes from and goes, what it asks, what it replays. */
+export interface DiskPlan {
+  readonly load: string | undefined;
+  /** Where events are written as they happen; a conversation loaded to go on is saved back into its file. */
+  readonly save: string | undefined;
+  /** The question of the turn to run; undefined when --load only shows a file. */
+  readonly prompt: string | undefined;
+  /** Offline: what to replay instead of the demo's usual recording. */
+  readonly recording: Recording | undefined;
+}
+
+const goesOn = (args: DiskArgs) => args.continue === true || args.ask !== undefined;
+
+/** The file the run writes to, if any. */
+function saveTarget(args: DiskArgs): string | undefined {
+  return args.save ?? (goesOn(args) ? args.load : undefined);
+}
+
+/** The plan, or the usage error to print. `offline`: no live model will be called. */
+export function planDisk(args: DiskArgs, offline: boolean): DiskPlan | string {
+  if (goesOn(args) && args.load === undefined) return "--continue 和 --ask 要接着一段读入的对话 / --continue and --ask go on with a loaded conversation: add --load <file>";
+  if (args.continue === true && args.ask !== undefined) return "--continue 和 --ask 只能选一个 / --continue asks the recorded follow-up question and --ask your own: use one of them";
+  const prompt = args.load === undefined ? CALCULATOR_PROMPT : goesOn(args) ? (args.ask ?? FOLLOW_UP_PROMPT) : undefined;
+  if (offline && args.load !== undefined && prompt !== undefined && prompt !== FOLLOW_UP_PROMPT) {
+    return `离线时只录了一个后续问题，请用 --continue / Offline, the only follow-up question recorded is "${FOLLOW_UP_PROMPT}": use --continue, or set DEEPSEEK_API_KEY to ask your own`;
+  }
+  const save = saveTarget(args);
+  const replaysTurn = args.load === undefined ? 1 : 2;
+  const recording = offline && prompt !== undefined && (save !== undefined || args.load !== undefined) ? followUpTurn(replaysTurn) : undefined;
+  return { load: args.load, save, prompt, recording };
+}
+
+export interface DiskIO {
+  readonly out: (line: string) => void;
+  /** How the demo prints one event (section ②'s format). */
+  readonly format: (event: SessionEvent) => string;
+}
+
+export interface OpenedSession {
+  readonly session: Session;
+  /** Stops writing (closes the file); harmless when nothing was being saved. */
+  readonly stop: () => void;
+}
+
+/**
+ * The session the demo works on: a new one, or the one --load reads (telling what was torn, and
+ * repairing a turn a crash left open), with --save's writer attached before the repair so that the
+ * file gets it too. Undefined, after saying why, when the file cannot be read or written.
+ */
+export function openSession(plan: DiskPlan, io: DiskIO): OpenedSession | undefined {
+  const loaded = plan.load === undefined ? { session: new Session(), torn: false } : load(plan.load, io);
+  if (loaded === undefined) return undefined;
+  const { session } = loaded;
+  let stop = () => {};
+  if (plan.save !== undefined) {
+    const attached = attach(session, plan.save, loaded.torn && plan.save === plan.load, io);
+    if (attached === undefined) return undefined;
+    stop = attached;
+  }
+  if (plan.load !== undefined) repair(session, plan.save !== undefined, io);
+  return { session, stop };
+}
+
+function load(file: string, { out }: DiskIO): { session: Session; torn: boolean } | undefined {
+  try {
+    const { session, torn, format } = readLogFile(file);
+    const count = session.events.length;
+    out(`从 ${file} 读入 ${count} 条事件（${format}），不调用模型 / Loaded ${file}: ${count} events (${format}), no model call`);
+    if (torn !== undefined) {
+      const [zh, en] = torn.reason === "unterminated" ? ["没有换行结尾", "no newline at its end"] : ["不是事件的 JSON", "not an event's JSON"];
+      out(`  第 ${torn.line} 行被撕裂（${zh}，${torn.bytes} 字节）：崩溃打断的写入，已丢弃，之前的事件全部保留`);
+      out(`  (line ${torn.line} is torn — ${en}, ${torn.bytes} bytes: a write cut short by a crash; dropped, every event before it kept)`);
+    }
+    return { session, torn: torn !== undefined };
+  } catch (error) {
+    if (!(error instanceof LogFileError) && (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    out(`无法读入 ${file} / Cannot load ${file}: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+function attach(session: Session, file: string, tornFile: boolean, { out }: DiskIO): (() => void) | undefined {
+  try {
+    const stop = attachLogFile(session, file);
+    out(`每条事件一记下就写入 ${file} / Saving to ${file}: each event is written (and fsync'd) the moment it is logged`);
+    return stop;
+  } catch (error) {
+    if (!(error instanceof LogFileError)) throw error;
+    out(`无法保存到 ${file} / Cannot save to ${file}: ${error.message}`);
+    if (tornFile) {
+      out("  撕裂的行留在原处（日志里已有的内容不改写），请在新文件里继续 / A torn line stays where it is (nothing in a log is edited): go on in a new file:");
+      out(`    npm run demo -- --load ${file} --save new.jsonl --continue`);
+    } else {
+      out("  --save 开始一份新日志：换一个文件，或者接着这份日志 / --save starts a new log: choose another file, or go on with that log:");
+      out(`    npm run demo -- --load ${file} --continue`);
+    }
+    return undefined;
+  }
+}
+
+function repair(session: Session, saved: boolean, { out, format }: DiskIO): void {
+  const before = session.events.length;
+  try {
+    repairLog(session);
+  } catch (error) {
+    if (!(error instanceof RepairError)) throw error;
+    out(`  无法靠追加修复 / Not repaired: ${error.message}`);
+    return;
+  }
+  const added = session.events.slice(before);
+  if (added.length === 0) return out("  每一轮都已闭合，无需修复 / Every turn is closed: nothing to repair");
+  const [zh, en] = saved ? ["", ""] : ["（只在内存里，文件要等对话继续时才写入）", " (in memory: the file gets them when the conversation goes on)"];
+  out(`  最后一轮没有闭合（崩溃或 Ctrl-C），追加了 ${added.length} 条事件来修复${zh}：`);
+  out(`  (repaired: the last turn was left open by a crash or Ctrl-C, so ${added.length} events were appended${en})`);
+  for (const event of added) out(`    ${format(event)}`);
+}
+
+const FOLLOW_UP = "calculator-follow-up";
+
+/**
+ * Offline, a saved run replays turn 1 of the two-turn recording and --continue replays its turn 2, so a
+ * log saved offline can always go on offline. A request's user messages say which turn it belongs to.
+ */
+function followUpTurn(turn: 1 | 2): Recording {
+  const whole = loadFixture(fixturePath(FOLLOW_UP));
+  const file = `fixtures/data/${FOLLOW_UP}.json`;
+  return {
+    file: `${file}, turn ${turn}`,
+    fixture: { ...whole, exchanges: whole.exchanges.filter((exchange) => userMessagesIn(exchange) === turn) },
+    note:
+      turn === 1
+        ? undefined
+        : `--continue 离线回放 ${file} 的第 2 轮，它接着第 1 轮（离线 --save 写下的那段对话）；在线运行或修复过的日志是另一段对话，要设置 DEEPSEEK_API_KEY 在线继续。 / ` +
+          `Offline, --continue replays turn 2 of ${file}, which goes on from its turn 1 (what an offline --save writes); a log from a live run or a repaired crash holds another conversation: set DEEPSEEK_API_KEY to go on with it live.`,
+  };
+}
+
+/** Said after ④ when the run was saved. */
+export function savedNote(plan: DiskPlan, session: Session): string[] {
+  if (plan.save === undefined) return [];
+  return [`已保存 / Saved: ${plan.save} holds ${session.events.length} events; read it back with:`, `  npm run demo -- --load ${plan.save}`];
+}
+
+/** What the demo says when Ctrl-C stops it: the file is already complete up to the last event logged. */
+export function interruptedNote(argv: readonly string[]): string[] {
+  const options = Object.fromEntries(Object.entries(DISK_FLAGS).map(([name, flag]) => [name, { type: flag.type }]));
+  const save = saveTarget(parseArgs({ args: [...argv], options, strict: false }).values as DiskArgs);
+  if (save === undefined) return ["已中断（没有保存：--save <file> 会边运行边保存日志） / Interrupted (nothing was being saved: --save <file> keeps the log as it happens)"];
+  return [
+    `已中断。${save} 里已有中断前记下的每一条事件，读回来（没闭合的一轮会被修复）： / Interrupted. ${save} holds every event logged before Ctrl-C; read it back (the open turn gets repaired) with:`,
+    `  npm run demo -- --load ${save}`,
+  ];
+}

@@ -1,0 +1,107 @@
+// Setting the demo up: the model it talks to — DeepSeek itself when a key is set, or a recorded run
+// replayed offline — with the first lines that say which one it is; and a quiet end when the reader
+// stops reading.
+import { DeepSeekClient, type ChatClient } from "../common/deepseek.ts";
+import { DeepSeekConfigError, hasApiKey, publicURL, readSettings, type Env } from "../common/settings.ts";
+import { scrubKey } from "../common/text.ts";
+import { messageOf } from "../common/tools.ts";
+import { fixturePath, loadFixture, type Fixture } from "../../fixtures/fixture.ts";
+import { startReplay } from "../../fixtures/replay.ts";
+
+/** `npm run demo | head` closes the pipe early: the reader has seen enough, which is not a crash. */
+export function endQuietlyWhenPipeCloses(): void {
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(0);
+  });
+}
+
+// ── the model: live or offline ─────────────────────────────────────────────────────────────────
+
+export interface Connection {
+  readonly client: ChatClient;
+  /** The first lines of the output: live or offline, and how to switch. */
+  readonly banner: readonly string[];
+  /** Takes the key out of a line about to be printed. Nothing printed should hold it; this makes sure. */
+  readonly scrub: (line: string) => string;
+  /** Offline: why the replay did not match its recording, or undefined when it did. */
+  readonly mismatch: () => string | undefined;
+  readonly close: () => void;
+}
+
+/** What an offline run replays: a fixture (or part of one, see demo-disk.ts) and how to name it. */
+export interface Recording {
+  readonly file: string;
+  readonly fixture: Fixture;
+  /** Said under a mismatch: why this recording may not fit the run. */
+  readonly note?: string | undefined;
+}
+
+/** Whether the demo calls DeepSeek itself: a key is set and `--offline` is not. */
+export function goesLive(offline: boolean, env: Env): boolean {
+  return hasApiKey(env) && !offline;
+}
+
+/**
+ * Live when a key is set and `--offline` is not; otherwise a replay of the scenario's recording (or of
+ * the recording given). A setting the client refuses comes back as the error, for the demo to explain.
+ */
+export function connect(offline: boolean, env: Env, scenario: string | Recording): Connection | DeepSeekConfigError {
+  try {
+    if (!hasApiKey(env)) return connectOffline(scenario, "no key");
+    return offline ? connectOffline(scenario, "--offline") : connectLive(env);
+  } catch (error) {
+    if (error instanceof DeepSeekConfigError) return error;
+    throw error;
+  }
+}
+
+function connectLive(env: Env): Connection {
+  const settings = readSettings(env);
+  const client = new DeepSeekClient({ ...settings, env });
+  // publicURL: a proxy's user:password@ or an ?api_key= in DEEPSEEK_BASE_URL is not for the screen.
+  const where = publicURL(client.baseURL);
+  return {
+    client,
+    banner: [
+      `在线调用 ${client.model}，地址 ${where} / Live: calling ${client.model} at ${where}`,
+      "改为离线回放录制的流量 / To replay a recording instead: npm run demo -- --offline",
+    ],
+    scrub: (line) => scrubKey(line, settings.apiKey ?? ""),
+    mismatch: () => undefined,
+    close: () => {},
+  };
+}
+
+/** `why` is why this run is offline, which decides how to tell the learner to go live. */
+function connectOffline(scenario: string | Recording, why: "no key" | "--offline"): Connection {
+  // `file` as shown to the learner; fixturePath is the absolute one.
+  const { file, fixture, note } =
+    typeof scenario === "string" ? { file: `fixtures/data/${scenario}.json`, fixture: loadFixture(fixturePath(scenario)), note: undefined } : scenario;
+  const { meta } = fixture;
+  const [zh, en] =
+    meta.provenance === "recorded"
+      ? [`${meta.model} 在 ${meta.recorded_at.slice(0, 10)} 录制的流量`, `recorded from ${meta.model} on ${meta.recorded_at.slice(0, 10)}`]
+      : ["按 DeepSeek 文档手写的流量（synthetic，不是真实录制）", "synthetic: hand-written in DeepSeek's wire format, not recorded"];
+  const goLive =
+    why === "no key"
+      ? "要调用真实模型，请设置 DEEPSEEK_API_KEY 再运行 / To call the live model, set DEEPSEEK_API_KEY and run: npm run demo"
+      : "要调用真实模型，去掉 --offline 再运行 / To call the live model, run without --offline: npm run demo";
+  // The real client and SDK still run; MSW answers their HTTP requests from the fixture.
+  const replay = startReplay(fixture, { source: file });
+  return {
+    // No settings are read offline: the replay needs no key, and the environment's are not for it.
+    client: new DeepSeekClient({ apiKey: "offline-replay", baseURL: replay.baseURL, model: meta.model, env: {} }),
+    banner: [`离线回放 ${file} 中${zh} / Offline replay of ${file} (${en})`, goLive],
+    scrub: (line) => line,
+    mismatch: () => {
+      try {
+        replay.verify();
+        return undefined;
+      } catch (error) {
+        return note === undefined ? messageOf(error) : `${messageOf(error)}\n${note}`;
+      }
+    },
+    close: () => replay.close(),
+  };
+}

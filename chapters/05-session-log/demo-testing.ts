@@ -1,0 +1,63 @@
+// For the demo's tests: run it in process or as a program, and pick its output apart by section.
+import { execFile } from "node:child_process";
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
+import { root } from "../../scripts/steps.ts";
+import { main } from "./demo.ts";
+
+export const tsx = path.join(root, "node_modules/.bin/tsx");
+
+/** Runs `main` in this process; `lines` are what it printed, one entry per line, usage errors included. */
+export async function runInProcess(argv: string[], env: Record<string, string> = {}) {
+  const lines: string[] = [];
+  const print = (line: string) => lines.push(...line.split("\n"));
+  const code = await main(argv, { out: print, err: print, env });
+  return { code, lines, text: lines.join("\n") };
+}
+
+/**
+ * Runs `tsx demo.ts` as a learner does. Colour is forced on so a run is the same on a terminal, in a
+ * pipe and under CI=true (which also turns picocolors on); stdout is returned without escape codes.
+ */
+export function spawnDemo(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
+  const options = { cwd: root, env: { ...clean, FORCE_COLOR: "1", ...env } };
+  return new Promise((resolve) => {
+    execFile(tsx, ["chapters/05-session-log/demo.ts", ...args], options, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: stripVTControlCharacters(stdout), stderr }),
+    );
+  });
+}
+
+/** The lines of the section whose heading starts with `marker`, up to the next heading. */
+export function section(lines: readonly string[], marker: string): string[] {
+  const start = lines.findIndex((line) => line.startsWith(marker));
+  if (start < 0) return [];
+  const end = lines.findIndex((line, i) => i > start && line.startsWith("=== "));
+  return lines.slice(start + 1, end < 0 ? undefined : end);
+}
+
+export const eventLines = (lines: readonly string[]) => section(lines, "=== ②").filter((line) => /^ {2}#\d+ /.test(line));
+/** ③'s entries: each message's first line (a longer text goes on below it, indented further). */
+export const messageLines = (lines: readonly string[]) =>
+  section(lines, "=== ③").filter((line) => /^ {2}\[(user|assistant|tool)/.test(line));
+
+/**
+ * A server on 127.0.0.1 that hands each request's Authorization header to `answer`, or never answers
+ * when there is no `answer`. For in-process live runs that need a reply the stand-in does not give.
+ */
+export async function localServer(answer?: (authorization: string, response: ServerResponse) => void) {
+  const server = createServer((request, response) => {
+    request.resume(); // read the body, or the client may wait on a full socket
+    answer?.(request.headers.authorization ?? "", response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const close = () => {
+    server.closeAllConnections(); // a request left hanging on purpose must not keep close() waiting
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return { baseURL: `http://127.0.0.1:${port}`, close };
+}

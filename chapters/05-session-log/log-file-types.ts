@@ -1,0 +1,69 @@
+// What the log on disk promises, apart from how log-file.ts keeps the promise: what reading a file
+// gives back, what a torn last line is, and the errors for a file or a log that cannot be trusted.
+// The workbook gives these to the learner in step 05.7, and the timeline page reads logs through them.
+import type { LogProblem } from "./invariants.ts";
+import type { Session } from "./session.ts";
+import type { SessionOptions } from "./session-types.ts";
+
+/**
+ * The last line of a JSONL log that a crash cut short, dropped by the reader. `unterminated`: no
+ * newline at the end (the write stopped mid-line); `not-json`: a whole line that is not an event's
+ * JSON (say, zeros a power loss left behind).
+ */
+export interface TornLine {
+  /** 1-based, like an editor's line numbers. */
+  readonly line: number;
+  readonly reason: "unterminated" | "not-json";
+  /** How many bytes were dropped. */
+  readonly bytes: number;
+}
+
+/** A log read back from disk: the session it replays into, and the torn last line, if any, that was left out. */
+export interface LoadedLog {
+  readonly session: Session;
+  readonly torn: TornLine | undefined;
+  /** `jsonl`: one event per line, as the writer saves it; `json-array`: the whole log as one JSON array. */
+  readonly format: "jsonl" | "json-array";
+}
+
+export interface ReadOptions extends SessionOptions {
+  /** Names the log in error messages, e.g. the file's path. */
+  readonly source?: string;
+}
+
+export type LogFileErrorCode =
+  /** A line before the last is not an event's JSON: a corrupt file, never skipped. */
+  | "BAD_LINE"
+  /** A JSON array log that is not valid JSON. */
+  | "BAD_JSON"
+  /** An entry broke a replay rule; `cause` is Session.fromLog's ReplayError. */
+  | "REPLAY"
+  /** A writer was pointed at a file that does not hold exactly its session's events. */
+  | "NOT_THIS_LOG"
+  /** The file changed under a writer (another writer appended to it): nothing more is written. */
+  | "FILE_CHANGED";
+
+/** A log file that cannot be read or written as it is. `line` (1-based) says where, when a line is to blame. */
+export class LogFileError extends Error {
+  override readonly name = "LogFileError";
+  constructor(
+    readonly code: LogFileErrorCode,
+    readonly source: string,
+    readonly line: number | undefined,
+    detail: string,
+    options?: ErrorOptions,
+  ) {
+    super(`${source}${line === undefined ? "" : ` line ${line}`}: ${detail}`, options);
+  }
+}
+
+/** A log whose problems appending cannot fix (an orphan result, a turn left open before another began). */
+export class RepairError extends Error {
+  override readonly name = "RepairError";
+  constructor(readonly problems: readonly LogProblem[]) {
+    super(
+      `cannot repair this log by appending: ${problems.map((problem) => `${problem.code} (${problem.message})`).join("; ")}. ` +
+        "Only a last turn left open by a crash can be closed; anything else is a damaged log to look at by hand.",
+    );
+  }
+}

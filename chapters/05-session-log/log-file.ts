@@ -1,0 +1,232 @@
+// Beyond 5.3 and 5.6: the log on disk. A subscriber writes each event as one line of JSON (JSONL) the
+// moment it is committed; a reader replays the file into a Session, dropping only a last line that a
+// crash cut short; and repairLog closes the turn such a crash left open — by appending, never editing.
+//
+// The format: line n (from 1) is `JSON.stringify(event #n-1)` followed by "\n", in id order, UTF-8.
+// JSON.stringify escapes every newline inside a string, so an event is always exactly one line.
+import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
+import { isEventOfType, type SessionEvent } from "./events.ts";
+import { findLogProblems, type LogProblem } from "./invariants.ts";
+import { LogFileError, RepairError, type LoadedLog, type ReadOptions, type TornLine } from "./log-file-types.ts";
+import { Session } from "./session.ts";
+import { ReplayError, type SessionLog } from "./session-types.ts";
+
+function lineOf(event: SessionEvent): Buffer {
+  return Buffer.from(`${JSON.stringify(event)}\n`);
+}
+
+// ── writing: persistence is just a subscriber ───────────────────────────────────────────────────
+
+/**
+ * Saves the session's log to `file` as it grows, and returns the function that stops. The file must be
+ * new, empty, or hold exactly the session's events so far: a writer never mixes two logs in one file.
+ *
+ * Each event is written with a synchronous write and then fsync'd before `append` returns, so an event
+ * the session has acknowledged is in the file even if the process is killed a moment later (the
+ * write) or the machine loses power (the fsync). An agent logs a few events per model call, which
+ * takes seconds, so a disk flush per event (well under 2 ms on this machine's disk) costs nothing
+ * anyone can notice. Not covered: the directory entry of a brand-new file is not fsync'd.
+ */
+export function attachLogFile(session: SessionLog, file: string): () => void {
+  const fd = openSync(file, "a+"); // created if missing; every write goes to the end (O_APPEND)
+  let size: number;
+  try {
+    size = startFile(fd, file, session.events);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  const unsubscribe = session.subscribe((event) => {
+    // Anything but our own bytes at the end means someone else wrote here: stop rather than interleave.
+    const found = fstatSync(fd).size;
+    if (found !== size) {
+      throw new LogFileError("FILE_CHANGED", file, undefined, `event #${event.id} was not written: the file has ${found} bytes, this writer wrote ${size} (another writer is appending to it)`);
+    }
+    size += writeDurably(fd, lineOf(event));
+  });
+  let open = true;
+  return () => {
+    if (!open) return;
+    open = false;
+    unsubscribe();
+    closeSync(fd);
+  };
+}
+
+/** Writes the events logged before the writer arrived into an empty file, or checks the file already holds them. */
+function startFile(fd: number, file: string, events: readonly SessionEvent[]): number {
+  const expected = Buffer.concat(events.map(lineOf));
+  const existing = readFileSync(fd);
+  if (existing.length === 0) return writeDurably(fd, expected);
+  if (existing.equals(expected)) return existing.length;
+  throw new LogFileError("NOT_THIS_LOG", file, undefined, `refusing to append: ${whyNotThisLog(existing, events)}`);
+}
+
+function whyNotThisLog(existing: Buffer, events: readonly SessionEvent[]): string {
+  const held = existing.toString("utf8").split(/(?<=\n)/); // each line keeps its "\n"
+  const ours = events.map((event) => lineOf(event).toString("utf8"));
+  const differs = held.findIndex((line, index) => line !== ours[index]);
+  if (differs === -1) return `the file holds only ${held.length} of this session's ${events.length} events`;
+  if (differs >= ours.length) return `the file holds ${held.length} lines, more than this session's ${events.length} events`;
+  return `line ${differs + 1} of the file is not event #${differs} of this session (another session's log, or a torn line)`;
+}
+
+function writeDurably(fd: number, bytes: Buffer): number {
+  // writeSync may write less than asked (a full disk, a signal); the rest must follow, in order.
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+  fsyncSync(fd);
+  return bytes.length;
+}
+
+// ── reading: every line is trusted only after it is checked ─────────────────────────────────────
+
+/** Reads a log file (JSONL, or a JSON array of events) into a Session; see parseLogText. */
+export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog {
+  return parseLogText(readFileSync(file), { source: file, ...options });
+}
+
+/**
+ * Replays a saved log: JSONL as attachLogFile writes it, or the whole log as one JSON array (what the
+ * demo's ④ prints). In JSONL a last line that a crash cut short is dropped and reported as `torn`; a
+ * bad line anywhere else is a LogFileError naming it, never skipped; and an entry Session.fromLog
+ * refuses is reported by its line (event #i is line i+1). A string is taken as UTF-8 text; bytes are
+ * decoded strictly, so a line that is not valid UTF-8 is a bad line, not text with "�" in it.
+ */
+export function parseLogText(input: string | Uint8Array, options: ReadOptions = {}): LoadedLog {
+  const { source = "log", ...sessionOptions } = options;
+  const bytes = typeof input === "string" ? Buffer.from(input, "utf8") : input;
+  if (startsWithBracket(bytes)) {
+    const entries = parseJsonArray(bytes, source);
+    return { session: replay(entries, source, sessionOptions, () => undefined), torn: undefined, format: "json-array" };
+  }
+  const { entries, torn } = readLines(bytes, source);
+  return { session: replay(entries, source, sessionOptions, (index) => index + 1), torn, format: "jsonl" };
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+function decode(bytes: Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parses each line; only the last may be torn. */
+function readLines(bytes: Uint8Array, source: string): { entries: unknown[]; torn: TornLine | undefined } {
+  const entries: unknown[] = [];
+  let start = 0;
+  for (let line = 1; start < bytes.length; line++) {
+    const newline = bytes.indexOf(0x0a, start);
+    if (newline === -1) return { entries, torn: { line, reason: "unterminated", bytes: bytes.length - start } };
+    const entry = parseLine(bytes.subarray(start, newline));
+    const isLast = newline === bytes.length - 1;
+    if (entry.ok) entries.push(entry.value);
+    else if (isLast) return { entries, torn: { line, reason: "not-json", bytes: newline + 1 - start } };
+    else throw new LogFileError("BAD_LINE", source, line, `${entry.why}; only the last line can be torn by a crash, so a bad line before it means a damaged file`);
+    start = newline + 1;
+  }
+  return { entries, torn: undefined };
+}
+
+type Parsed = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly why: string };
+
+function parseLine(bytes: Uint8Array): Parsed {
+  const text = decode(bytes);
+  if (text === undefined) return { ok: false, why: "the line is not valid UTF-8" };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, why: `the line is not JSON (${(error as Error).message})` };
+  }
+}
+
+function startsWithBracket(bytes: Uint8Array): boolean {
+  const first = bytes.findIndex((byte) => byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d);
+  return first !== -1 && bytes[first] === 0x5b; // "["
+}
+
+function parseJsonArray(bytes: Uint8Array, source: string): unknown {
+  const text = decode(bytes);
+  if (text === undefined) throw new LogFileError("BAD_JSON", source, undefined, "the log is not valid UTF-8");
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new LogFileError("BAD_JSON", source, undefined, `a log that starts with "[" is one JSON array of events, but this is not JSON (${(error as Error).message})`);
+  }
+}
+
+/** Session.fromLog, with its ReplayError's event index told as the line the event was on. */
+function replay(entries: unknown, source: string, options: Omit<ReadOptions, "source">, lineOf: (index: number) => number | undefined): Session {
+  try {
+    return Session.fromLog(entries, options);
+  } catch (error) {
+    if (!(error instanceof ReplayError)) throw error;
+    throw new LogFileError("REPLAY", source, lineOf(error.index), error.message, { cause: error });
+  }
+}
+
+// ── repair: a crash leaves the last turn open; close it by appending ────────────────────────────
+
+// What the model reads on the next turn, so each says what happened and that nothing was retried.
+const TURN_INTERRUPTED = "interrupted: the run stopped before this turn ended (the process was killed or crashed); closed when the log was loaded";
+const OUTCOME_UNKNOWN = "error: interrupted while this tool call was running; its outcome is unknown and it was not run again";
+const NOT_STARTED = "error: interrupted before this tool call started; it never ran";
+
+/**
+ * Closes the last turn if a crash left it open — an error result for each call the turn left
+ * unanswered, step/end for the open step, turn/end { reason: "error" } — by appending to `session`,
+ * which it returns: a writer attached to the session saves the repair too, and the events already
+ * logged stay exactly as they were. A log with no problem is returned as it is; one whose problems
+ * are not what a crash leaves (findLogProblems says which) is a RepairError, and nothing is appended.
+ */
+export function repairLog(session: Session): Session {
+  const events = session.events;
+  const problems = findLogProblems(events);
+  if (problems.length === 0) return session;
+  const turnStart = lastTurnLeftOpen(events, problems);
+  for (const problem of problems) {
+    if (problem.code === "UNANSWERED_TOOL_CALL") answer(session, dataAt(events, problem.index, "tool/call").call_id, OUTCOME_UNKNOWN);
+  }
+  // A reply asking for several calls is logged before the first runs; a crash can leave later ones unstarted.
+  for (const call of neverStarted(events.slice(turnStart))) {
+    session.append("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments });
+    answer(session, call.id, NOT_STARTED);
+  }
+  const openStep = problems.find((problem) => problem.code === "OPEN_STEP");
+  if (openStep) session.append("step/end", dataAt(events, openStep.index, "step/start"));
+  const { turn } = dataAt(events, turnStart, "turn/start");
+  session.append("turn/end", { turn, reason: "error", message: TURN_INTERRUPTED });
+  return session;
+}
+
+/** The index of the last turn/start, when every problem is one a crash in that turn explains. */
+function lastTurnLeftOpen(events: readonly SessionEvent[], problems: readonly LogProblem[]): number {
+  const turnStart = events.findLastIndex((event) => event.type === "turn/start");
+  const stepStart = events.findLastIndex((event) => event.type === "step/start");
+  const crashLeft = (problem: LogProblem): boolean =>
+    (problem.code === "OPEN_TURN" && problem.index === turnStart) ||
+    (problem.code === "OPEN_STEP" && problem.index === stepStart && stepStart > turnStart) ||
+    (problem.code === "UNANSWERED_TOOL_CALL" && problem.index > turnStart);
+  const others = problems.filter((problem) => !crashLeft(problem));
+  if (others.length > 0) throw new RepairError(others);
+  if (!problems.some((problem) => problem.code === "OPEN_TURN")) throw new RepairError(problems);
+  return turnStart;
+}
+
+function neverStarted(turn: readonly SessionEvent[]) {
+  const started = new Set(turn.filter((event) => isEventOfType(event, "tool/call")).map((event) => event.data.call_id));
+  const asked = turn.flatMap((event) => (isEventOfType(event, "assistant/message") ? event.data.tool_calls : []));
+  return asked.filter((call) => !started.has(call.id));
+}
+
+function answer(session: Session, callId: string, content: string): void {
+  session.append("tool/result", { call_id: callId, content, is_error: true });
+}
+
+function dataAt<T extends "turn/start" | "step/start" | "tool/call">(events: readonly SessionEvent[], index: number, type: T) {
+  const event = events[index];
+  if (event === undefined || !isEventOfType(event, type)) throw new Error(`event #${index} is not ${type}`);
+  return event.data;
+}

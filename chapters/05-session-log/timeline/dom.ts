@@ -1,0 +1,165 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// Draws the view model into the page one event at a time, touching only what that event changed, so
+// the same calls draw a stored log (every event in a row) and a live one (each event as it arrives).
+import type { Message } from "../../common/messages.ts";
+import type { LogProblem } from "../invariants.ts";
+import {
+  carriedByLabel, countLabel, endLabel, hiddenLabels, labels, notSentLabel, pairLabel, roleLabels, sentAsLabel, stepLabel, turnLabel, type Bilingual,
+} from "./labels.ts";
+import type { EventView, GroupView, MessageView, TimelineView } from "./view-model.ts";
+
+// These problems are what any log looks like halfway through a turn; while a live run goes on the
+// page shows them muted (see page.css), and as errors once the log is complete.
+const OPEN_PROBLEMS = new Set(["OPEN_TURN", "OPEN_STEP", "UNANSWERED_TOOL_CALL"]);
+
+/** Draws event `id`, which `view` has just gained, and updates what it changed elsewhere on the page. */
+export function drawEvent(view: TimelineView, id: number): void {
+  const item = view.events[id] as EventView;
+  entryList(view, item).append(eventNode(item));
+  if (item.pairedWith !== null) redrawBadges(view.events[item.pairedWith] as EventView);
+  drawGroupHead(view.groups[item.group] as GroupView, item.group);
+  if (item.message !== null) {
+    byId("messages").append(messageNode(view.messages[item.message] as MessageView, item.alert !== null));
+  }
+  drawProblems(view.problems);
+  byId("summary").replaceChildren(text(countLabel(view.events.length, view.messages.length)));
+}
+
+// ── the timeline: group (turn) → step → event ──────────────────────────────────────────────────
+
+function entryList(view: TimelineView, item: EventView): HTMLElement {
+  const group =
+    document.querySelector<HTMLElement>(`[data-group="${item.group}"]`) ?? byId("groups").appendChild(groupNode(item.group));
+  const entries = group.querySelector(".entries") as HTMLElement;
+  const entry = view.groups[item.group]?.entries[item.entry];
+  if (entry?.kind !== "step") return entries;
+  const step =
+    entries.querySelector(`:scope > [data-entry="${item.entry}"]`) ?? entries.appendChild(stepNode(entry.step, item.entry));
+  return step.querySelector(".step-events") as HTMLElement;
+}
+
+function groupNode(group: number): HTMLElement {
+  return h("section", { class: "group", "data-group": group, "aria-labelledby": `group-${group}-title` },
+    h("h3", { id: `group-${group}-title` }), h("ol", { class: "entries" }));
+}
+
+function stepNode(step: number, entry: number): HTMLElement {
+  return h("li", { class: "step", "data-entry": entry },
+    h("div", { class: "step-title" }, text(stepLabel(step))), h("ol", { class: "step-events" }));
+}
+
+function drawGroupHead(group: GroupView, index: number): void {
+  const title = group.turn === null ? labels.outsideTurn : turnLabel(group.turn);
+  const end = group.end && h("span", { class: `end end-${group.end.reason}` }, text(endLabel(group.end.reason)));
+  byId(`group-${index}-title`).replaceChildren(text(title), end ?? "");
+}
+
+function eventNode(item: EventView): HTMLElement {
+  const { id, type, data } = item.event;
+  const since = item.sinceTurnStart === null ? "" : `+${item.sinceTurnStart} ms`;
+  return h("li", { class: "event", id: `event-${id}`, "data-event-id": id, "data-type": type, tabindex: -1 },
+    h("div", { class: "event-head" },
+      h("span", { class: "event-id" }, `#${id}`),
+      h("code", { class: "event-type" }, type),
+      h("span", { class: "since" }, since),
+      h("span", { class: "badges" }, ...badges(item))),
+    h("details", {}, h("summary", {}, text(labels.data)), h("pre", {}, JSON.stringify(data, null, 2))));
+}
+
+function redrawBadges(item: EventView): void {
+  document.querySelector(`[data-event-id="${item.event.id}"] .badges`)?.replaceChildren(...badges(item));
+}
+
+function badges(item: EventView): Node[] {
+  const { alert, event } = item;
+  const out: Node[] = [];
+  if (item.message !== null) {
+    const attributes = { type: "button", class: "to-message", "data-to-message": item.message };
+    out.push(h("button", attributes, text(sentAsLabel(item.message))));
+  }
+  if (item.hidden !== null) {
+    const why = item.carriedBy === null ? hiddenLabels[item.hidden] : carriedByLabel(item.carriedBy);
+    out.push(h("span", { class: "hidden-reason", "data-reason": item.hidden }, text(notSentLabel(why))));
+  }
+  if (event.type === "tool/call" || event.type === "tool/result") {
+    out.push(item.pairedWith === null
+      ? h("span", { class: "pair" }, text(labels.noResult))
+      : h("a", { class: "pair", href: `#event-${item.pairedWith}` }, text(pairLabel(event.type, item.pairedWith))));
+  }
+  if (alert?.kind === "tool-error") out.push(h("strong", { class: "alert" }, text(labels.toolError)));
+  if (alert !== null && alert.kind !== "tool-error") {
+    const message = alert.message === null ? "" : `: ${alert.message}`;
+    out.push(h("strong", { class: "alert" }, text(endLabel(alert.kind)), message));
+  }
+  return out;
+}
+
+// ── the messages the model saw ───────────────────────────────────────────────────────────────────
+
+/** `erred`: the event it came from is an is_error result, which the message itself does not say. */
+function messageNode({ index, fromEvent, message }: MessageView, erred: boolean): HTMLElement {
+  const role = roleLabels[message.role] ?? [message.role, message.role];
+  const classes = `message role-${message.role}${erred ? " erred" : ""}`;
+  const button = { type: "button", class: "select-message", "aria-controls": `event-${fromEvent}`, "aria-pressed": "false" };
+  return h("li", { class: classes, "data-message-index": index, "data-from-event": fromEvent },
+    h("button", button,
+      h("span", { class: "message-index" }, `messages[${index}]`), " ", text(role),
+      h("span", { class: "from" }, ` ← #${fromEvent}`)),
+    messageBody(message));
+}
+
+function messageBody(message: Message): HTMLElement {
+  const body = h("div", { class: "message-body" });
+  if (message.role === "assistant") {
+    if (message.reasoning_content) {
+      body.append(h("details", { class: "reasoning" }, h("summary", {}, "reasoning_content"), h("pre", {}, message.reasoning_content)));
+    }
+    for (const call of message.tool_calls) {
+      body.append(h("pre", { class: "tool-call" }, `${call.name}(${call.arguments})  [${call.id}]`));
+    }
+    if (message.content !== null && message.content !== "") body.append(h("pre", {}, message.content));
+    return body;
+  }
+  body.append(h("pre", {}, message.content));
+  if (message.role === "tool") body.append(h("div", { class: "call-id" }, `tool_call_id: ${message.tool_call_id}`));
+  return body;
+}
+
+// ── the structure check ──────────────────────────────────────────────────────────────────────────
+
+function drawProblems(problems: readonly LogProblem[]): void {
+  for (const marked of document.querySelectorAll(".has-problem")) marked.classList.remove("has-problem", "open-problem");
+  const items = problems.map((problem) => {
+    const open = OPEN_PROBLEMS.has(problem.code);
+    const classes = open ? ["has-problem", "open-problem"] : ["has-problem"];
+    document.querySelector(`[data-event-id="${problem.index}"]`)?.classList.add(...classes);
+    return h("li", { class: open ? "problem open-problem" : "problem", "data-problem-code": problem.code },
+      h("a", { href: `#event-${problem.index}` }, `#${problem.index}`), ` ${problem.code} `, problem.message);
+  });
+  const heading = h("h2", {}, text(problems.length === 0 ? labels.noProblems : labels.problems));
+  byId("problems").replaceChildren(heading, ...(items.length === 0 ? [] : [h("ul", {}, ...items)]));
+  byId("problems").classList.toggle("clean", problems.length === 0);
+}
+
+// ── small helpers ────────────────────────────────────────────────────────────────────────────────
+
+/** The two languages side by side; the English one is marked so it can be styled and read out as English. */
+export function text([zh, en]: Bilingual): DocumentFragment {
+  const fragment = document.createDocumentFragment();
+  fragment.append(h("span", { class: "zh" }, zh), " ", h("span", { class: "en", lang: "en" }, en));
+  return fragment;
+}
+
+export function byId(id: string): HTMLElement {
+  const element = document.getElementById(id);
+  if (element === null) throw new Error(`the page has no element #${id}`);
+  return element;
+}
+
+function h(tag: string, attributes: Readonly<Record<string, string | number>>, ...children: (Node | string)[]): HTMLElement {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
+  element.append(...children);
+  return element;
+}

@@ -1,0 +1,39 @@
+// The page as text, before any browser: one self-contained file that carries its log intact.
+import { describe, expect, it } from "vitest";
+import { Session } from "../session.ts";
+import { renderLivePage, renderTimelinePage } from "./page.ts";
+import { embeddedLog } from "./page-testing.ts";
+
+function sessionSaying(...contents: string[]): Session {
+  const session = new Session({ clock: () => 0 });
+  for (const content of contents) session.append("user/message", { content });
+  return session;
+}
+
+describe("the static page", () => {
+  it("carries the log unchanged, even text that would close its <script> element", () => {
+    const session = sessionSaying("</script><script>alert(1)</script>", "<!-- and a comment", "中文 \u2028 line separator");
+    const html = renderTimelinePage(session.events);
+    expect(html.match(/<\/script>/g)?.length, "only the page's own two script elements close").toBe(2);
+    expect(embeddedLog(html)).toEqual(session.events);
+  });
+
+  it("loads nothing from anywhere: no src, no link, no CSS url(); its policy forbids any request", () => {
+    const html = renderTimelinePage(sessionSaying("hi").events);
+    expect(html).not.toMatch(/\ssrc=|<link|url\(|@import/);
+    expect(html).toContain(`content="default-src 'none';`);
+  });
+
+  it("escapes the source it names", () => {
+    expect(renderTimelinePage([], { source: 'log "<b>x</b>"' })).toContain("log &#34;&#60;b&#62;x&#60;/b&#62;&#34;");
+  });
+});
+
+describe("the live page", () => {
+  it("is the same page without a log inside, pointed at the event stream", () => {
+    const html = renderLivePage("/events");
+    expect(html).toContain('<body data-live="/events">');
+    expect(html).not.toContain('id="session-log"');
+    expect(html.replace(' data-live="/events"', "")).toBe(renderTimelinePage([]).replace(/<script type="application\/json".*?<\/script>/s, ""));
+  });
+});

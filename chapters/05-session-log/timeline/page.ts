@@ -1,0 +1,111 @@
+// The timeline page: one self-contained HTML file (inline CSS and script, nothing fetched). It carries
+// the log itself, and its script (browser.ts, bundled here) derives the view from it, so the page is
+// literally a derivation of the log. The live page is the same page, fed by a server instead.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildSync } from "esbuild";
+import type { SessionEvent } from "../events.ts";
+import { labels, type Bilingual } from "./labels.ts";
+
+export interface PageOptions {
+  /** Says where the log came from, e.g. "scenario calculator (offline replay)" or a file name. */
+  readonly source?: string;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** A page that draws `events`; open it from disk, no server needed. */
+export function renderTimelinePage(events: readonly SessionEvent[], options: PageOptions = {}): string {
+  // "<" escaped, so no string in the log can close the <script> element that carries it.
+  const log = JSON.stringify(events).replace(/</g, "\\u003c");
+  return page(options, "", `<script type="application/json" id="session-log">${log}</script>`);
+}
+
+/** The page a live server sends: no log inside; its script follows `eventsURL` (Server-Sent Events). */
+export function renderLivePage(eventsURL: string, options: PageOptions = {}): string {
+  return page(options, ` data-live="${escapeHtml(eventsURL)}"`, "");
+}
+
+/** Writes the page for `events` to `file` (its folder is made if needed); returns the absolute path. */
+export function writeTimelinePage(events: readonly SessionEvent[], file: string, options: PageOptions = {}): string {
+  const absolute = path.resolve(file);
+  mkdirSync(path.dirname(absolute), { recursive: true });
+  writeFileSync(absolute, renderTimelinePage(events, options));
+  return absolute;
+}
+
+function page(options: PageOptions, bodyAttributes: string, logElement: string): string {
+  const source = options.source === undefined ? "" : `<p class="source">${escapeHtml(options.source)}</p>`;
+  // The policy is the proof of "nothing fetched": the browser refuses every request but the live stream.
+  const policy = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'";
+  return `<!doctype html>
+<html lang="zh-CN">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${policy}">
+<title>${plain(labels.title)}${options.source === undefined ? "" : ` — ${escapeHtml(options.source)}`}</title>
+<style>
+${pageStyle()}</style>
+</head>
+<body${bodyAttributes}>
+<header>
+<h1>${both(labels.title)}</h1>
+${source}
+<p id="summary"></p>
+<p id="live" role="status"></p>
+<section id="problems" aria-live="polite"></section>
+<noscript><p>${both(labels.noScript)}</p></noscript>
+</header>
+<main>
+<section class="timeline" aria-labelledby="events-title">
+<h2 id="events-title">${both(labels.events)}</h2>
+<div id="groups"></div>
+</section>
+<section class="messages" aria-labelledby="messages-title">
+<h2 id="messages-title">${both(labels.messages)}</h2>
+<p class="hint">${both(labels.messagesHint)}</p>
+<ol id="messages"></ol>
+</section>
+</main>
+${logElement}
+<script>
+${pageScript()}</script>
+</body>
+</html>
+`;
+}
+
+let script: string | undefined;
+
+/** browser.ts and everything it imports, as one script; built once per process. */
+function pageScript(): string {
+  script ??= buildSync({
+    entryPoints: [path.join(here, "browser.ts")],
+    bundle: true,
+    write: false,
+    format: "iife",
+    target: "es2022",
+    legalComments: "none",
+    logLevel: "silent",
+  }).outputFiles[0]?.text;
+  if (script === undefined) throw new Error("esbuild produced no script for the timeline page");
+  return script;
+}
+
+function pageStyle(): string {
+  return readFileSync(path.join(here, "page.css"), "utf8");
+}
+
+function both([zh, en]: Bilingual): string {
+  return `<span class="zh">${escapeHtml(zh)}</span> <span class="en" lang="en">${escapeHtml(en)}</span>`;
+}
+
+function plain([zh, en]: Bilingual): string {
+  return `${escapeHtml(zh)} / ${escapeHtml(en)}`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,76 @@
+// Command-line flags, read by node:util's parseArgs from one table that also writes `--help`: adding
+// a flag is one line, and a flag that does not exist gets the usage, not a stack trace.
+import { parseArgs } from "node:util";
+
+/** One flag: parseArgs's type, what its value is (for `--help`), and one line of help (中文 / English). */
+export interface Flag {
+  readonly type: "boolean" | "string";
+  /** How `--help` shows a string flag's value, e.g. `<file>`. */
+  readonly value?: string;
+  readonly help: string;
+}
+
+export type Flags = Readonly<Record<string, Flag>>;
+
+/** What parseArgs gives for `F`: text for a string flag, true for a boolean one; absent when not given. */
+export type FlagValues<F extends Flags> = { readonly [K in keyof F]?: F[K]["type"] extends "string" ? string : boolean };
+
+export interface Command<F extends Flags> {
+  /** How the command is typed, one line per form: `npm run demo -- [flags]`. */
+  readonly usage: readonly string[];
+  readonly flags: F;
+  /** Whether it takes arguments besides flags (scenario names, say). */
+  readonly positionals?: boolean;
+}
+
+type Printer = (line: string) => void;
+
+const HELP: Flag = { type: "boolean", help: "列出这些参数 / list these flags" };
+
+/** parseArgs's errors (by `code`) in Chinese; its English message goes beside. */
+const USAGE_ERRORS: Readonly<Record<string, string>> = {
+  ERR_PARSE_ARGS_UNKNOWN_OPTION: "没有这个参数",
+  ERR_PARSE_ARGS_INVALID_OPTION_VALUE: "参数的值不对",
+  ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL: "这个命令不接受参数",
+};
+
+/**
+ * The values and arguments given, or the exit code to end with: 0 after `--help` (the usage on
+ * `out`), 2 after a usage error (the error and the usage on `err`).
+ */
+export function readFlags<F extends Flags>(
+  argv: readonly string[],
+  command: Command<F>,
+  print: { readonly out: Printer; readonly err: Printer },
+): { values: FlagValues<F>; positionals: string[] } | number {
+  try {
+    const options: Flags = { ...command.flags, help: HELP };
+    const { values, positionals } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: command.positionals ?? false });
+    // parseArgs checked each value against its flag's type, which is what FlagValues<F> says.
+    if (values.help !== true) return { values: values as FlagValues<F>, positionals };
+    for (const line of usage(command)) print.out(line);
+    return 0;
+  } catch (error) {
+    const zh = usageErrorInChinese(error);
+    if (zh === undefined) throw error;
+    print.err(`用法错误：${zh} / Usage error: ${(error as Error).message}`);
+    for (const line of usage(command)) print.err(line);
+    return 2;
+  }
+}
+
+/** parseArgs throws a TypeError with a `code` for a bad command line; anything else is a real error. */
+function usageErrorInChinese(error: unknown): string | undefined {
+  const code = error instanceof TypeError && "code" in error ? String(error.code) : "";
+  return USAGE_ERRORS[code];
+}
+
+/** The usage lines and one line per flag, `--help` last. */
+export function usage<F extends Flags>(command: Command<F>): string[] {
+  const rows = Object.entries({ ...command.flags, help: HELP }).map(([name, flag]) => ({
+    name: flag.type === "string" ? `--${name} ${flag.value ?? "<value>"}` : `--${name}`,
+    help: flag.help,
+  }));
+  const width = Math.max(...rows.map((row) => row.name.length));
+  return ["用法 / Usage:", ...command.usage.map((line) => `  ${line}`), ...rows.map((row) => `  ${row.name.padEnd(width)}  ${row.help}`)];
+}

@@ -1,0 +1,360 @@
+// Step 05.7 (challenge) — the log on disk. A subscriber saves each event as one JSON line the moment it
+// is committed; reading the file back drops only a last line that a crash cut short, and refuses any
+// other bad line by its number; and a turn the crash left open is closed by appending, never editing.
+// The format every test assumes: line n is `JSON.stringify(event #n-1)` and "\n", in id order, UTF-8.
+// These tests build sessions with the chapter's Session (not your exercises/…/session.ts), so this
+// step does not depend on your 05.1–05.5. Files go to a fresh temporary folder for each test.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import fc from "fast-check";
+import { findLogProblems } from "../../chapters/05-session-log/invariants.ts";
+import { LogFileError, RepairError } from "../../chapters/05-session-log/log-file-types.ts";
+import { Session } from "../../chapters/05-session-log/session.ts";
+import { ReplayError } from "../../chapters/05-session-log/session-types.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
+import { attachLogFile, parseLogText, readLogFile, repairLog } from "./log-file.ts";
+import { eventInputsArb } from "./arbitraries.ts";
+import { chapterRunArb, input, sessionOf, storedCopy, tickingClock, type EventInput } from "./practice-runs.ts";
+
+let dir = "";
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "log-on-disk-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+let files = 0;
+const newFile = () => path.join(dir, `session-${++files}.jsonl`);
+
+/** What the file must hold for these events: one JSON line each. */
+const jsonl = (events: readonly SessionEvent[]) => events.map((event) => `${JSON.stringify(event)}\n`).join("");
+
+const call = { id: "call_00_calc", name: "calculator", arguments: '{"expression": "1+2*3"}' };
+
+/** The book's §5.7 round trip: 12 events, with Chinese text (several bytes per character) in the last lines. */
+const roundTrip: readonly EventInput[] = [
+  input("turn/start", { turn: 1 }), // #0
+  input("user/message", { content: "1+2*3 等于几？" }), // #1
+  input("request/header", { header: { model: "deepseek-flash", system: "用 calculator 计算。", tools: [] }, reason: "initial" }),
+  input("step/start", { turn: 1, step: 1 }), // #3
+  input("assistant/message", { content: "", reasoning_content: "先乘后加，用工具。", tool_calls: [call] }), // #4
+  input("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments }), // #5
+  input("tool/result", { call_id: call.id, content: "7", is_error: false }), // #6
+  input("step/end", { turn: 1, step: 1 }), // #7
+  input("step/start", { turn: 1, step: 2 }), // #8
+  input("assistant/message", { content: "1 + 2 × 3 = 7：先算乘法，再算加法。", reasoning_content: "结果是 7。", tool_calls: [] }),
+  input("step/end", { turn: 1, step: 2 }), // #10
+  input("turn/end", { turn: 1, reason: "completed" }), // #11
+];
+
+/** A file holding these events, written by the test itself (so the reading tests do not need your writer). */
+function fileOf(inputs: readonly EventInput[] = roundTrip): { file: string; session: Session } {
+  const session = sessionOf(inputs);
+  const file = newFile();
+  writeFileSync(file, jsonl(session.events));
+  return { file, session };
+}
+
+/** A session with your writer attached from the start, then `inputs` appended. */
+function savedSession(file: string, inputs: readonly EventInput[] = roundTrip): Session {
+  const session = new Session({ clock: tickingClock() });
+  attachLogFile(session, file);
+  for (const { type, data } of inputs) session.append(type, data);
+  return session;
+}
+
+/** Runs `action`, which must throw a LogFileError, and returns it. */
+function logFileError(action: () => unknown): LogFileError {
+  try {
+    action();
+  } catch (error) {
+    expect(error, "expected a LogFileError (chapters/05-session-log/log-file-types.ts)").toBeInstanceOf(LogFileError);
+    return error as LogFileError;
+  }
+  throw new Error("expected a LogFileError, but nothing was thrown");
+}
+
+describe("attachLogFile: persistence is a subscriber", () => {
+  test("each event is one JSON line in the file by the time append returns (no buffering)", () => {
+    const file = newFile();
+    const session = new Session({ clock: tickingClock() });
+    attachLogFile(session, file);
+    for (const { type, data } of roundTrip) {
+      session.append(type, data);
+      // A crash right now must not lose what the session just acknowledged: write synchronously.
+      expect(readFileSync(file, "utf8"), `after appending #${session.events.length - 1}`).toBe(jsonl(session.events));
+    }
+  });
+
+  test("lines follow id order, also for events appended from inside another listener", () => {
+    const file = newFile();
+    const session = new Session({ clock: tickingClock() });
+    session.subscribe((event) => {
+      if (event.type === "turn/start") session.append("user/message", { content: "appended by a listener" });
+    });
+    attachLogFile(session, file);
+    session.append("turn/start", { turn: 1 });
+    session.append("step/start", { turn: 1, step: 1 });
+    expect(readFileSync(file, "utf8")).toBe(jsonl(session.events));
+  });
+
+  test("a session that already has events writes them all first, into a new or an empty file", () => {
+    const session = sessionOf(roundTrip.slice(0, 5));
+    const fresh = newFile();
+    const empty = newFile();
+    writeFileSync(empty, "");
+    attachLogFile(session, fresh);
+    attachLogFile(session, empty);
+    session.append("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments });
+    expect(readFileSync(fresh, "utf8")).toBe(jsonl(session.events));
+    expect(readFileSync(empty, "utf8")).toBe(jsonl(session.events));
+  });
+
+  test("a file that holds exactly this session's events is appended to where it ends", () => {
+    const file = newFile();
+    const first = sessionOf(roundTrip.slice(0, 6));
+    attachLogFile(first, file)();
+    const again = Session.fromLog(storedCopy(first.events)); // the same log, as if loaded after a restart
+    attachLogFile(again, file);
+    again.append("tool/result", { call_id: call.id, content: "7", is_error: false });
+    expect(readFileSync(file, "utf8")).toBe(jsonl(again.events));
+  });
+
+  test("a file holding another session's log is refused (NOT_THIS_LOG, naming the first line that differs) and left unchanged", () => {
+    const { file } = fileOf(roundTrip.slice(0, 4));
+    const before = readFileSync(file);
+    // As many events, and the same first one: only line 2 tells them apart.
+    const other = sessionOf([roundTrip[0]!, input("user/message", { content: "另一个会话" }), ...roundTrip.slice(2, 4)]);
+    const error = logFileError(() => attachLogFile(other, file));
+    expect(error.code).toBe("NOT_THIS_LOG");
+    expect(error.message).toContain(file);
+    expect(error.message).toMatch(/line 2\b/);
+    other.append("step/end", { turn: 1, step: 1 });
+    expect(readFileSync(file), "a refused writer must not write anything").toEqual(before);
+  });
+
+  test("a file holding fewer or more events than the session is refused too, and left unchanged", () => {
+    const { file } = fileOf(roundTrip.slice(0, 4));
+    const before = readFileSync(file);
+    for (const count of [3, 5]) {
+      const error = logFileError(() => attachLogFile(sessionOf(roundTrip.slice(0, count)), file));
+      expect(error.code, `a session of ${count} events, a file of 4`).toBe("NOT_THIS_LOG");
+    }
+    expect(readFileSync(file)).toEqual(before);
+  });
+
+  test("two sessions writing one file never interleave: once one has written, the other's events are refused (FILE_CHANGED)", () => {
+    const file = newFile();
+    const refused: unknown[] = [];
+    const first = new Session({ clock: tickingClock() });
+    const second = new Session({ clock: tickingClock(), onListenerError: (error) => refused.push(error) });
+    attachLogFile(first, file);
+    attachLogFile(second, file); // both see an empty file: fine so far
+    first.append("turn/start", { turn: 1 });
+    second.append("turn/start", { turn: 7 });
+    first.append("user/message", { content: "first" });
+    expect(readFileSync(file, "utf8")).toBe(jsonl(first.events));
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toBeInstanceOf(LogFileError);
+    expect((refused[0] as LogFileError).code).toBe("FILE_CHANGED");
+  });
+
+  test("the function it returns stops the writing; calling it twice is harmless", () => {
+    const file = newFile();
+    const session = new Session({ clock: tickingClock() });
+    const stop = attachLogFile(session, file);
+    session.append("turn/start", { turn: 1 });
+    stop();
+    stop();
+    session.append("user/message", { content: "not saved" });
+    expect(readFileSync(file, "utf8")).toBe(jsonl(session.events.slice(0, 1)));
+  });
+});
+
+describe("readLogFile and parseLogText: reading a log back", () => {
+  const unicodeRunArb = fc
+    .array(fc.string({ unit: "binary", maxLength: 12 }), { maxLength: 6 })
+    .map((texts) => texts.map((content) => input("user/message", { content })));
+
+  test("write → read → replay is the identity: the same events and messages, nothing torn (property)", () => {
+    fc.assert(
+      fc.property(fc.oneof(chapterRunArb, eventInputsArb, unicodeRunArb), (inputs) => {
+        const file = newFile();
+        const session = savedSession(file, inputs);
+        const loaded = readLogFile(file);
+        expect(loaded.torn).toBeUndefined();
+        expect(loaded.format).toBe("jsonl");
+        expect(loaded.session.events).toEqual(session.events);
+        expect(loaded.session.deriveMessages()).toEqual(session.deriveMessages());
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  test("text with newlines, U+2028, emoji and a lone surrogate comes back exactly, each event on one line", () => {
+    const file = newFile();
+    const content = "第一行\n第二行\r\n\u2028 🧮 \ud800 end";
+    const session = savedSession(file, [input("user/message", { content })]);
+    expect(readFileSync(file, "utf8").split("\n")).toHaveLength(2); // one line, then the final ""
+    expect(readLogFile(file).session.events).toEqual(session.events);
+  });
+
+  test("a torn tail at every byte offset of the last line keeps exactly the events before it", () => {
+    const { file, session } = fileOf(roundTrip.slice(0, 10)); // the last line is the answer, in Chinese
+    const bytes = readFileSync(file);
+    const lastLine = Buffer.byteLength(jsonl(session.events.slice(-1)));
+    const before = bytes.length - lastLine;
+    // Every cut, including those in the middle of a character's UTF-8 bytes.
+    for (let cut = 1; cut < lastLine; cut++) {
+      const loaded = parseLogText(bytes.subarray(0, before + cut));
+      expect(loaded.session.events, `cut ${cut} bytes into line 10`).toEqual(session.events.slice(0, -1));
+      expect(loaded.torn, `cut ${cut} bytes into line 10`).toEqual({ line: 10, reason: "unterminated", bytes: cut });
+    }
+    // Cut right after a newline: nothing is torn, the log is just shorter.
+    expect(parseLogText(bytes.subarray(0, before))).toMatchObject({ torn: undefined });
+    expect(parseLogText(bytes.subarray(0, before)).session.events).toEqual(session.events.slice(0, -1));
+  });
+
+  test("a whole last line that is not an event's JSON (zeros a power loss left) is torn too", () => {
+    const { file, session } = fileOf(roundTrip.slice(0, 3));
+    writeFileSync(file, Buffer.concat([readFileSync(file), Buffer.alloc(40), Buffer.from("\n")]));
+    const loaded = readLogFile(file);
+    expect(loaded.torn).toEqual({ line: 4, reason: "not-json", bytes: 41 });
+    expect(loaded.session.events).toEqual(session.events);
+  });
+
+  test("a bad line anywhere before the last is refused with its line number, never skipped", () => {
+    const { file } = fileOf();
+    const lines = readFileSync(file, "utf8").split("\n").slice(0, -1);
+    const damages: [string, (line: string) => Buffer][] = [
+      ["cut in half", (line) => Buffer.from(line.slice(0, line.length >> 1))],
+      ["blank", () => Buffer.alloc(0)],
+      ["not UTF-8", (line) => Buffer.concat([Buffer.from(line.slice(0, -2)), Buffer.from([0xff]), Buffer.from(line.slice(-2))])],
+    ];
+    for (let index = 0; index < lines.length - 1; index++) {
+      for (const [how, damage] of damages) {
+        const pieces = lines.map((line, i) => (i === index ? damage(line) : Buffer.from(line)));
+        const text = Buffer.concat(pieces.flatMap((piece) => [piece, Buffer.from("\n")]));
+        const error = logFileError(() => parseLogText(text));
+        expect(error.code, `line ${index + 1} ${how}`).toBe("BAD_LINE");
+        expect(error.line, `line ${index + 1} ${how}`).toBe(index + 1);
+        expect(error.message).toMatch(new RegExp(`line ${index + 1}\\b`));
+      }
+    }
+  });
+
+  test("an event that breaks a replay rule is reported by its line: the ReplayError's event #i is line i+1", () => {
+    const { file } = fileOf();
+    const lines = readFileSync(file, "utf8").split("\n");
+    [lines[3], lines[4]] = [lines[4]!, lines[3]!]; // events #3 and #4 swapped: id 4 on line 4
+    writeFileSync(file, lines.join("\n"));
+    const error = logFileError(() => readLogFile(file));
+    expect(error.code).toBe("REPLAY");
+    expect(error.line).toBe(4);
+    expect(error.message).toContain(`${file} line 4`);
+    expect(error.cause).toBeInstanceOf(ReplayError);
+    expect(error.cause).toMatchObject({ index: 3, code: "ID_MISMATCH" });
+  });
+
+  test("an empty file is an empty log", () => {
+    const file = newFile();
+    writeFileSync(file, "");
+    expect(readLogFile(file)).toMatchObject({ torn: undefined, format: "jsonl" });
+    expect(readLogFile(file).session.events).toEqual([]);
+  });
+
+  test("a JSON array of events (what the demo's ④ serialises) loads through the same function", () => {
+    const session = sessionOf(roundTrip);
+    const loaded = parseLogText(`\n  ${JSON.stringify(session.events, null, 2)}`);
+    expect(loaded.format).toBe("json-array");
+    expect(loaded.torn).toBeUndefined();
+    expect(loaded.session.events).toEqual(session.events);
+    const broken = logFileError(() => parseLogText(JSON.stringify(session.events).slice(0, -1), { source: "saved.json" }));
+    expect(broken.code).toBe("BAD_JSON");
+    expect(broken.message).toMatch(/^saved\.json: /);
+  });
+});
+
+describe("repairLog: closing what a crash left open, by appending only", () => {
+  /** The round trip cut off after `count` events, as a crash would leave it, read back into a session. */
+  const cutAfter = (count: number, inputs: readonly EventInput[] = roundTrip) =>
+    Session.fromLog(storedCopy(sessionOf(inputs.slice(0, count)).events));
+
+  test("an unanswered call gets an is_error tool/result, then step/end, then turn/end { reason: \"error\" } saying the run was interrupted", () => {
+    const session = cutAfter(6); // the crash came while the calculator was running
+    const before = session.events;
+    repairLog(session);
+    const added = session.events.slice(before.length);
+    expect(added.map((event) => event.type)).toEqual(["tool/result", "step/end", "turn/end"]);
+    expect(added[0]?.data).toMatchObject({ call_id: call.id, is_error: true, content: expect.stringMatching(/interrupted/i) });
+    expect(added[1]?.data).toEqual({ turn: 1, step: 1 });
+    expect(added[2]?.data).toMatchObject({ turn: 1, reason: "error", message: expect.stringMatching(/interrupted/i) });
+    expect(findLogProblems(session.events)).toEqual([]);
+  });
+
+  test("a call the model asked for that never started is logged and answered with an error saying so", () => {
+    const second = { id: "call_01_calc", name: "calculator", arguments: '{"expression": "10/4"}' };
+    const twoCalls = roundTrip.slice(0, 7).map((entry) =>
+      entry.type === "assistant/message" ? input("assistant/message", { content: "", tool_calls: [call, second] }) : entry,
+    );
+    const session = cutAfter(7, twoCalls); // call 1 answered, call 2 never started
+    repairLog(session);
+    const added = session.events.slice(7);
+    expect(added.map((event) => event.type)).toEqual(["tool/call", "tool/result", "step/end", "turn/end"]);
+    expect(added[0]?.data).toEqual({ call_id: second.id, name: second.name, arguments: second.arguments });
+    expect(added[1]?.data).toMatchObject({ call_id: second.id, is_error: true });
+    expect(session.deriveMessages().filter((message) => message.role === "tool")).toHaveLength(2);
+  });
+
+  test("a run cut after any event, then repaired, passes the structure check and keeps every event before the cut (property)", () => {
+    fc.assert(
+      fc.property(chapterRunArb, fc.nat(), (inputs, at) => {
+        const session = cutAfter(at % (inputs.length + 1), inputs);
+        const before = storedCopy(session.events);
+        const repaired = repairLog(session);
+        expect(repaired, "repair appends to the session it is given").toBe(session);
+        expect(storedCopy(repaired.events.slice(0, before.length)), "nothing logged before may change").toEqual(before);
+        expect(findLogProblems(repaired.events)).toEqual([]);
+        // The next request is valid: every call the model asked for has its tool message.
+        const answered = new Set(repaired.deriveMessages().flatMap((m) => (m.role === "tool" ? [m.tool_call_id] : [])));
+        const asked = repaired.deriveMessages().flatMap((m) => (m.role === "assistant" ? m.tool_calls.map((c) => c.id) : []));
+        expect(asked.filter((id) => !answered.has(id))).toEqual([]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  test("a log whose turns are all closed is returned as it is", () => {
+    const session = cutAfter(12);
+    expect(repairLog(session)).toBe(session);
+    expect(session.events).toHaveLength(12);
+  });
+
+  test("problems a crash does not leave are refused with RepairError naming them, and nothing is appended", () => {
+    const orphan = [...roundTrip, input("tool/result", { call_id: "call_never_made", content: "?", is_error: false })];
+    const earlierTurnOpen = [...roundTrip.slice(0, 4), input("turn/start", { turn: 2 })];
+    for (const [inputs, code] of [[orphan, "ORPHAN_TOOL_RESULT"], [earlierTurnOpen, "OPEN_TURN"]] as const) {
+      const session = cutAfter(inputs.length, inputs);
+      let error: unknown;
+      try {
+        repairLog(session);
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error, `a log with ${code}`).toBeInstanceOf(RepairError);
+      expect((error as RepairError).message).toContain(code);
+      expect(session.events, `a log with ${code}: nothing appended`).toHaveLength(inputs.length);
+    }
+  });
+
+  test("the repair goes through the session, so a writer attached to it saves the repair in the file", () => {
+    const { file } = fileOf(roundTrip.slice(0, 9)); // killed while waiting for the model's second reply
+    const { session, torn } = readLogFile(file);
+    expect(torn).toBeUndefined();
+    attachLogFile(session, file);
+    repairLog(session);
+    expect(session.events.slice(9).map((event) => event.type)).toEqual(["step/end", "turn/end"]);
+    expect(readFileSync(file, "utf8")).toBe(jsonl(session.events));
+  });
+});

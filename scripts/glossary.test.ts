@@ -1,0 +1,281 @@
+// GLOSSARY.md, enforced: every Chinese text a learner reads uses one terminology, and no command a
+// learner may copy is followed by Chinese punctuation (copied, `npm run demo -- --offline。` passes the
+// argument "--offline。", which is not "--offline"). The texts are found, not listed: every Markdown
+// file; every string with Chinese in it in the .ts files under chapters/, exercises/, solutions/,
+// scripts/ and fixtures/; and data files (.json, .toml, .yaml, .txt) beside that code, such as a step
+// manifest — so a text someone adds later is checked too.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { describe, expect, test } from "vitest";
+import { root } from "./steps.ts";
+
+// ── the rules ─────────────────────────────────────────────────────────────────────────────────────
+
+interface Rule {
+  /** The variant as GLOSSARY.md names it (in its "不用" column, in backticks). */
+  readonly variant: string;
+  /** Matches the variant in one line of text (code spans already blanked out, except for commands). */
+  readonly find: RegExp;
+  /** What to write instead: the failure message says it. */
+  readonly use: string;
+}
+
+const han = String.raw`\p{Script=Han}`;
+// An English word written into Chinese prose: a Han character on either side, spaces allowed.
+const englishWordInChinese = (word: string) =>
+  new RegExp(String.raw`(?<=${han}[ \t]*)${word}\b|\b${word}(?=[ \t]*${han})`, "giu");
+
+const termRules: readonly Rule[] = [
+  { variant: "回合", find: /回合/gu, use: "轮次 / 一轮 (turn)" },
+  { variant: "监听器", find: /监听器/gu, use: "订阅者 (subscriber)" },
+  { variant: "listener", find: englishWordInChinese("listeners?"), use: "订阅者 (subscriber); `listener` only as a code name, in backticks" },
+  { variant: "stub", find: englishWordInChinese("stubs?"), use: "桩 (stub; 桩（stub） on its first use in a file)" },
+  { variant: "系统提示", find: /系统提示(?!词)/gu, use: "系统提示词 (system prompt)" },
+  { variant: "工具定义", find: /工具定义/gu, use: "工具说明 (tool specs)" },
+  { variant: "性质测试", find: /性质测试/gu, use: "属性测试 (property test)" },
+  { variant: "词汇表", find: /词汇表/gu, use: "词表 (event vocabulary)" },
+  { variant: "§5.3", find: /§\s*\d+(?:\.\d+)?/gu, use: 'the "5.3 节" form (book section)' },
+  {
+    variant: "书 5.3",
+    // "书 5.3", "书中 5.3", "书中章节 5.3", "书中章节：** 5.3" — unless "节" follows the number (or range).
+    // The lookahead + backreference takes the whole number or range at once, so it cannot back off to 5.2.
+    find: /书(?:中章节|中|里)?[\s：:*]*(?=(\d+\.\d+(?:\s*[–~、-]\s*\d+\.\d+)*))\1(?!\s*节)/gu,
+    use: 'the "5.3 节" form (book section)',
+  },
+  { variant: "步骤 05.x", find: /(?<!练习)步骤\s*(?:0\d\.\d|p\d)/gu, use: "练习步骤 05.x (an exercise step; 步骤 alone is a loop step, step/start)" },
+  { variant: "打码", find: /打码/gu, use: "遮蔽 (redaction)" },
+  {
+    variant: "回放日志",
+    find: /回放(?:日志|会话)|(?:日志|会话)的?回放|重放\s*(?:fixture|录制|流量)/gu,
+    use: "重放 for a log (Session.fromLog), 回放 for a recorded fixture (see GLOSSARY.md)",
+  },
+];
+
+const commandRule: Rule = {
+  variant: "。，；：、！？",
+  // A command (plain or in backticks) whose last character touches Chinese punctuation.
+  find: /\b(?:npm|npx|tsx)(?: +[!-~]+)+[。，；：、！？]/gu,
+  use: "nothing right after a command: put it on its own line, or end it with a space or a newline",
+};
+
+// ── the texts ─────────────────────────────────────────────────────────────────────────────────────
+
+/** One line of Chinese text, where it is, and which line of its file. */
+interface TextLine {
+  readonly file: string;
+  readonly line: number;
+  readonly text: string;
+}
+
+const cjk = /[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]/u;
+// This file holds every variant, on purpose, as rules and as the samples that prove them.
+const self = "scripts/glossary.test.ts";
+const codeDirs = ["chapters", "exercises", "solutions", "scripts", "fixtures"];
+// Not fixtures/data/: what a model said in a recording is evidence, not the workbook's wording.
+const dataFile = /\.(?:json|toml|ya?ml|txt)$/u;
+const recordings = "fixtures/data/";
+
+/** Every file under `dir` (relative to the repo root), skipping node_modules and dot-folders. */
+function walk(dir: string): string[] {
+  return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const relative = dir === "" ? entry.name : `${dir}/${entry.name}`;
+    if (!entry.isDirectory()) return [relative];
+    return entry.name === "node_modules" || entry.name.startsWith(".") ? [] : walk(relative);
+  });
+}
+
+/** Files read line by line: every Markdown file, and the data files beside the code. */
+function textFiles(): string[] {
+  const data = codeDirs.flatMap(walk).filter((file) => dataFile.test(file) && !file.startsWith(recordings));
+  return [...walk("").filter((file) => file.endsWith(".md")), ...data];
+}
+
+function codeFiles(): string[] {
+  return codeDirs.flatMap(walk).filter((file) => file.endsWith(".ts") && file !== self);
+}
+
+function textLines(file: string, text: string): TextLine[] {
+  return text.split("\n").flatMap((line, i) => (cjk.test(line) ? [{ file, line: i + 1, text: line }] : []));
+}
+
+/**
+ * The Chinese strings of a .ts file, line by line. A template's `${name}` is filled in when `name` is
+ * a string constant of the same file — that is how `离线运行：${offline}。` shows its command.
+ */
+function codeStringLines(file: string, source: string): TextLine[] {
+  const sourceFile = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  const constants = stringConstants(sourceFile);
+  const found: TextLine[] = [];
+  const visit = (node: ts.Node): void => {
+    const text = renderString(node, sourceFile, constants);
+    if (text !== undefined && cjk.test(text)) {
+      const first = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile)).line + 1;
+      text.split("\n").forEach((line, i) => found.push({ file, line: first + i, text: line }));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  return found;
+}
+
+/** The raw text of a string or template (escapes left as written, so lines stay source lines). */
+function renderString(node: ts.Node, sourceFile: ts.SourceFile, constants: ReadonlyMap<string, string>): string | undefined {
+  if (ts.isStringLiteral(node)) return node.getText(sourceFile).slice(1, -1);
+  if (ts.isNoSubstitutionTemplateLiteral(node)) return node.rawText ?? node.text;
+  if (!ts.isTemplateExpression(node)) return undefined;
+  const spans = node.templateSpans.map((span) => {
+    const filled = ts.isIdentifier(span.expression) ? constants.get(span.expression.text) : undefined;
+    return (filled ?? "${…}") + (span.literal.rawText ?? span.literal.text);
+  });
+  return (node.head.rawText ?? node.head.text) + spans.join("");
+}
+
+/** `const name = "text"` anywhere in the file, for names that hold one value only. */
+function stringConstants(sourceFile: ts.SourceFile): Map<string, string> {
+  const values = new Map<string, Set<string>>();
+  const visit = (node: ts.Node): void => {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && ts.isStringLiteral(node.initializer)) {
+      values.set(node.name.text, (values.get(node.name.text) ?? new Set()).add(node.initializer.text));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  return new Map([...values].flatMap(([name, set]) => (set.size === 1 ? [[name, [...set][0]!] as const] : [])));
+}
+
+function allTextLines(): TextLine[] {
+  const read = (file: string) => readFileSync(path.join(root, file), "utf8");
+  return [
+    ...textFiles().flatMap((file) => textLines(file, read(file))),
+    ...codeFiles().flatMap((file) => codeStringLines(file, read(file))),
+  ];
+}
+
+// ── the findings ──────────────────────────────────────────────────────────────────────────────────
+
+interface Finding {
+  readonly file: string;
+  readonly line: number;
+  /** The text that broke the rule, as found. */
+  readonly found: string;
+  readonly use: string;
+}
+
+/** Code spans name code (`listener`, `stub` in a path); a term rule reads the prose around them. */
+const blankCodeSpans = (text: string) => text.replace(/`[^`]*`/gu, (span) => " ".repeat(span.length));
+
+function findAll(rule: Rule, lines: readonly TextLine[], prose: boolean): Finding[] {
+  return lines.flatMap(({ file, line, text }) =>
+    [...(prose ? blankCodeSpans(text) : text).matchAll(rule.find)].map((match) => ({ file, line, found: match[0], use: rule.use })),
+  );
+}
+
+const termFindings = (lines: readonly TextLine[]) => termRules.flatMap((rule) => findAll(rule, lines, true));
+const commandFindings = (lines: readonly TextLine[]) => findAll(commandRule, lines, false);
+
+/** In a Markdown file, the first 桩 comes with its English name: 桩（stub）. */
+function firstStubFindings(lines: readonly TextLine[]): Finding[] {
+  const firstByFile = new Map<string, TextLine>();
+  for (const line of lines) {
+    if (line.file.endsWith(".md") && !firstByFile.has(line.file) && blankCodeSpans(line.text).includes("桩")) {
+      firstByFile.set(line.file, line);
+    }
+  }
+  return [...firstByFile.values()]
+    .filter((line) => !/^[^桩]*桩（stub）/u.test(blankCodeSpans(line.text)))
+    .map(({ file, line }) => ({ file, line, found: "桩", use: "桩（stub） the first time a file uses it, then 桩" }));
+}
+
+// ── texts other changes are rewriting ─────────────────────────────────────────────────────────────
+
+/**
+ * KNOWN EXCEPTIONS, by file: violations in files this change was not allowed to edit. Each entry is
+ * the exact text found. Delete an entry when its file is rewritten; the last test below fails while an
+ * entry no longer occurs, so the list can only shrink.
+ */
+const knownExceptions: Readonly<Record<string, readonly string[]>> = {};
+
+const excused = (finding: Finding) => knownExceptions[finding.file]?.includes(finding.found) ?? false;
+const describeFinding = ({ file, line, found, use }: Finding) => `${file}:${line}: "${found}" → ${use}`;
+
+function unexcused(findings: readonly Finding[]): string[] {
+  return findings.filter((finding) => !excused(finding)).map(describeFinding);
+}
+
+// ── tests ─────────────────────────────────────────────────────────────────────────────────────────
+
+const lines = allTextLines();
+
+describe("GLOSSARY.md: one terminology in every Chinese text", () => {
+  test("the scan reaches the Chinese texts: the guides, the 练习1 answer, and strings in code", () => {
+    const files = new Set(lines.map((line) => line.file));
+    for (const file of [
+      "README.zh.md",
+      "GLOSSARY.md",
+      "chapters/05-session-log/README.md",
+      "exercises/05-session-log/README.md",
+      "solutions/05-session-log/练习1.md",
+    ]) {
+      expect(files, `${file} has Chinese text the scan must read; check walk() and textFiles()`).toContain(file);
+    }
+    const code = [...files].filter((file) => file.endsWith(".ts"));
+    expect(code.length, "the .ts files hold Chinese strings (the demo's output, the hints); check codeStringLines()").toBeGreaterThan(0);
+  });
+
+  test("each rule catches its variant and lets the glossary's term through", () => {
+    const at = (text: string) => [{ file: "sample.md", line: 1, text }];
+    const bad = [
+      "一个回合的 12 条事件", "抛错的监听器", "每个 listener 包在 try 里", "恢复成原始 stub", "原始 stub（见上）",
+      "系统提示和工具说明", "工具定义与执行", "性质测试", "加进词汇表", "| 05.1 | §5.3 |", "见书 5.6", "书中 5.3 说",
+      "**书中章节：** 5.3 “append”", "书 5.2–5.3", "跑一个步骤 05.3", "而不是打码", "回放日志", "重放 fixture",
+    ];
+    expect(bad.filter((text) => termFindings(at(text)).length !== 1), "each sample must give exactly one finding").toEqual([]);
+    const good = [
+      "一轮的 12 条事件", "轮次边界", "抛错的订阅者", "`subscribe(listener)` 返回", "只是桩（stub），测试", "`stub` 里",
+      "系统提示词", "工具说明", "属性测试", "词表", "5.3 节", "书中 5.3 节说", "书中 5.2–5.3 节", "5.5、5.7 节",
+      "练习步骤 05.3", "第 2 步的步骤边界", "遮蔽", "重放日志", "回放 fixture", "Each step is a stub (`json.ts`)",
+    ];
+    expect(good.flatMap((text) => termFindings(at(text))).map(describeFinding)).toEqual([]);
+  });
+
+  test("the command rule catches punctuation after a plain, a backticked and a filled-in command", () => {
+    const at = (text: string) => [{ file: "sample.md", line: 1, text }];
+    for (const text of ["或离线运行：npm run demo -- --offline。", "看进度用 `npm run progress`；", "先跑 npx vitest exercises，"]) {
+      expect(commandFindings(at(text)), text).toHaveLength(1);
+    }
+    for (const text of ["`npm run progress` 看进度", "npm 11 可能提示", "离线运行：\nnpm run demo -- --offline", "（`npm test`）"]) {
+      expect(commandFindings(at(text)), text).toEqual([]);
+    }
+    const source = 'const offline = "npm run demo -- --offline";\nconst s = `请稍后再试，\n或离线运行：${offline}。`;\n';
+    expect(commandFindings(codeStringLines("sample.ts", source)).map(describeFinding)).toEqual([
+      `sample.ts:3: "npm run demo -- --offline。" → ${commandRule.use}`,
+    ]);
+  });
+
+  test("GLOSSARY.md names every variant this test forbids, in its 不用 column", () => {
+    const glossary = readFileSync(path.join(root, "GLOSSARY.md"), "utf8");
+    const missing = [...termRules, commandRule].filter((rule) => !glossary.includes(`\`${rule.variant}\``));
+    expect(missing.map((rule) => rule.variant), "add these (in backticks) to GLOSSARY.md").toEqual([]);
+  });
+
+  test("no Chinese text uses a variant the glossary replaces", () => {
+    expect(unexcused(termFindings(lines)), "write the term after → instead").toEqual([]);
+  });
+
+  test("every Markdown file that says 桩 writes 桩（stub） the first time", () => {
+    expect(unexcused(firstStubFindings(lines))).toEqual([]);
+  });
+
+  test("no command a learner may copy is followed by Chinese punctuation", () => {
+    expect(unexcused(commandFindings(lines)), "a copied command would carry the punctuation along").toEqual([]);
+  });
+
+  test("every known exception still occurs (delete the entries of a file once it is fixed)", () => {
+    const findings = [...termFindings(lines), ...firstStubFindings(lines), ...commandFindings(lines)];
+    const stale = Object.entries(knownExceptions).flatMap(([file, texts]) =>
+      texts.filter((text) => !findings.some((finding) => finding.file === file && finding.found === text)).map((text) => `${file}: "${text}"`),
+    );
+    expect(stale, "these no longer occur: remove them from knownExceptions").toEqual([]);
+  });
+});

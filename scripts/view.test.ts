@@ -1,0 +1,84 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { replayScenario } from "../fixtures/test-helpers.ts";
+import { embeddedLog } from "../chapters/05-session-log/timeline/page-testing.ts";
+import { UsageError } from "./learner.ts";
+import { viewCommand } from "./view.ts";
+
+const dir = mkdtempSync(path.join(tmpdir(), "view-"));
+
+async function view(...argv: string[]): Promise<string[]> {
+  const lines: string[] = [];
+  await viewCommand(argv, { out: (line) => lines.push(line), env: {}, outDir: dir });
+  return lines;
+}
+
+describe("npm run view -- --scenario NAME", () => {
+  it("replays the scenario offline, writes one page and prints its path with the counts", async () => {
+    const lines = await view("--scenario", "calculator");
+    const file = path.join(dir, "timeline-calculator.html");
+    expect(lines).toEqual([`时间线页面 / Timeline page: ${file} (12 events, 4 messages)`]);
+    const log = embeddedLog(readFileSync(file, "utf8")) as { type: string }[];
+    expect(log.map((event) => event.type)).toEqual((await replayScenario("calculator")).session.events.map((event) => event.type));
+  });
+
+  it("--out chooses the file; a turn that failed still gets its page, and the terminal says why", async () => {
+    const out = path.join(dir, "nested", "auth.html");
+    const lines = await view("--scenario", "auth-error", "--out", out);
+    expect(lines[0]).toMatch(/^这一轮出错结束 \/ The turn ended with an error \(shown on the page\): turn 1 failed in step 1: .*401/);
+    expect(lines[1]).toContain(`${out} (6 events, 1 messages)`);
+  });
+
+  it("an unknown scenario is a usage error that lists the known ones", async () => {
+    await expect(view("--scenario", "nope")).rejects.toBeInstanceOf(UsageError);
+    await expect(view("--scenario", "nope")).rejects.toThrow(/unknown scenario "nope"; known: calculator, direct-answer/);
+  });
+});
+
+describe("npm run view -- --load FILE", () => {
+  it("draws a saved log (a JSON array of events) exactly as it was saved", async () => {
+    const { events } = (await replayScenario("tool-error")).session;
+    const file = path.join(dir, "saved.json");
+    writeFileSync(file, JSON.stringify(events));
+    const lines = await view("--load", file);
+    expect(lines[0]).toContain("timeline-saved.html");
+    expect(embeddedLog(readFileSync(path.join(dir, "timeline-saved.html"), "utf8"))).toEqual(JSON.parse(JSON.stringify(events)));
+  });
+
+  it("reads the JSONL that `demo --save` writes, and says so when a torn last line was dropped", async () => {
+    const { events } = (await replayScenario("calculator")).session;
+    const file = path.join(dir, "saved.jsonl");
+    const lines = events.map((event) => `${JSON.stringify(event)}\n`).join("");
+    writeFileSync(file, `${lines}{"id":12,"type":"turn/st`); // a crash in the middle of writing event #12
+    const said = await view("--load", file);
+    expect(said[0]).toContain("timeline-saved.html (12 events, 4 messages)");
+    const page = readFileSync(path.join(dir, "timeline-saved.html"), "utf8");
+    expect(page).toContain("torn last line 13 dropped");
+    expect(embeddedLog(page)).toEqual(JSON.parse(JSON.stringify(events)));
+  });
+
+  it("a log that breaks a replay rule is refused, naming the file, the event and the rule", async () => {
+    const file = path.join(dir, "gap.json");
+    writeFileSync(file, JSON.stringify([{ id: 0, type: "turn/start", ts: 1, data: { turn: 1 } }, { id: 2, type: "turn/end", ts: 2, data: { turn: 1, reason: "completed" } }]));
+    await expect(view("--load", file)).rejects.toThrow(`cannot load ${file}: replay failed at event #1: id is 2, expected 1`);
+  });
+
+  it("a missing file, or one that is not JSON, is a usage error naming it", async () => {
+    const notJson = path.join(dir, "torn.json");
+    writeFileSync(notJson, '[{"id": 0,');
+    await expect(view("--load", notJson)).rejects.toThrow(new RegExp(`^cannot load ${notJson}: .*JSON`));
+    await expect(view("--load", path.join(dir, "missing.json"))).rejects.toThrow(/cannot load .*missing\.json: ENOENT/);
+  });
+});
+
+describe("arguments", () => {
+  it("refuses options that do not go together, a bad --port and an unknown option, saying what is allowed", async () => {
+    await expect(view("--load", "x.json", "--scenario", "calculator")).rejects.toThrow(/--load and --scenario do not go together; usage: npm run view/);
+    await expect(view("--live", "--port", "http")).rejects.toThrow(/--port must be a number from 0 to 65535/);
+    await expect(view("--colour")).rejects.toThrow(/Unknown option '--colour'.*usage: npm run view/);
+    await expect(view("--live", "--load", "x.json")).rejects.toThrow(/--live writes no file and loads none/);
+    await expect(view("--scenario", "calculator", "--port", "80")).rejects.toThrow(/--port goes with --live/);
+  });
+});

@@ -1,0 +1,172 @@
+// `npm run view`: see a session log as a timeline page (chapters/05-session-log/timeline/).
+//   npm run view -- --scenario calculator [--out FILE]    replay a fixture scenario offline, write the page
+//   npm run view -- --load FILE [--out FILE]              a saved log: JSONL (demo --save) or a JSON array
+//   npm run view -- --live [--scenario NAME] [--port N]   run the loop and watch it in a browser
+//                                                         (live with DEEPSEEK_API_KEY, offline otherwise)
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { DeepSeekConfigError, type Env } from "../chapters/common/settings.ts";
+import { messageOf } from "../chapters/common/tools.ts";
+import { explainSetting } from "../chapters/05-session-log/demo-explain.ts";
+import { connect, type Connection } from "../chapters/05-session-log/demo-setup.ts";
+import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
+import { LogFileError } from "../chapters/05-session-log/log-file-types.ts";
+import { readLogFile } from "../chapters/05-session-log/log-file.ts";
+import { Session } from "../chapters/05-session-log/session.ts";
+import { startLiveServer } from "../chapters/05-session-log/timeline/live-server.ts";
+import { writeTimelinePage } from "../chapters/05-session-log/timeline/page.ts";
+import { findScenario, runScenario, UnknownScenarioError, type Scenario } from "../fixtures/scenarios.ts";
+import { isMain, runMain, shown, UsageError } from "./learner.ts";
+import { root } from "./steps.ts";
+
+export interface ViewIO {
+  readonly out: (line: string) => void;
+  readonly env: Env;
+  /** Where pages go unless --out says otherwise. */
+  readonly outDir?: string;
+  /** Called with the live page's address once it is being served (the tests open it from here). */
+  readonly onServing?: (url: string) => void;
+}
+
+const usage = "usage: npm run view -- --scenario NAME | --load FILE [--out FILE]   or   npm run view -- --live [--scenario NAME] [--port N]";
+
+export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<void> {
+  const { values } = readArgs(argv);
+  const scenario = values.scenario ?? "calculator";
+  if (values.live) {
+    if (values.load !== undefined || values.out !== undefined) throw new UsageError(`--live writes no file and loads none; ${usage}`);
+    return watchLive(scenario, readPort(values.port), io);
+  }
+  if (values.load !== undefined && values.scenario !== undefined) throw new UsageError(`--load and --scenario do not go together; ${usage}`);
+  if (values.port !== undefined) throw new UsageError(`--port goes with --live; ${usage}`);
+  const { session, name, source } = values.load === undefined ? await replayForPage(scenario, io) : loadLog(values.load);
+  const file = values.out ?? path.join(io.outDir ?? defaultOutDir, `timeline-${name}.html`);
+  const written = writeTimelinePage(session.events, file, { source });
+  const counts = `${session.events.length} events, ${session.deriveMessages().length} messages`;
+  io.out(`时间线页面 / Timeline page: ${shown(written)} (${counts})`);
+}
+
+const defaultOutDir = path.join(root, ".workbook");
+
+function readArgs(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      options: {
+        scenario: { type: "string" },
+        load: { type: "string" },
+        out: { type: "string" },
+        live: { type: "boolean" },
+        port: { type: "string" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`${messageOf(error)}; ${usage}`);
+  }
+}
+
+function readPort(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const port = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port must be a number from 0 to 65535 (0: any free port), got "${text}"`);
+  return port;
+}
+
+// ── a saved log ──────────────────────────────────────────────────────────────────────────────────
+
+/** A saved log, JSONL (05.7, `npm run demo -- --save`) or a JSON array; a torn last line is dropped and said. */
+function loadLog(file: string): { session: Session; name: string; source: string } {
+  try {
+    const { session, torn } = readLogFile(file);
+    const tornNote = torn === undefined ? "" : `; torn last line ${torn.line} dropped (${torn.reason})`;
+    return { session, name: path.basename(file, path.extname(file)), source: `log file ${shown(path.resolve(file))}${tornNote}` };
+  } catch (error) {
+    // A missing file, a bad line, or an event that breaks a replay rule: all say which file.
+    // A LogFileError names the file (and the line) itself.
+    const what = error instanceof LogFileError ? messageOf(error) : `${file}: ${messageOf(error).split("\n")[0]}`;
+    throw new UsageError(`cannot load ${what}`);
+  }
+}
+
+// ── a scenario's turn, replayed from its fixture or live (the demo's connection: demo-setup.ts) ──
+
+/** The demo's connection, or a usage error explaining a refused setting in both languages. */
+function connectTo(scenario: Scenario, offline: boolean, env: Env): Connection {
+  const connection = connect(offline, env, scenario.name);
+  if (connection instanceof DeepSeekConfigError) throw new UsageError(explainSetting(connection).lines.join("\n"));
+  return connection;
+}
+
+function scenarioNamed(name: string): Scenario {
+  try {
+    return findScenario(name);
+  } catch (error) {
+    if (error instanceof UnknownScenarioError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** Runs the turn into `session`; a failed model call is part of the log, so it only comes back as text. */
+async function runTurn(scenario: Scenario, connection: Connection, session: Session): Promise<string | undefined> {
+  try {
+    await runScenario(scenario, connection.client, session);
+  } catch (error) {
+    if (!(error instanceof AgentRunError)) throw error;
+    return error.message;
+  }
+  return undefined;
+}
+
+/** Runs and checks the replay: a page of a run that strayed from its recording would mislead. */
+async function settle(scenario: Scenario, connection: Connection, session: Session): Promise<string | undefined> {
+  try {
+    const failure = await runTurn(scenario, connection, session);
+    const mismatch = connection.mismatch();
+    if (mismatch !== undefined) throw new Error(mismatch);
+    return failure;
+  } finally {
+    connection.close();
+  }
+}
+
+async function replayForPage(name: string, io: ViewIO): Promise<{ session: Session; name: string; source: string }> {
+  const scenario = scenarioNamed(name);
+  const connection = connectTo(scenario, true, io.env);
+  const session = new Session();
+  const failure = await settle(scenario, connection, session);
+  if (failure !== undefined) io.out(`这一轮出错结束 / The turn ended with an error (shown on the page): ${failure}`);
+  return { session, name, source: `scenario ${name}: ${connection.banner[0]}` };
+}
+
+// ── live: serve the page, run the loop when it connects, stop when the turn has ended ───────────
+
+async function watchLive(name: string, port: number, io: ViewIO): Promise<void> {
+  const scenario = scenarioNamed(name);
+  const connection = connectTo(scenario, false, io.env); // live when a key is set, as in the demo
+  const session = new Session();
+  const server = await startLiveServer(session, { port, source: `scenario ${name}: ${connection.banner[0]}` });
+  const stop = () => {
+    io.out("已停止 / Stopped (Ctrl-C)");
+    void server.close().finally(() => process.exit(130));
+  };
+  process.once("SIGINT", stop);
+  try {
+    io.out(`实时时间线 / Live timeline: ${server.url}`);
+    io.out("在浏览器中打开它：页面连上后开始运行，这一轮结束后服务器停止（Ctrl-C 随时停止）");
+    io.out("(open it in a browser: the run starts when the page connects; the server stops when the turn ends, or on Ctrl-C)");
+    io.onServing?.(server.url);
+    await server.firstPage;
+    io.out(`运行中 / Running: ${connection.banner[0]}`);
+    const failure = await settle(scenario, connection, session);
+    await server.finish();
+    const end = failure === undefined ? "" : `, with an error: ${failure}`;
+    io.out(`这一轮结束，服务器已停止 / The turn ended (${session.events.length} events${end}); the server has stopped`);
+  } finally {
+    process.off("SIGINT", stop);
+    await server.close(); // already stopped after finish(); here for a run that threw
+  }
+}
+
+if (isMain(import.meta.url)) {
+  await runMain(() => viewCommand(process.argv.slice(2), { out: (line) => console.log(line), env: process.env }));
+}
