@@ -190,7 +190,7 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "  #commit(event) { this.#messages.project(event); this.#log.push(event); /* 清掉快照缓存 */ }\n" +
       "  deriveMessages(): Message[] { return this.#messages.messages(); }\n" +
       "先投影再推入日志：投影失败的事件也就没有提交。`append` 和 `fromLog` 都必须经过这个 `#commit`。" +
-      "不要用 `subscribe` 喂缓存：监听器里的 append 要等那个监听器返回后才轮到它，而 `fromLog` 根本不通知任何监听器。",
+      "不要用 `subscribe` 喂缓存：订阅者里的 append 要等那个订阅者返回后才轮到它，而 `fromLog` 根本不通知任何订阅者。",
   ],
   "05.7": [
     "这是挑战，书里没有现成代码：5.3 节说订阅者“会立即收到新事件”，对照官方表说持久化插件“订阅 session/event”。" +
