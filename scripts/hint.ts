@@ -8,7 +8,7 @@ import path from "node:path";
 import pc from "picocolors";
 import { hints as allHints } from "./hints.ts";
 import { isMain, parseArgs, requireStep, runMain, UsageError } from "./learner.ts";
-import { root, steps, type Step } from "./steps.ts";
+import { guideLink, root, steps, type Step } from "./steps.ts";
 
 /** Step id → how many of its hints have been shown. */
 export type HintState = Readonly<Record<string, number>>;
@@ -103,7 +103,7 @@ export function hintCommand(argv: readonly string[], deps: HintDeps): string {
   const step = requireStep(id, "hint", list);
   const stepHints = (deps.hints ?? allHints)[step.id] ?? [];
   if (stepHints.length === 0) {
-    return `No hints for ${step.id} yet. Read exercises/05-session-log/README.md#${step.readmeAnchor}, or compare with the answer: \`npm run compare -- ${step.id}\``;
+    return `No hints for ${step.id} yet. Read ${guideLink(step)}, or compare with the answer: \`npm run compare -- ${step.id}\``;
   }
   const state = readHintState(deps.stateFile);
   const seen = state[step.id] ?? 0;
