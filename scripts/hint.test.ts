@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters as plain } from "node:util";
@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { hintCommand, hintStateFile, readHintState, revealNext } from "./hint.ts";
 import { hints } from "./hints.ts";
 import { UsageError } from "./learner.ts";
-import { steps } from "./steps.ts";
+import { shippedStubsDir, steps } from "./steps.ts";
 
 let stateDir: string;
 let stateFile: string;
@@ -102,5 +102,40 @@ describe("npm run hint", () => {
       expect(count, `hints for ${step.id} in scripts/hints.ts`).toBeLessThanOrEqual(4);
     }
     expect(Object.keys(hints).filter((id) => !steps.some((s) => s.id === id)), "hints for steps that do not exist").toEqual([]);
+  });
+});
+
+/** Code as compared: whitespace collapsed, a trailing `;`, `,` or `{` dropped. */
+const normalise = (code: string) => code.replace(/\s+/g, " ").trim().replace(/[;,{]$/, "").trim();
+
+/**
+ * The answer's lines a hint must not contain: code, at least 25 characters (shorter ones, like
+ * `return null`, say nothing a learner would not write anyway), and not given anywhere in the
+ * shipped stub (its signatures, or a tip in its comments).
+ */
+function answerLines(answer: string, stub: string): string[] {
+  const given = normalise(stub);
+  return answer
+    .split("\n")
+    .map(normalise)
+    .filter((line) => line.length >= 25 && !/^(\/\/|\/?\*|import |export \* from)/.test(line) && !given.includes(line));
+}
+
+describe("hints teach, they do not paste the answer", () => {
+  test("the check catches an answer line, however it is spaced", () => {
+    const answer = "export function f(event) {\n  const { content, reasoning_content = null } = event.data;\n  return null;\n}\n";
+    const lines = answerLines(answer, "export function f(event) {\n  return todo();\n}\n");
+    expect(lines).toEqual(["const { content, reasoning_content = null } = event.data"]);
+    expect(normalise("形状：\n  const { content,   reasoning_content = null } =\n event.data;")).toContain(lines[0]);
+  });
+
+  test.each(steps.map((step) => [step.id, step] as const))("no hint of %s contains a line of the answer's code", (_id, step) => {
+    const answer = readFileSync(path.join(step.answerDir, step.file), "utf8");
+    const stubFile = path.join(shippedStubsDir, step.file);
+    const lines = answerLines(answer, existsSync(stubFile) ? readFileSync(stubFile, "utf8") : "");
+    const pasted = (hints[step.id] ?? []).flatMap((hint, index) =>
+      lines.filter((line) => normalise(hint).includes(line)).map((line) => `hint ${index + 1}: ${line}`),
+    );
+    expect(pasted, "describe the idea or the shape in words or pseudo-code instead").toEqual([]);
   });
 });
