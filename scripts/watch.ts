@@ -1,0 +1,260 @@
+// `npm run watch`: the focused loop. It checks every step once, then shows only the current step
+// (the first not passing, in the learner's order) and re-runs only that step's tests each time a file
+// in exercises/ is saved: the first failure's message, where it was thrown, and a progress bar over
+// all steps. When the step turns green it says so and moves on. Keys: h hint, l list, q quit.
+// One vitest instance stays open the whole time (scripts/step-runner.ts), so a re-run costs the
+// tests themselves plus a few hundred milliseconds (measured by `npm run bench:watch`, see README).
+import { watch, type FSWatcher } from "node:fs";
+import path from "node:path";
+import pc from "picocolors";
+import { hintCommand, hintStateFile } from "./hint.ts";
+import { isMain, shown } from "./learner.ts";
+import { classify, nextStep, progressBar, reasonOf, stepLines, type StepReport, type StepStatus } from "./progress.ts";
+import { StepRunner, type FileOutcome } from "./step-runner.ts";
+import { exercisesDir, guideLink, steps, type Step } from "./steps.ts";
+
+/** What the loop needs from a test runner: the real one is StepRunner; tests pass a fake. */
+export interface Runner {
+  run(list: readonly Step[]): Promise<FileOutcome[]>;
+  changed(file: string): void;
+  close(): Promise<void>;
+}
+
+export interface Screen {
+  readonly reports: readonly StepReport[];
+  /** A step that just turned green, said once above the next one. */
+  readonly passedNow?: readonly Step[];
+  readonly hint?: string;
+  readonly showList?: boolean;
+  readonly tookMs?: number;
+  readonly running?: boolean;
+}
+
+const maxMessageLines = 12;
+const maxDiffLines = 16;
+
+export function renderScreen(screen: Screen): string {
+  const { reports } = screen;
+  const current = nextStep(reports);
+  const lines = [pc.bold("第 05 章 会话日志 · 专注模式 / Chapter 05 session log · watch"), `${current?.step.id ?? "✓"} ${progressBar(reports)}`, ""];
+  for (const step of screen.passedNow ?? []) {
+    lines.push(pc.green(pc.bold(`✓ 练习步骤 ${step.id} 通过！/ step ${step.id} passes!`)) + pc.green(` ${step.titleZh}`));
+  }
+  if ((screen.passedNow ?? []).length > 0) lines.push("");
+  if (screen.showList === true) {
+    lines.push(pc.bold("全部练习步骤 / every step") + pc.dim("（上次检查的结果 / as last checked）"), "");
+    for (const report of reports) lines.push(...stepLines(report, reports));
+  } else if (current === undefined) {
+    lines.push(pc.green(pc.bold("全部练习步骤都通过了，做得好！/ Every step passes. Well done!")));
+    lines.push("和答案对照 / compare with the answers:", "  npm run compare -- <练习步骤 step>");
+  } else {
+    lines.push(...currentStep(current));
+  }
+  if (screen.hint !== undefined) lines.push("", screen.hint);
+  const took = screen.tookMs === undefined ? "" : pc.dim(`   用时 / took ${(screen.tookMs / 1000).toFixed(2)} s`);
+  const state = screen.running === true ? pc.yellow("运行中 / running …") : pc.dim("保存文件即重跑 / save a file to re-run");
+  lines.push("", `${state} · ${pc.bold("h")} 提示 hint · ${pc.bold("l")} 列表 list · ${pc.bold("q")} 退出 quit${took}`);
+  return lines.join("\n");
+}
+
+function currentStep({ step, status }: StepReport): string[] {
+  const challenge = step.kind === "challenge" ? pc.magenta("挑战 challenge · ") : "";
+  const lines = [
+    pc.bold(`练习步骤 ${step.id} — ${challenge}${step.titleZh}`),
+    pc.dim(`${step.title} · 书 ${step.bookSection}`),
+    `文件 / file:   ${shown(path.join(exercisesDir, step.file))}`,
+    `测试 / tests:  ${shown(path.join(exercisesDir, step.test))}`,
+    "",
+    verdict(status),
+  ];
+  if (status.kind === "failing" || status.kind === "not-started") {
+    const { first } = status;
+    lines.push(pc.bold("第一个失败 / first failure: ") + first.name);
+    const reason = reasonOf(first);
+    if (reason !== undefined) lines.push(...clip(reason, maxMessageLines).map((line) => `  ${pc.red(line)}`));
+    if (first.diff !== undefined) lines.push(...clip(first.diff, maxDiffLines).map((line) => `  ${line}`));
+    if (first.at !== undefined) lines.push(`  ${pc.dim("在 / at")} ${pc.cyan(first.at)}`);
+  }
+  if (status.kind === "broken") lines.push(...clip(status.message, maxMessageLines).map((line) => `  ${pc.red(line)}`));
+  lines.push("", `说明 / guide:  ${guideLink(step)}`);
+  return lines;
+}
+
+function verdict(status: StepStatus): string {
+  switch (status.kind) {
+    case "passed":
+      return pc.green(`✓ 通过 / passed (${status.total})`);
+    case "failing":
+      return pc.red(`✗ ${status.failing}/${status.total} 个测试失败 / ${status.failing} of ${status.total} failing`);
+    case "not-started":
+      return pc.dim(`· 还没开始：${status.total} 个测试都停在桩上 / not started: all ${status.total} tests stop at a stub`);
+    case "waiting": {
+      const on = status.waitsOn.join(", ");
+      return pc.yellow(`… ${status.failing}/${status.total} 个测试失败，都在等 ${on} / all ${status.failing} failing wait for ${on}`);
+    }
+    case "broken":
+      return pc.red("✗ 测试无法运行 / the tests could not run:");
+    case "missing":
+      return pc.yellow("? 找不到测试文件 / test file not found");
+  }
+}
+
+function clip(text: string, max: number): string[] {
+  const lines = text.replace(/\s+$/, "").split("\n");
+  return lines.length <= max ? lines : [...lines.slice(0, max), pc.dim(`… (${lines.length - max} 行省略 / more lines)`)];
+}
+
+export interface LoopOptions {
+  readonly runner: Runner;
+  readonly draw: (screen: string) => void;
+  readonly list?: readonly Step[];
+  readonly hint?: (step: Step) => string;
+  /** Called after every run with how long it took from the save (for npm run bench:watch). */
+  readonly onResult?: (reports: readonly StepReport[], tookMs: number) => void;
+  readonly now?: () => number;
+}
+
+/** The loop's state and moves, apart from files, keys and the terminal so that tests can drive it. */
+export class WatchLoop {
+  #reports: StepReport[] = [];
+  #screen: Omit<Screen, "reports"> = {};
+  #running: Promise<void> | undefined;
+  #again = false;
+  #savedAt: number | undefined;
+
+  constructor(private readonly options: LoopOptions) {}
+
+  get reports(): readonly StepReport[] {
+    return this.#reports;
+  }
+
+  /** Checks every step once (the progress bar needs them all), then shows the current one. */
+  async start(): Promise<void> {
+    const list = this.options.list ?? steps;
+    this.options.draw(pc.dim("正在检查每个练习步骤（几秒钟）/ checking every step (a few seconds) …"));
+    const outcomes = await this.options.runner.run(list);
+    this.#reports = list.map((step, index) => ({ step, status: classify(outcomes[index]!, step.id) }));
+    this.#draw();
+  }
+
+  /** A file was saved: re-run the current step (once more after a run in progress, if needed). */
+  saved(file: string): Promise<void> {
+    this.options.runner.changed(file);
+    this.#savedAt ??= this.#now();
+    if (this.#running !== undefined) {
+      this.#again = true;
+      return this.#running;
+    }
+    this.#running = this.#runUntilSettled().finally(() => (this.#running = undefined));
+    return this.#running;
+  }
+
+  async #runUntilSettled(): Promise<void> {
+    do {
+      this.#again = false;
+      const savedAt = this.#savedAt ?? this.#now();
+      this.#savedAt = undefined;
+      this.#screen = { ...this.#screen, running: true };
+      this.#draw();
+      const passedNow = await this.#runCurrent();
+      const tookMs = this.#now() - savedAt;
+      // A new step drops the last one's hint; the list gives way to the result.
+      this.#screen = { ...this.#screen, running: false, showList: false, tookMs, passedNow, ...(passedNow.length > 0 ? { hint: undefined } : {}) };
+      this.#draw();
+      this.options.onResult?.(this.#reports, tookMs);
+    } while (this.#again);
+  }
+
+  /** Runs the current step; while it passes, moves on and runs the next. Returns the steps that turned green. */
+  async #runCurrent(): Promise<Step[]> {
+    const passedNow: Step[] = [];
+    const all = nextStep(this.#reports) === undefined; // everything passed: a save re-checks them all
+    const targets = all ? this.#reports.map((report) => report.step) : [nextStep(this.#reports)!.step];
+    for (let list = targets; list.length > 0; ) {
+      const outcomes = await this.options.runner.run(list);
+      list.forEach((step, index) => this.#set(step, classify(outcomes[index]!, step.id)));
+      if (all) break;
+      const [step] = list;
+      if (this.#statusOf(step!)?.kind !== "passed") break;
+      passedNow.push(step!);
+      const next = nextStep(this.#reports);
+      list = next === undefined ? [] : [next.step];
+    }
+    return passedNow;
+  }
+
+  #statusOf(step: Step): StepStatus | undefined {
+    return this.#reports.find((report) => report.step === step)?.status;
+  }
+
+  #set(step: Step, status: StepStatus): void {
+    this.#reports = this.#reports.map((report) => (report.step === step ? { step, status } : report));
+  }
+
+  /** A key press; returns false for quit. */
+  key(key: string): boolean {
+    if (key === "q" || key === "\u0003") return false;
+    if (key === "l") this.#screen = { ...this.#screen, showList: this.#screen.showList !== true };
+    if (key === "h") {
+      const current = nextStep(this.#reports);
+      if (current !== undefined) this.#screen = { ...this.#screen, showList: false, hint: (this.options.hint ?? defaultHint)(current.step) };
+    }
+    this.#draw();
+    return true;
+  }
+
+  #draw(): void {
+    this.options.draw(renderScreen({ reports: this.#reports, ...this.#screen }));
+  }
+
+  #now(): number {
+    return (this.options.now ?? performance.now.bind(performance))();
+  }
+}
+
+/** One more hint each press, remembered like `npm run hint` does. */
+function defaultHint(step: Step): string {
+  return hintCommand([step.id], { stateFile: hintStateFile() });
+}
+
+/** Saves in exercises/ (not the backups reset keeps in .backup/) as absolute paths. */
+export function watchExercises(onSave: (file: string) => void, dir = exercisesDir): FSWatcher {
+  let pending = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  return watch(dir, { recursive: true }, (_event, name) => {
+    if (name === null || !name.endsWith(".ts") || name.split(/[\\/]/).some((part) => part.startsWith("."))) return;
+    pending.add(path.join(dir, name));
+    // Editors often write a file in two or three events; 25 ms gathers them into one run.
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const files = pending;
+      pending = new Set();
+      for (const file of files) onSave(file);
+    }, 25);
+  });
+}
+
+async function main(): Promise<void> {
+  const pool = process.env.WORKBOOK_WATCH_POOL === "forks" ? "forks" : "threads";
+  const runner = await StepRunner.start({ pool });
+  const clear = process.stdout.isTTY ? "\x1b[H\x1b[2J\x1b[3J" : "\n";
+  const loop = new WatchLoop({ runner, draw: (screen) => process.stdout.write(`${clear}${screen}\n`) });
+  await loop.start();
+  const watcher = watchExercises((file) => void loop.saved(file));
+  const quit = async () => {
+    watcher.close();
+    if (process.stdin.isTTY) process.stdin.setRawMode(false);
+    process.stdin.pause();
+    await runner.close();
+    process.stdout.write("\n再见 / bye. 进度 / progress: npm run progress\n");
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void quit());
+  if (process.stdin.isTTY) process.stdin.setRawMode(true);
+  process.stdin.setEncoding("utf8");
+  process.stdin.on("data", (data: string) => {
+    for (const key of data) if (!loop.key(key)) void quit();
+  });
+}
+
+if (isMain(import.meta.url)) await main();
