@@ -37,14 +37,14 @@ describe("npm run hint", () => {
 
   test("each call reveals one more hint and remembers it in the state file", () => {
     const first = hint("05.3");
-    expect(first).toContain("Hint 1 of 3: first nudge");
+    expect(first).toContain("提示 1/3 / hint 1 of 3: first nudge");
     expect(first).not.toContain("second nudge");
-    expect(first).toContain("`npm run hint -- 05.3` again shows hint 2");
+    expect(first).toContain("still stuck? Run it again for hint 2:\n  npm run hint -- 05.3");
 
     const second = hint("05.3");
-    expect(second).toContain("Hint 2 of 3: second nudge");
+    expect(second).toContain("hint 2 of 3: second nudge");
     expect(second, "earlier hints are not repeated").not.toContain("first nudge");
-    expect(second).toContain("Hint 1 is not repeated: `npm run hint -- 05.3 --all`");
+    expect(second).toContain("hint 1 is not repeated; every hint you have seen:\n  npm run hint -- 05.3 --all");
     expect(second).not.toContain("the code shape");
     expect(JSON.parse(readFileSync(stateFile, "utf8"))).toEqual({ "05.3": 2 });
   });
@@ -53,19 +53,25 @@ describe("npm run hint", () => {
     hint("05.3");
     hint("05.3");
     const all = hint("05.3", "--all");
-    expect(all).toContain("Hint 1 of 3: first nudge");
-    expect(all).toContain("Hint 2 of 3: second nudge");
+    expect(all).toContain("hint 1 of 3: first nudge");
+    expect(all).toContain("hint 2 of 3: second nudge");
     expect(all).not.toContain("the code shape");
     expect(readHintState(stateFile)).toEqual({ "05.3": 2 });
+  });
+
+  test("inside npm run watch, the next hint is a key press away", () => {
+    const inWatch = plain(hintCommand(["05.3"], { stateFile, hints: threeHints, inWatch: true }));
+    expect(inWatch).toContain("Press h again for hint 2.");
+    expect(inWatch).not.toContain("npm run hint -- 05.3");
   });
 
   test("after the last hint it says so and points at npm run compare", () => {
     hint("05.3");
     hint("05.3");
     for (const output of [hint("05.3"), hint("05.3")]) {
-      expect(output).toContain("Hint 3 of 3: the code shape");
-      expect(output).toContain("That was the last hint for 05.3");
-      expect(output).toContain("npm run compare -- 05.3");
+      expect(output).toContain("hint 3 of 3: the code shape");
+      expect(output).toContain("that was the last hint for 05.3");
+      expect(output).toContain("See the answer beside your code:\n  npm run compare -- 05.3");
     }
   });
 
@@ -77,7 +83,7 @@ describe("npm run hint", () => {
     run("05.3");
     expect(run("05.3", "--reset")).toContain("Forgot the hints of 05.3");
     expect(readHintState(stateFile)).toEqual({ "05.1": 1 });
-    expect(run("05.3")).not.toContain("Hint 2 of 2");
+    expect(run("05.3")).not.toContain("hint 2 of 2");
     run("--reset");
     expect(readHintState(stateFile)).toEqual({});
   });
@@ -92,7 +98,7 @@ describe("npm run hint", () => {
   test("a corrupt state file counts as no hints seen", () => {
     writeFileSync(stateFile, "{ not json");
     expect(readHintState(stateFile)).toEqual({});
-    expect(hint("05.3")).toContain("Hint 1 of 3");
+    expect(hint("05.3")).toContain("hint 1 of 3");
   });
 
   test("every step has 3–4 hints", () => {

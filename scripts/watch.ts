@@ -50,7 +50,7 @@ export function renderScreen(screen: Screen): string {
   } else {
     lines.push(...currentStep(current));
   }
-  if (screen.hint !== undefined) lines.push("", screen.hint);
+  if (screen.hint !== undefined && screen.showList !== true) lines.push("", screen.hint);
   const took = screen.tookMs === undefined ? "" : pc.dim(`   用时 / took ${(screen.tookMs / 1000).toFixed(2)} s`);
   const state = screen.running === true ? pc.yellow("运行中 / running …") : pc.dim("保存文件即重跑 / save a file to re-run");
   lines.push("", `${state} · ${pc.bold("h")} 提示 hint · ${pc.bold("l")} 列表 list · ${pc.bold("q")} 退出 quit${took}`);
@@ -214,7 +214,7 @@ export class WatchLoop {
 
 /** One more hint each press, remembered like `npm run hint` does. */
 function defaultHint(step: Step): string {
-  return hintCommand([step.id], { stateFile: hintStateFile() });
+  return hintCommand([step.id], { stateFile: hintStateFile(), inWatch: true });
 }
 
 /** Saves in exercises/ (not the backups reset keeps in .backup/) as absolute paths. */
