@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { checkShipped } from "./check-exercises.ts";
+import { checkShipped, hasNewTodos } from "./check-exercises.ts";
 import { UsageError } from "./learner.ts";
 import { shipStubs } from "./ship-stubs.ts";
 
@@ -60,6 +60,13 @@ describe("npm test: the learner files against the shipped stubs", () => {
     const learner = checkShipped(false, pair());
     expect(learner.checks).toEqual([]);
     expect(learner.notes).toEqual([expect.stringContaining("is your own version now")]);
+  });
+
+  test("a learner file with more todo() calls than its shipped copy is a stale shipped stub, fresh clone or not", () => {
+    writeFileSync(path.join(from, "projection.ts"), `${stub}export function more() { return todo("05.6", "c"); }\n`);
+    writeFileSync(path.join(to, "projection.ts"), stub);
+    expect(checkShipped(false, pair()).checks).toEqual([expect.objectContaining({ ok: false })]);
+    expect(hasNewTodos(stub.replace('todo("05.3", "a")', "1"), stub), "fewer calls: the learner's work").toBe(false);
   });
 
   test("a missing shipped copy always fails", () => {

@@ -7,8 +7,15 @@ import path from "node:path";
 import { isMain, parseArgs, requireStep, runMain, shown, UsageError } from "./learner.ts";
 import { exercisesDir, shippedStubsDir, steps } from "./steps.ts";
 
-export function countTodos(source: string): number {
-  return source.match(/\btodo\(/g)?.length ?? 0;
+/** How many todo("<step>", …) calls a source makes, per step. */
+export function todoCounts(source: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const [, step] of source.matchAll(/\btodo\(\s*"([^"]+)"/g)) counts.set(step!, (counts.get(step!) ?? 0) + 1);
+  return counts;
+}
+
+function countTodos(source: string): number {
+  return [...todoCounts(source).values()].reduce((sum, calls) => sum + calls, 0);
 }
 
 export function shipStubs(argv: readonly string[], from = exercisesDir, to = shippedStubsDir): string[] {

@@ -191,8 +191,12 @@ const entries: readonly Step[] = [
 
 const kindOrder: readonly StepKind[] = ["core", "practice", "challenge"];
 
-/** Every step, in the order a learner takes them (a stable sort: within a kind, as written above). */
-export const steps: readonly Step[] = [...entries].sort((a, b) => kindOrder.indexOf(a.kind) - kindOrder.indexOf(b.kind));
+/** Steps in the order a learner takes them: core, practice, challenge; within a kind, as listed. */
+export function inLearnerOrder(list: readonly Step[]): Step[] {
+  return [...list].sort((a, b) => kindOrder.indexOf(a.kind) - kindOrder.indexOf(b.kind));
+}
+
+export const steps: readonly Step[] = inLearnerOrder(entries);
 
 export function findStep(id: string): Step | undefined {
   return steps.find((step) => step.id === id);
