@@ -5,13 +5,13 @@
 //   red    the file is the untouched stub: every test stops at todo()
 //   green  the file is the answer: every test runs to the end and passes (the slowest case)
 // Medians and maxima over the repetitions; timings vary with load, so they are printed, never asserted.
-//   npm run bench:watch [-- --runs 10 --pool forks]
+//   npm run bench:watch [-- --runs 10 --pool forks]   (threads is what watch uses; forks for comparison)
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import type { StepReport, StepStatus } from "./progress.ts";
-import { StepRunner } from "./step-runner.ts";
+import { WatchRunner } from "./watch-runner.ts";
 import { chapterDir, exercisesDir, findStep, root, shippedStubsDir, steps, type Step } from "./steps.ts";
 import { watchExercises, WatchLoop } from "./watch.ts";
 
@@ -39,7 +39,7 @@ interface Timed {
 async function timeSaves(step: Step, content: string, runs: number, pool: "threads" | "forks"): Promise<Timed> {
   const file = path.join(exercisesDir, step.file);
   writeFileSync(file, content);
-  const runner = await StepRunner.start({ pool, ...(process.argv.includes("--no-isolate") ? { isolate: false } : {}) });
+  const runner = await WatchRunner.start({ pool });
   let settle: ((ms: number) => void) | undefined;
   let outcome = "";
   const onResult = (reports: readonly StepReport[]) => {

@@ -29,7 +29,7 @@ export interface FileOutcome {
 export class StepRunner {
   private constructor(private readonly vitest: Vitest) {}
 
-  static async start(options: { readonly pool?: "forks" | "threads"; readonly isolate?: boolean } = {}): Promise<StepRunner> {
+  static async start(options: { readonly pool?: "forks" | "threads" } = {}): Promise<StepRunner> {
     const vitest = await createVitest("test", {
       root,
       watch: false,
@@ -37,7 +37,6 @@ export class StepRunner {
       reporters: [{}], // nothing printed: the caller renders the outcomes
       silent: true, // the tests' own console output
       ...(options.pool === undefined ? {} : { pool: options.pool }),
-      ...(options.isolate === undefined ? {} : { isolate: options.isolate }),
     });
     await vitest.standalone();
     return new StepRunner(vitest);

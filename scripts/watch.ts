@@ -2,18 +2,20 @@
 // (the first not passing, in the learner's order) and re-runs only that step's tests each time a file
 // in exercises/ is saved: the first failure's message, where it was thrown, and a progress bar over
 // all steps. When the step turns green it says so and moves on. Keys: h hint, l list, q quit.
-// One vitest instance stays open the whole time (scripts/step-runner.ts), so a re-run costs the
-// tests themselves plus a few hundred milliseconds (measured by `npm run bench:watch`, see README).
+// One vitest instance stays open the whole time, in a child process that can be killed when a test
+// never ends (scripts/watch-runner.ts), so a re-run costs the tests themselves plus a few hundred
+// milliseconds (measured by `npm run bench:watch`, see README).
 import { watch, type FSWatcher } from "node:fs";
 import path from "node:path";
 import pc from "picocolors";
 import { hintCommand, hintStateFile } from "./hint.ts";
 import { isMain, shown } from "./learner.ts";
 import { classify, nextStep, progressBar, reasonOf, stepLines, type StepReport, type StepStatus } from "./progress.ts";
-import { StepRunner, type FileOutcome } from "./step-runner.ts";
+import type { FileOutcome } from "./step-runner.ts";
 import { exercisesDir, guideLink, steps, type Step } from "./steps.ts";
+import { WatchRunner } from "./watch-runner.ts";
 
-/** What the loop needs from a test runner: the real one is StepRunner; tests pass a fake. */
+/** What the loop needs from a test runner: the real one is WatchRunner; tests pass a fake. */
 export interface Runner {
   run(list: readonly Step[]): Promise<FileOutcome[]>;
   changed(file: string): void;
@@ -236,11 +238,12 @@ export function watchExercises(onSave: (file: string) => void, dir = exercisesDi
 
 async function main(): Promise<void> {
   const pool = process.env.WORKBOOK_WATCH_POOL === "forks" ? "forks" : "threads";
-  const runner = await StepRunner.start({ pool });
+  const runner = await WatchRunner.start({ pool });
   const clear = process.stdout.isTTY ? "\x1b[H\x1b[2J\x1b[3J" : "\n";
   const loop = new WatchLoop({ runner, draw: (screen) => process.stdout.write(`${clear}${screen}\n`) });
   await loop.start();
   const watcher = watchExercises((file) => void loop.saved(file));
+  // Works even while a run is stuck: the runner's child process is killed, not asked to finish.
   const quit = async () => {
     watcher.close();
     if (process.stdin.isTTY) process.stdin.setRawMode(false);
