@@ -17,7 +17,9 @@ export type StepStatus =
   /** Every failing test stops at the stub of another step: this step's own code may well be right. */
   | { readonly kind: "waiting"; readonly failing: number; readonly total: number; readonly waitsOn: readonly string[] }
   | { readonly kind: "broken"; readonly message: string }
-  | { readonly kind: "missing" };
+  | { readonly kind: "missing" }
+  /** `npm run watch` has not run this step's tests yet (it checks the current step first). */
+  | { readonly kind: "unchecked" };
 
 /** `stepId` is the step the file tests: a failure at its own stub is its own, at another's it is not. */
 export function classify(file: FileOutcome, stepId?: string): StepStatus {
@@ -132,6 +134,8 @@ function mark(status: StepStatus): string {
       return pc.dim("·");
     case "missing":
       return pc.yellow("?");
+    case "unchecked":
+      return pc.dim("-");
   }
 }
 
@@ -153,6 +157,8 @@ function describe(status: StepStatus, step: Step, passed: ReadonlySet<string>): 
       return pc.red("测试无法运行 / its tests could not run");
     case "missing":
       return pc.yellow(`找不到测试文件 / test file not found: ${step.test}`);
+    case "unchecked":
+      return pc.dim("还没检查 / not checked yet");
     case "not-started": {
       // Its tests run earlier steps' code too (05.5 runs your Session and projection): say which of
       // those are not done yet, so the learner knows which file to open first.

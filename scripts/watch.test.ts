@@ -18,8 +18,11 @@ class FakeRunner implements Runner {
   readonly results = new Map<string, FileOutcome>();
   readonly runs: string[][] = [];
   readonly changes: string[] = [];
+  /** While set, runs wait for it: a run "in progress". */
+  gate: Promise<void> | undefined;
   async run(list: readonly Step[]): Promise<FileOutcome[]> {
     this.runs.push(list.map((step) => step.id));
+    await this.gate;
     return list.map((step) => this.results.get(step.id) ?? file(stubbed(step.id)));
   }
   changed(file: string): void {
@@ -33,25 +36,35 @@ const three = ["05.1", "05.2", "05.3"].map((id) => findStep(id)!);
 function loop(runner: FakeRunner, list: readonly Step[] = three, hint = (step: Step) => `hint for ${step.id}`) {
   const screens: string[] = [];
   const watch = new WatchLoop({ runner, list, hint, draw: (screen) => screens.push(plain(screen)), now: () => 0 });
-  return { watch, last: () => screens[screens.length - 1] ?? "" };
+  return { watch, screens, last: () => screens[screens.length - 1] ?? "" };
 }
 
 describe("npm run watch", () => {
-  test("starts by checking every step, then shows the first not passing with a progress bar", async () => {
+  test("starts by checking steps up to the first not passing, shows it with a progress bar, then checks the rest", async () => {
     const runner = new FakeRunner();
     runner.results.set("05.1", file(passing("a")));
-    const { watch, last } = loop(runner);
-    await watch.start();
-    expect(runner.runs).toEqual([["05.1", "05.2", "05.3"]]);
-    expect(last()).toContain("05.2 ▰▱▱ 1/3");
-    expect(last()).toContain(`练习步骤 05.2 — ${findStep("05.2")!.titleZh}`);
-    expect(last()).toContain("h 提示 hint · l 列表 list · q 退出 quit");
+    runner.results.set("05.3", file(passing("a")));
+    const { watch, screens, last } = loop(runner);
+    let release = () => {};
+    runner.gate = new Promise((resolve) => (release = resolve));
+    const started = watch.start();
+    release();
+    await started;
+    const shown = screens.find((screen) => screen.includes("练习步骤 05.2 —"));
+    expect(shown).toContain("05.2 ▰▱▱ 1/3");
+    expect(shown).toContain(`练习步骤 05.2 — ${findStep("05.2")!.titleZh}`);
+    expect(shown).toContain("正在检查其余练习步骤 / checking the other steps …");
+    await watch.settled();
+    expect(runner.runs).toEqual([["05.1"], ["05.2"], ["05.3"]]);
+    expect(last()).toContain("05.2 ▰▱▰ 2/3");
+    expect(last()).toContain("保存文件即重跑 / save a file to re-run · h 提示 hint · l 列表 list · q 退出 quit");
   });
 
   test("a save re-runs only the current step's tests, and shows the first failure's message and where", async () => {
     const runner = new FakeRunner();
     const { watch, last } = loop(runner);
     await watch.start();
+    await watch.settled();
     const wrong: TestOutcome = { name: "freezeJson > -0 is rejected", state: "failed", errors: ["expected [Function] to throw JsonValueError"], diff: "- Expected\n+ Received", at: "exercises/05-session-log/json.ts:20:3" };
     runner.results.set("05.1", file(passing("a"), wrong));
     await watch.saved("/repo/exercises/05-session-log/json.ts");
@@ -69,9 +82,10 @@ describe("npm run watch", () => {
     const runner = new FakeRunner();
     const { watch, last } = loop(runner);
     await watch.start();
+    await watch.settled();
     runner.results.set("05.1", file(passing("a")));
     await watch.saved("/repo/exercises/05-session-log/json.ts");
-    expect(runner.runs.slice(1)).toEqual([["05.1"], ["05.2"]]);
+    expect(runner.runs.slice(2)).toEqual([["05.1"], ["05.2"]]);
     expect(last()).toContain("✓ 练习步骤 05.1 通过！/ step 05.1 passes!");
     expect(last()).toContain("05.2 ▰▱▱ 1/3");
     expect(last()).toContain("练习步骤 05.2 —");
@@ -82,9 +96,10 @@ describe("npm run watch", () => {
     const runner = new FakeRunner();
     const { watch, last } = loop(runner);
     await watch.start();
+    await watch.settled();
     for (const id of ["05.1", "05.2", "05.3"]) runner.results.set(id, file(passing("a")));
     await watch.saved("/repo/exercises/05-session-log/session.ts");
-    expect(runner.runs.slice(1)).toEqual([["05.1"], ["05.2"], ["05.3"]]);
+    expect(runner.runs.slice(2)).toEqual([["05.1"], ["05.2"], ["05.3"]]);
     expect(last()).toContain("✓ 练习步骤 05.3 通过！");
     expect(last()).toContain("全部练习步骤都通过了，做得好！/ Every step passes. Well done!");
     await watch.saved("/repo/exercises/05-session-log/session.ts");
@@ -95,17 +110,23 @@ describe("npm run watch", () => {
     const runner = new FakeRunner();
     const { watch } = loop(runner);
     await watch.start();
+    await watch.settled();
+    let release = () => {};
+    runner.gate = new Promise((resolve) => (release = resolve));
     const first = watch.saved("/repo/a.ts");
+    await new Promise((resolve) => setImmediate(resolve)); // the first save's run is under way
     const second = watch.saved("/repo/b.ts");
     const third = watch.saved("/repo/c.ts");
+    release();
     await Promise.all([first, second, third]);
-    expect(runner.runs.slice(1)).toEqual([["05.1"], ["05.1"]]);
+    expect(runner.runs.slice(2), "the first save's run, then one for the two saves made meanwhile").toEqual([["05.1"], ["05.1"]]);
   });
 
   test("keys: h shows the next hint of the current step, l the list of every step, q quits", async () => {
     const runner = new FakeRunner();
     const { watch, last } = loop(runner);
     await watch.start();
+    await watch.settled();
     expect(watch.key("h")).toBe(true);
     expect(last()).toContain("hint for 05.1");
     expect(watch.key("l")).toBe(true);
@@ -123,6 +144,7 @@ describe("npm run watch", () => {
     for (const step of steps) runner.results.set(step.id, file(passing("a")));
     const { watch, last } = loop(runner, [...steps, challenge]);
     await watch.start();
+    await watch.settled();
     expect(last()).toContain("练习步骤 05.9 — 挑战 challenge · ");
     expect(last()).toContain(`05.9 ${"▰".repeat(steps.length)}▱ ${steps.length}/${steps.length + 1}`);
   });

@@ -30,6 +30,8 @@ export interface Screen {
   readonly showList?: boolean;
   readonly tookMs?: number;
   readonly running?: boolean;
+  /** The steps after the current one are still being checked. */
+  readonly checking?: boolean;
 }
 
 const maxMessageLines = 12;
@@ -54,7 +56,12 @@ export function renderScreen(screen: Screen): string {
   }
   if (screen.hint !== undefined && screen.showList !== true) lines.push("", screen.hint);
   const took = screen.tookMs === undefined ? "" : pc.dim(`   用时 / took ${(screen.tookMs / 1000).toFixed(2)} s`);
-  const state = screen.running === true ? pc.yellow("运行中 / running …") : pc.dim("保存文件即重跑 / save a file to re-run");
+  const state =
+    screen.running === true
+      ? pc.yellow("运行中 / running …")
+      : screen.checking === true
+        ? pc.dim("正在检查其余练习步骤 / checking the other steps …")
+        : pc.dim("保存文件即重跑 / save a file to re-run");
   lines.push("", `${state} · ${pc.bold("h")} 提示 hint · ${pc.bold("l")} 列表 list · ${pc.bold("q")} 退出 quit${took}`);
   return lines.join("\n");
 }
@@ -98,6 +105,8 @@ function verdict(status: StepStatus): string {
       return pc.red("✗ 测试无法运行 / the tests could not run:");
     case "missing":
       return pc.yellow("? 找不到测试文件 / test file not found");
+    case "unchecked":
+      return pc.dim("还没检查 / not checked yet");
   }
 }
 
@@ -120,8 +129,9 @@ export interface LoopOptions {
 export class WatchLoop {
   #reports: StepReport[] = [];
   #screen: Omit<Screen, "reports"> = {};
-  #running: Promise<void> | undefined;
-  #again = false;
+  /** Runs happen one after another: the vitest instance runs one set of files at a time. */
+  #queue: Promise<void> = Promise.resolve();
+  #saveQueued = false;
   #savedAt: number | undefined;
 
   constructor(private readonly options: LoopOptions) {}
@@ -130,30 +140,45 @@ export class WatchLoop {
     return this.#reports;
   }
 
-  /** Checks every step once (the progress bar needs them all), then shows the current one. */
+  /**
+   * Checks the steps in order up to the first one not passing and shows it; the steps after it are
+   * checked next, in the background, for the progress bar (a save waits for that one run).
+   */
   async start(): Promise<void> {
     const list = this.options.list ?? steps;
-    this.options.draw(pc.dim("正在检查每个练习步骤（几秒钟）/ checking every step (a few seconds) …"));
-    const outcomes = await this.options.runner.run(list);
-    this.#reports = list.map((step, index) => ({ step, status: classify(outcomes[index]!, step.id) }));
+    this.#reports = list.map((step) => ({ step, status: { kind: "unchecked" } }));
+    this.options.draw(pc.dim("正在检查练习步骤 / checking the steps …"));
+    for (const { step } of this.#reports) {
+      const [outcome] = await this.options.runner.run([step]);
+      this.#set(step, classify(outcome!, step.id));
+      if (this.#statusOf(step)?.kind !== "passed") break;
+    }
+    const unchecked = this.#reports.filter((report) => report.status.kind === "unchecked").map((report) => report.step);
+    this.#screen = { checking: unchecked.length > 0 };
     this.#draw();
+    if (unchecked.length > 0) {
+      void this.#enqueue(async () => {
+        const outcomes = await this.options.runner.run(unchecked);
+        unchecked.forEach((step, index) => this.#set(step, classify(outcomes[index]!, step.id)));
+        this.#screen = { ...this.#screen, checking: false };
+        this.#draw();
+      });
+    }
   }
 
-  /** A file was saved: re-run the current step (once more after a run in progress, if needed). */
+  /** Waits for every run started so far (tests use it). */
+  settled(): Promise<void> {
+    return this.#queue;
+  }
+
+  /** A file was saved: re-run the current step, after the run in progress; saves meanwhile make one run. */
   saved(file: string): Promise<void> {
     this.options.runner.changed(file);
     this.#savedAt ??= this.#now();
-    if (this.#running !== undefined) {
-      this.#again = true;
-      return this.#running;
-    }
-    this.#running = this.#runUntilSettled().finally(() => (this.#running = undefined));
-    return this.#running;
-  }
-
-  async #runUntilSettled(): Promise<void> {
-    do {
-      this.#again = false;
+    if (this.#saveQueued) return this.#queue;
+    this.#saveQueued = true;
+    return this.#enqueue(async () => {
+      this.#saveQueued = false;
       const savedAt = this.#savedAt ?? this.#now();
       this.#savedAt = undefined;
       this.#screen = { ...this.#screen, running: true };
@@ -161,10 +186,18 @@ export class WatchLoop {
       const passedNow = await this.#runCurrent();
       const tookMs = this.#now() - savedAt;
       // A new step drops the last one's hint; the list gives way to the result.
-      this.#screen = { ...this.#screen, running: false, showList: false, tookMs, passedNow, ...(passedNow.length > 0 ? { hint: undefined } : {}) };
+      const hint = passedNow.length > 0 ? undefined : this.#screen.hint;
+      this.#screen = { ...this.#screen, running: false, showList: false, tookMs, passedNow, hint };
       this.#draw();
       this.options.onResult?.(this.#reports, tookMs);
-    } while (this.#again);
+    });
+  }
+
+  #enqueue(task: () => Promise<void>): Promise<void> {
+    this.#queue = this.#queue.then(task).catch((error: unknown) => {
+      this.options.draw(pc.red(`出错了 / something went wrong: ${String(error)}\n保存文件再试一次 / save a file to try again`));
+    });
+    return this.#queue;
   }
 
   /** Runs the current step; while it passes, moves on and runs the next. Returns the steps that turned green. */
