@@ -1,7 +1,7 @@
 // Runs steps' test files against the learner's own files (vitest's "exercises" project, in-process)
 // and hands back what each test ended as. `npm run progress` runs every step once; `npm run watch`
-// keeps one runner open and re-runs the current step on every save, which is what makes it fast:
-// the Vite server, its transform cache and the test specifications are built once.
+// keeps one runner open (in a child process, scripts/watch-runner.ts) and re-runs the current step on
+// every save, which is what makes it fast: the Vite server and its transform cache are built once.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { createVitest, type TestModule, type TestSpecification, type Vitest } from "vitest/node";
