@@ -11,10 +11,13 @@ describe("npm run watch: the runner", () => {
   test("a run over the time limit is stopped and reported; the next run works on a fresh runner", async () => {
     runner = await WatchRunner.start();
     const step = findStep("05.3")!;
+    const before = runner.pid;
     const [stopped] = await runner.run([step], 1);
     expect(stopped?.loadErrors[0]).toContain("were stopped: an endless loop, or code far too slow? Save to re-run.");
+    expect(runner.pid, "the stuck child was killed and a new one started").not.toBe(before);
+    // Whatever state the learner's file is in (even one that does not parse), vitest ran it this time.
     const [ran] = await runner.run([step]);
-    expect(ran?.loadErrors).toEqual([]);
-    expect(ran?.tests.length, "05.3's tests ran, whatever state the learner's file is in").toBeGreaterThan(10);
+    expect(ran?.loadErrors.filter((error) => error.includes("stopped"))).toEqual([]);
+    expect((ran?.tests.length ?? 0) + (ran?.loadErrors.length ?? 0)).toBeGreaterThan(0);
   }, 120_000);
 });

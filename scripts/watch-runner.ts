@@ -48,6 +48,11 @@ export class WatchRunner {
     return [child, ready];
   }
 
+  /** The child's process id: a new one after a run is stopped. */
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
   changed(file: string): void {
     this.#child.send({ kind: "changed", file } satisfies ToChild);
   }
