@@ -1,7 +1,7 @@
-// `npm run watch`: the focused loop. It checks every step once, then shows only the current step
-// (the first not passing, in the learner's order) and re-runs only that step's tests each time a file
-// in exercises/ is saved: the first failure's message, where it was thrown, and a progress bar over
-// all steps. When the step turns green it says so and moves on. Keys: h hint, l list, q quit.
+// `npm run watch`: the focused loop. It shows only the current step (the first not passing, in the
+// learner's order) and re-runs only that step's tests each time a file in exercises/ is saved: the
+// first failure's message, where it was thrown, and a progress bar over all steps (drawn by
+// watch-screen.ts). When the step turns green it says so and moves on. Keys: h hint, l list, q quit.
 // One vitest instance stays open the whole time, in a child process that can be killed when a test
 // never ends (scripts/watch-runner.ts), so a re-run costs the tests themselves plus a few hundred
 // milliseconds (measured by `npm run bench:watch`, see README).
