@@ -1,23 +1,30 @@
 // Three ways to run the same exercise tests (see scripts/steps.ts):
 //   npx vitest exercises          → the learner's own files (the default: watch mode while you work)
 //   --mode workbook               → chapter and fixture tests, plus every exercise test against the answers
-//   --mode check                  → every exercise test against the stubs and the decoys
+//   --mode check                  → every exercise test against the shipped stubs and the decoys
 // `npm test` (scripts/test.ts) runs the workbook mode, then the check mode (scripts/check-exercises.ts).
 import path from "node:path";
 import type { Plugin } from "vite";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
-import { answerFiles, decoys, exercisesDir, root } from "./scripts/steps.ts";
+import { answerFiles, decoys, exercisesDir, root, shippedStubs } from "./scripts/steps.ts";
 
-/** Makes every import of a learner's file load another file instead (an answer or a decoy). */
-function standIn(replacements: ReadonlyMap<string, string>): Plugin {
+/**
+ * Makes every import of a learner's file load another file instead (an answer, a shipped stub or a
+ * decoy). With `inLearnerFolder`, a stand-in's own relative imports resolve as if it stood where the
+ * file it replaces stands: a shipped stub in scripts/stubs/ imports the learner folder's `./todo.ts`.
+ */
+function standIn(replacements: ReadonlyMap<string, string>, inLearnerFolder = false): Plugin {
+  const standsFor = new Map([...replacements].map(([learnerFile, standIn]) => [standIn, learnerFile]));
   return {
     name: "workbook-stand-in",
     enforce: "pre",
     async resolveId(source, importer, options) {
       if (importer === undefined || !source.startsWith(".")) return null;
-      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      const from = (inLearnerFolder && standsFor.get(importer)) || importer;
+      const resolved = await this.resolve(source, from, { ...options, skipSelf: true });
       const replacement = resolved && replacements.get(resolved.id);
-      return replacement ? { id: replacement } : null;
+      if (replacement) return { id: replacement };
+      return from === importer ? null : resolved; // a stand-in's import, resolved from the learner folder
     },
   };
 }
@@ -43,8 +50,10 @@ const answers: TestProjectInlineConfiguration = {
   test: { name: "answers", include: [exerciseTests] },
 };
 
+// The stubs as shipped (scripts/stubs/), never the learner's edits: npm test holds mid-exercise too.
 const stubs: TestProjectInlineConfiguration = {
   extends: true,
+  plugins: [standIn(shippedStubs(), true)],
   test: { name: "stubs", include: [exerciseTests] },
 };
 

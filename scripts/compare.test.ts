@@ -3,8 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters as plain } from "node:util";
 import { afterAll, describe, expect, test } from "vitest";
-import { colouredDiff, compareCommand, compareFiles, rebaseImports } from "./compare.ts";
+import { compareCommand, compareStep, filesOf, memberDiff } from "./compare.ts";
 import { UsageError } from "./learner.ts";
+import { helpersOf, membersOf, stepMembers } from "./members.ts";
+import { findStep } from "./steps.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "workbook-compare-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,62 +17,120 @@ function file(name: string, text: string): string {
   return at;
 }
 
-describe("npm run compare", () => {
-  test("identical files: says so, no diff", () => {
-    const text = "export const answer = 42;\n";
-    const result = compareFiles(file("mine.ts", text), file("answer.ts", text));
-    expect(result.identical).toBe(true);
-    expect(plain(result.text)).toMatch(/mine\.ts is identical to the answer .*answer\.ts\./);
-    expect(colouredDiff(text, text, "a", "b")).toBeUndefined();
+const stub = [
+  "// Step 05.3 — a long header a learner has already read.",
+  'import { todo } from "./todo.ts";',
+  'export * from "./given.ts";',
+  "export function given(): number {",
+  "  return 1;",
+  "}",
+  "/** Yours to write. */",
+  "export function mine(event: string): string | null {",
+  '  return todo("05.3", "mine");',
+  "}",
+  "export class Log {",
+  "  get size(): number {",
+  '    return todo("05.3", "size");',
+  "  }",
+  "  other(): void {",
+  '    return todo("05.4", "other");',
+  "  }",
+  "}",
+  "/** TODO(p2): fill it in. */",
+  "export const schemas = {};",
+  "",
+].join("\n");
+
+const answer = [
+  'import { z } from "zod";',
+  "export function given(): number {",
+  "  return 1;",
+  "}",
+  "export function mine(event: string): string | null {",
+  "  return helper(event);",
+  "}",
+  "function helper(event: string): string {",
+  "  return deeper(event).trim();",
+  "}",
+  "function deeper(event: string): string {",
+  "  return event;",
+  "}",
+  "function unused(): void {}",
+  "export class Log {",
+  "  readonly #items: string[] = [];",
+  "  get size(): number {",
+  "    return this.#items.length;",
+  "  }",
+  "}",
+  "",
+].join("\n");
+
+const step = { ...findStep("05.3")! };
+
+describe("npm run compare: the parts you write", () => {
+  test("members: top-level definitions and class members by name, a getter by its name", () => {
+    expect(membersOf(stub).map((member) => member.key)).toEqual(["given", "mine", "Log.size", "Log.other", "schemas"]);
+    expect(membersOf(answer).map((member) => member.key)).toContain("Log.#items");
   });
 
-  test("different files: a unified diff, - for yours, + for the answer", () => {
-    const mine = file("mine2.ts", "line 1\nreturn todo();\nline 3\n");
-    const answer = file("answer2.ts", "line 1\nreturn 42;\nline 3\n");
-    const result = compareFiles(mine, answer);
-    expect(result.identical).toBe(false);
-    const lines = plain(result.text).split("\n");
-    expect(lines[0]).toMatch(/^- .*mine2\.ts \(yours\) {3}\+ .*answer2\.ts \(the answer\)$/);
-    expect(lines).toContain("@@ -1,3 +1,3 @@");
-    expect(lines).toContain("-return todo();");
-    expect(lines).toContain("+return 42;");
-    expect(lines).toContain(" line 1");
+  test("a step's members are those whose body calls todo with its id, or whose comment says TODO(id)", () => {
+    const members = membersOf(stub);
+    expect(stepMembers(members, "05.3").map((member) => member.key)).toEqual(["mine", "Log.size"]);
+    expect(stepMembers(members, "05.4").map((member) => member.key)).toEqual(["Log.other"]);
+    expect(stepMembers(members, "p2").map((member) => member.key)).toEqual(["schemas"]);
   });
 
-  test("the diff is coloured: red for yours, green for the answer", () => {
-    const diff = colouredDiff("a\n", "b\n", "mine", "answer") ?? "";
-    // picocolors may be switched off where there is no terminal; the plain text is the same either way.
-    expect(plain(diff)).toContain("-a\n+b");
+  test("helpers: what the answer's members use, transitively, minus what the stub gives", () => {
+    const answerMembers = membersOf(answer);
+    const wanted = answerMembers.filter((member) => member.key === "mine" || member.key === "Log.size");
+    expect(helpersOf(answerMembers, wanted, membersOf(stub)).map((member) => member.key)).toEqual(["helper", "deeper", "Log.#items"]);
   });
 
-  test("the answer's imports are rewritten as they would read from the learner's folder", () => {
-    const chapter = "/repo/chapters/05-session-log";
-    const learner = "/repo/exercises/05-session-log";
-    const learnerFor = new Map([[`${chapter}/json.ts`, `${learner}/json.ts`]]);
-    const source = [
-      'import type { Message } from "../common/messages.ts";',
-      'import { freezeJson } from "./json.ts";',
-      'import { isEventOfType } from "./events.ts";',
-      'import { z } from "zod";',
-      'declare module "./events.ts" {}',
-    ].join("\n");
-    expect(rebaseImports(source, chapter, learner, learnerFor).split("\n")).toEqual([
-      'import type { Message } from "../../chapters/common/messages.ts";',
-      'import { freezeJson } from "./json.ts";', // a learner file of its own: the stubs import it so too
-      'import { isEventOfType } from "../../chapters/05-session-log/events.ts";',
-      'import { z } from "zod";',
-      'declare module "../../chapters/05-session-log/events.ts" {}',
-    ]);
-    // From solutions/ (same depth), a chapter import is left as it is, even of a file that answers a
-    // learner file: the 练习 build on the chapter's Session, not on the learner's.
-    const solutions = "/repo/solutions/05-session-log";
-    const fromSolution = 'import { Session } from "../../chapters/05-session-log/session.ts";';
-    const chapterSession = new Map([[`${chapter}/session.ts`, `${learner}/session.ts`]]);
-    expect(rebaseImports(fromSolution, solutions, learner, chapterSession)).toBe(fromSolution);
+  test("shows only the step's members, each beside the answer's, and lists the helpers", () => {
+    const files = { mine: file("mine.ts", stub), answer: file("answer.ts", answer), shippedStub: file("stub.ts", stub) };
+    const text = plain(compareStep(step, files));
+    expect(text).toContain("── mine (");
+    expect(text).toContain("── Log.size (");
+    expect(text).toContain('-  return todo("05.3", "mine");');
+    expect(text).toContain("+  return helper(event);");
+    expect(text).toContain(" export function mine(event: string): string | null {");
+    for (const absent of ["long header", "import", "export *", "given()", "Log.other", "unused"]) expect(text).not.toContain(absent);
+    expect(text).toMatch(/ {2}helper +.*answer\.ts:8\n/);
+    expect(text).not.toContain("return deeper(event).trim();");
+    expect(plain(compareStep(step, files, true)), "--helpers prints their code").toContain("return deeper(event).trim();");
+  });
+
+  test("a member written like the answer is said to be the same; one missing from your file shows the answer's", () => {
+    const yours = stub
+      .replace("/** Yours to write. */\n", "")
+      .replace('return todo("05.3", "mine");', "return helper(event);")
+      .replace(/ {2}get size[^}]*}\n/, "");
+    const files = { mine: file("mine2.ts", yours), answer: file("answer2.ts", answer), shippedStub: file("stub2.ts", stub) };
+    const text = plain(compareStep(step, files));
+    expect(text).toMatch(/── mine \(.*\)\n✓ 与答案相同 \/ same as the answer\n/);
+    expect(text).toContain("not in your file");
+    expect(text).toContain("return this.#items.length;");
+  });
+
+  test("memberDiff: undefined for the same text, every line shown otherwise", () => {
+    expect(memberDiff("a\nb", "a\nb")).toBeUndefined();
+    expect(plain(memberDiff("a\nb\nc", "a\nB\nc") ?? "").split("\n")).toEqual([" a", "-b", "+B", " c"]);
+  });
+
+  test("compare -- 05.1 on the untouched stub is short: no header, no imports", () => {
+    const step51 = findStep("05.1")!;
+    const files = { ...filesOf(step51), mine: filesOf(step51).shippedStub };
+    const text = plain(compareStep(step51, files));
+    expect(text.split("\n").length).toBeLessThan(60);
+    expect(text).toContain("── freezeJson (");
+    expect(text).not.toMatch(/^[-+ ]?import /m);
+    expect(text).not.toContain("Step 05.1 — book");
   });
 
   test("a missing file or an unknown step is a UsageError", () => {
-    expect(() => compareFiles(path.join(dir, "nope.ts"), file("x.ts", ""))).toThrow(UsageError);
+    const files = { mine: path.join(dir, "nope.ts"), answer: file("a3.ts", answer), shippedStub: file("s3.ts", stub) };
+    expect(() => compareStep(step, files)).toThrow(UsageError);
     expect(() => compareCommand(["05.9"])).toThrow(/unknown step "05\.9"\. Valid steps: 05\.1/);
+    expect(() => compareCommand(["05.1", "--all"])).toThrow(/unknown option --all/);
   });
 });

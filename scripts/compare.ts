@@ -1,88 +1,88 @@
-// `npm run compare -- 05.3`: your file against the answer, as a coloured unified diff. Lines starting
-// with `-` are yours, `+` the answer's. The answer for a core step is the chapter's own file; for the
-// book's 练习 it is the file in solutions/. Identical files are reported as such.
+// `npm run compare -- 05.3`: the parts of your file that the step asks you to write, each beside the
+// answer's version of it — not the stub's header comments, imports or re-exports. Which parts those
+// are comes from the shipped stub: every function, method or value whose body calls
+// `todo("05.3", …)` (or whose comment says `TODO(p2)`). Lines starting with `-` are yours, `+` the
+// answer's, unmarked lines the same in both. The helpers the answer wrote along the way are listed
+// after, with where to find them; `--helpers` prints their code too.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createTwoFilesPatch } from "diff";
 import pc from "picocolors";
-import { answerFile, isMain, learnerFile, parseArgs, requireStep, runMain, shown, stepsSharingFile, UsageError } from "./learner.ts";
-import { answerFiles, steps, type Step } from "./steps.ts";
+import { answerFile, isMain, learnerFile, parseArgs, requireStep, runMain, shown, UsageError } from "./learner.ts";
+import { helpersOf, membersOf, stepMembers, type Member } from "./members.ts";
+import { shippedStubsDir, steps, type Step } from "./steps.ts";
 
-/** A unified diff of two texts, coloured; `undefined` when they are identical. */
-export function colouredDiff(mine: string, answer: string, mineName: string, answerName: string): string | undefined {
+/** A whole-member diff (every line shown), coloured; `undefined` when the two are the same. */
+export function memberDiff(mine: string, answer: string): string | undefined {
   if (mine === answer) return undefined;
-  const patch = createTwoFilesPatch(mineName, answerName, mine, answer, "yours", "answer", { context: 3 });
+  const patch = createTwoFilesPatch("yours", "answer", `${mine}\n`, `${answer}\n`, "", "", { context: Number.MAX_SAFE_INTEGER });
   return patch
     .split("\n")
-    .filter((line) => !line.startsWith("====")) // the separator line createTwoFilesPatch puts on top
-    .map(colourLine)
+    .filter((line) => !/^(=+|---|\+\+\+|@@|\\ No newline|Index:)/.test(line))
+    .map((line) => (line.startsWith("-") ? pc.red(line) : line.startsWith("+") ? pc.green(line) : line))
     .join("\n")
     .trimEnd();
 }
 
-function colourLine(line: string): string {
-  if (line.startsWith("---") || line.startsWith("+++")) return pc.bold(line);
-  if (line.startsWith("@@")) return pc.cyan(line);
-  if (line.startsWith("-")) return pc.red(line);
-  if (line.startsWith("+")) return pc.green(line);
-  return line;
+function read(file: string, what: string): string {
+  if (!existsSync(file)) throw new UsageError(`${what} ${shown(file)} does not exist`);
+  return readFileSync(file, "utf8");
 }
 
-// An import specifier after `from`, `import(`, a bare `import`, or `declare module`.
-const relativeImport = /(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\bdeclare\s+module\s+)(["'])(\.\.?\/[^"']+)\2/g;
-
-/**
- * Rewrites the answer's relative imports as they would read from the learner's folder, so the diff
- * shows what the code does differently, not that `../common/messages.ts` lives at another depth.
- * An import of a sibling that is itself the answer to a learner file (the chapter's session.ts
- * importing ./json.ts) becomes that learner file (./json.ts), as in the stubs.
- */
-export function rebaseImports(source: string, answerDir: string, learnerDir: string, learnerFor: ReadonlyMap<string, string>): string {
-  return source.replace(relativeImport, (whole, lead: string, quote: string, specifier: string) => {
-    const target = path.resolve(answerDir, specifier);
-    const sibling = path.dirname(target) === answerDir ? learnerFor.get(target) : undefined;
-    let rebased = path.relative(learnerDir, sibling ?? target).split(path.sep).join("/");
-    if (!rebased.startsWith(".")) rebased = `./${rebased}`;
-    return `${lead}${quote}${rebased}${quote}`;
-  });
+export interface CompareFiles {
+  readonly mine: string;
+  readonly answer: string;
+  readonly shippedStub: string;
 }
 
-/** Answer file → the learner file it answers (the inverse of steps.ts' answerFiles). */
-function learnerFileFor(): Map<string, string> {
-  return new Map([...answerFiles()].map(([learner, answer]) => [answer, learner]));
+export function filesOf(step: Step, dir?: string): CompareFiles {
+  return {
+    mine: learnerFile(step, dir),
+    answer: answerFile(step),
+    shippedStub: path.join(shippedStubsDir, step.file),
+  };
 }
 
-/** Compares two files by path; the paths are injectable so tests can use their own. */
-export function compareFiles(
-  mineFile: string,
-  answerPath: string,
-  learnerFor: ReadonlyMap<string, string> = learnerFileFor(),
-): { identical: boolean; text: string } {
-  if (!existsSync(mineFile)) throw new UsageError(`${shown(mineFile)} does not exist (restore it: npm run reset -- <step>)`);
-  if (!existsSync(answerPath)) throw new UsageError(`the answer ${shown(answerPath)} does not exist yet`);
-  const answer = rebaseImports(readFileSync(answerPath, "utf8"), path.dirname(answerPath), path.dirname(mineFile), learnerFor);
-  const diff = colouredDiff(readFileSync(mineFile, "utf8"), answer, shown(mineFile), shown(answerPath));
-  if (diff === undefined) {
-    return { identical: true, text: pc.green(`${shown(mineFile)} is identical to the answer ${shown(answerPath)}.`) };
+export function compareStep(step: Step, files: CompareFiles, showHelpers = false): string {
+  const stub = membersOf(read(files.shippedStub, "the shipped stub"));
+  const mine = membersOf(read(files.mine, "your file (restore it: npm run reset -- " + step.id + ")"));
+  const answer = membersOf(read(files.answer, "the answer"));
+  const wanted = stepMembers(stub, step.id);
+  if (wanted.length === 0) throw new UsageError(`the stub of ${step.id} marks nothing with todo("${step.id}", …)`);
+  const at = (file: string, member: Member | undefined) => (member === undefined ? "—" : `${shown(file)}:${member.line}`);
+  const lines = [
+    pc.bold(`练习步骤 ${step.id} — 你写的部分与答案对照 / the parts you write, beside the answer`),
+    `${pc.red("- 你的 / yours")}   ${pc.green("+ 答案 / the answer")}`,
+  ];
+  for (const { key } of wanted) {
+    const mineMember = mine.find((member) => member.key === key);
+    const answerMember = answer.find((member) => member.key === key);
+    lines.push("", pc.cyan(`── ${key} `) + pc.dim(`(${at(files.mine, mineMember)} · ${at(files.answer, answerMember)})`));
+    if (answerMember === undefined) lines.push(pc.yellow(`答案里没有 ${key} / the answer has no ${key}`));
+    else if (mineMember === undefined) lines.push(pc.yellow(`你的文件里没有 ${key} / not in your file`), pc.green(answerMember.text));
+    else lines.push(memberDiff(mineMember.text, answerMember.text) ?? pc.green("✓ 与答案相同 / same as the answer"));
   }
-  const legend = `${pc.red(`- ${shown(mineFile)} (yours)`)}   ${pc.green(`+ ${shown(answerPath)} (the answer)`)}`;
-  return { identical: false, text: `${legend}\n\n${diff}` };
+  const helpers = helpersOf(answer, answer.filter((member) => wanted.some((w) => w.key === member.key)), stub);
+  const missing = helpers.filter((helper) => !mine.some((member) => member.key === helper.key));
+  if (missing.length > 0) {
+    lines.push("", pc.bold("答案还用到这些辅助定义，你的文件里没有 / the answer also uses these helpers, not in your file:"));
+    const width = Math.max(...missing.map((helper) => helper.key.length));
+    for (const helper of missing) {
+      lines.push(`  ${helper.key.padEnd(width)}  ${pc.dim(`${shown(files.answer)}:${helper.line}`)}`);
+      if (showHelpers) lines.push(...helper.text.split("\n").map((line) => `    ${pc.green(line)}`));
+    }
+    if (!showHelpers) lines.push(pc.dim("连同代码一起显示 / with their code:"), pc.dim(`  npm run compare -- ${step.id} --helpers`));
+  }
+  lines.push(pc.dim("\n写法可以不同：测试说了算 / yours may differ in ways that don't matter: your tests decide."));
+  return lines.join("\n");
 }
 
 export function compareCommand(argv: readonly string[], list: readonly Step[] = steps): string {
   const { id, flags } = parseArgs(argv);
-  if (flags.size > 0) throw new UsageError(`unknown option ${[...flags].join(" ")}`);
+  const unknown = [...flags].filter((flag) => flag !== "--helpers");
+  if (unknown.length > 0) throw new UsageError(`unknown option ${unknown.join(" ")} (only --helpers)`);
   const step = requireStep(id, "compare", list);
-  const { identical, text } = compareFiles(learnerFile(step), answerFile(step));
-  if (identical) return text;
-  const sharing = stepsSharingFile(step, list).map((other) => other.id);
-  // The diff covers the whole file, so differences in the other step's functions show up too.
-  const note = sharing.length === 0 ? "" : pc.dim(`\n\n${step.file} also holds step ${sharing.join(", ")}: its parts are in this diff too.`);
-  const reminder = pc.dim(
-    "\nThe answer's imports are shown as they would read from your folder. It may differ in ways that don't matter\n" +
-      "(comments, helper names, the stub's re-exports); your tests decide.",
-  );
-  return text + note + reminder;
+  return compareStep(step, filesOf(step), flags.has("--helpers"));
 }
 
 if (isMain(import.meta.url)) {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters as plain } from "node:util";
@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { hintCommand, hintStateFile, readHintState, revealNext } from "./hint.ts";
 import { hints } from "./hints.ts";
 import { UsageError } from "./learner.ts";
-import { steps } from "./steps.ts";
+import { shippedStubsDir, steps } from "./steps.ts";
 
 let stateDir: string;
 let stateFile: string;
@@ -37,14 +37,14 @@ describe("npm run hint", () => {
 
   test("each call reveals one more hint and remembers it in the state file", () => {
     const first = hint("05.3");
-    expect(first).toContain("Hint 1 of 3: first nudge");
+    expect(first).toContain("提示 1/3 / hint 1 of 3: first nudge");
     expect(first).not.toContain("second nudge");
-    expect(first).toContain("`npm run hint -- 05.3` again shows hint 2");
+    expect(first).toContain("still stuck? Run it again for hint 2:\n  npm run hint -- 05.3");
 
     const second = hint("05.3");
-    expect(second).toContain("Hint 2 of 3: second nudge");
+    expect(second).toContain("hint 2 of 3: second nudge");
     expect(second, "earlier hints are not repeated").not.toContain("first nudge");
-    expect(second).toContain("Hint 1 is not repeated: `npm run hint -- 05.3 --all`");
+    expect(second).toContain("hint 1 is not repeated; every hint you have seen:\n  npm run hint -- 05.3 --all");
     expect(second).not.toContain("the code shape");
     expect(JSON.parse(readFileSync(stateFile, "utf8"))).toEqual({ "05.3": 2 });
   });
@@ -53,19 +53,25 @@ describe("npm run hint", () => {
     hint("05.3");
     hint("05.3");
     const all = hint("05.3", "--all");
-    expect(all).toContain("Hint 1 of 3: first nudge");
-    expect(all).toContain("Hint 2 of 3: second nudge");
+    expect(all).toContain("hint 1 of 3: first nudge");
+    expect(all).toContain("hint 2 of 3: second nudge");
     expect(all).not.toContain("the code shape");
     expect(readHintState(stateFile)).toEqual({ "05.3": 2 });
+  });
+
+  test("inside npm run watch, the next hint is a key press away", () => {
+    const inWatch = plain(hintCommand(["05.3"], { stateFile, hints: threeHints, inWatch: true }));
+    expect(inWatch).toContain("Press h again for hint 2.");
+    expect(inWatch).not.toContain("npm run hint -- 05.3");
   });
 
   test("after the last hint it says so and points at npm run compare", () => {
     hint("05.3");
     hint("05.3");
     for (const output of [hint("05.3"), hint("05.3")]) {
-      expect(output).toContain("Hint 3 of 3: the code shape");
-      expect(output).toContain("That was the last hint for 05.3");
-      expect(output).toContain("npm run compare -- 05.3");
+      expect(output).toContain("hint 3 of 3: the code shape");
+      expect(output).toContain("that was the last hint for 05.3");
+      expect(output).toContain("See the answer beside your code:\n  npm run compare -- 05.3");
     }
   });
 
@@ -77,7 +83,7 @@ describe("npm run hint", () => {
     run("05.3");
     expect(run("05.3", "--reset")).toContain("Forgot the hints of 05.3");
     expect(readHintState(stateFile)).toEqual({ "05.1": 1 });
-    expect(run("05.3")).not.toContain("Hint 2 of 2");
+    expect(run("05.3")).not.toContain("hint 2 of 2");
     run("--reset");
     expect(readHintState(stateFile)).toEqual({});
   });
@@ -92,7 +98,7 @@ describe("npm run hint", () => {
   test("a corrupt state file counts as no hints seen", () => {
     writeFileSync(stateFile, "{ not json");
     expect(readHintState(stateFile)).toEqual({});
-    expect(hint("05.3")).toContain("Hint 1 of 3");
+    expect(hint("05.3")).toContain("hint 1 of 3");
   });
 
   test("every step has 3–4 hints", () => {
@@ -102,5 +108,40 @@ describe("npm run hint", () => {
       expect(count, `hints for ${step.id} in scripts/hints.ts`).toBeLessThanOrEqual(4);
     }
     expect(Object.keys(hints).filter((id) => !steps.some((s) => s.id === id)), "hints for steps that do not exist").toEqual([]);
+  });
+});
+
+/** Code as compared: whitespace collapsed, a trailing `;`, `,` or `{` dropped. */
+const normalise = (code: string) => code.replace(/\s+/g, " ").trim().replace(/[;,{]$/, "").trim();
+
+/**
+ * The answer's lines a hint must not contain: code, at least 25 characters (shorter ones, like
+ * `return null`, say nothing a learner would not write anyway), and not given anywhere in the
+ * shipped stub (its signatures, or a tip in its comments).
+ */
+function answerLines(answer: string, stub: string): string[] {
+  const given = normalise(stub);
+  return answer
+    .split("\n")
+    .map(normalise)
+    .filter((line) => line.length >= 25 && !/^(\/\/|\/?\*|import |export \* from)/.test(line) && !given.includes(line));
+}
+
+describe("hints teach, they do not paste the answer", () => {
+  test("the check catches an answer line, however it is spaced", () => {
+    const answer = "export function f(event) {\n  const { content, reasoning_content = null } = event.data;\n  return null;\n}\n";
+    const lines = answerLines(answer, "export function f(event) {\n  return todo();\n}\n");
+    expect(lines).toEqual(["const { content, reasoning_content = null } = event.data"]);
+    expect(normalise("形状：\n  const { content,   reasoning_content = null } =\n event.data;")).toContain(lines[0]);
+  });
+
+  test.each(steps.map((step) => [step.id, step] as const))("no hint of %s contains a line of the answer's code", (_id, step) => {
+    const answer = readFileSync(path.join(step.answerDir, step.file), "utf8");
+    const stubFile = path.join(shippedStubsDir, step.file);
+    const lines = answerLines(answer, existsSync(stubFile) ? readFileSync(stubFile, "utf8") : "");
+    const pasted = (hints[step.id] ?? []).flatMap((hint, index) =>
+      lines.filter((line) => normalise(hint).includes(line)).map((line) => `hint ${index + 1}: ${line}`),
+    );
+    expect(pasted, "describe the idea or the shape in words or pseudo-code instead").toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import path from "node:path";
 import pc from "picocolors";
 import { hints as allHints } from "./hints.ts";
 import { isMain, parseArgs, requireStep, runMain, UsageError } from "./learner.ts";
-import { root, steps, type Step } from "./steps.ts";
+import { guideLink, root, steps, type Step } from "./steps.ts";
 
 /** Step id → how many of its hints have been shown. */
 export type HintState = Readonly<Record<string, number>>;
@@ -55,24 +55,28 @@ export function forget(state: HintState, id: string | undefined): HintState {
  * what to do next. Earlier hints are not repeated by default: by the fourth call they would bury
  * the new one.
  */
-export function renderHints(step: Step, stepHints: readonly string[], shown: number, all = false): string {
-  const lines = [pc.bold(`Step ${step.id} — ${step.title}`) + pc.dim(` (${step.titleZh})`), ""];
+export function renderHints(step: Step, stepHints: readonly string[], shown: number, all = false, inWatch = false): string {
+  const lines = [pc.bold(`练习步骤 ${step.id} — ${step.titleZh} / ${step.title}`), ""];
   const from = all ? 0 : shown - 1;
   if (from > 0) {
-    const earlier = from === 1 ? "Hint 1 is" : `Hints 1–${from} are`;
-    lines.push(pc.dim(`${earlier} not repeated: \`npm run hint -- ${step.id} --all\` shows every hint you have seen.`), "");
+    const earlier = from === 1 ? "1" : `1–${from}`;
+    const english = from === 1 ? "hint 1 is" : `hints ${earlier} are`;
+    lines.push(pc.dim(`提示 ${earlier} 不再重复；看过的全部提示 / ${english} not repeated; every hint you have seen:`));
+    lines.push(pc.dim(`  npm run hint -- ${step.id} --all`), "");
   }
   stepHints.slice(from, shown).forEach((hint, offset) => {
-    const label = pc.cyan(`Hint ${from + offset + 1} of ${stepHints.length}:`);
+    const number = from + offset + 1;
+    const label = pc.cyan(`提示 ${number}/${stepHints.length} / hint ${number} of ${stepHints.length}:`);
     lines.push(`${label} ${indentAfterFirst(hint)}`, "");
   });
-  if (shown < stepHints.length) {
-    lines.push(pc.dim(`Still stuck? \`npm run hint -- ${step.id}\` again shows hint ${shown + 1}.`));
+  if (shown < stepHints.length && inWatch) {
+    lines.push(pc.dim(`还卡着？再按 h 看提示 ${shown + 1} / still stuck? Press h again for hint ${shown + 1}.`));
+  } else if (shown < stepHints.length) {
+    lines.push(pc.dim(`还卡着？再运行一次看提示 ${shown + 1} / still stuck? Run it again for hint ${shown + 1}:`));
+    lines.push(pc.dim(`  npm run hint -- ${step.id}`));
   } else {
-    lines.push(
-      pc.yellow(`That was the last hint for ${step.id}.`) +
-        ` Still stuck? See the answer beside your file: \`npm run compare -- ${step.id}\``,
-    );
+    lines.push(pc.yellow(`这是 ${step.id} 的最后一条提示 / that was the last hint for ${step.id}.`));
+    lines.push(`还卡着？把你的代码和答案对照 / still stuck? See the answer beside your code:`, `  npm run compare -- ${step.id}`);
   }
   return lines.join("\n");
 }
@@ -83,6 +87,8 @@ function indentAfterFirst(text: string): string {
 
 export interface HintDeps {
   readonly stateFile: string;
+  /** Shown inside `npm run watch`: "press h again" instead of the command. */
+  readonly inWatch?: boolean;
   readonly hints?: Readonly<Record<string, readonly string[]>>;
   readonly steps?: readonly Step[];
 }
@@ -103,7 +109,7 @@ export function hintCommand(argv: readonly string[], deps: HintDeps): string {
   const step = requireStep(id, "hint", list);
   const stepHints = (deps.hints ?? allHints)[step.id] ?? [];
   if (stepHints.length === 0) {
-    return `No hints for ${step.id} yet. Read exercises/05-session-log/README.md#${step.readmeAnchor}, or compare with the answer: \`npm run compare -- ${step.id}\``;
+    return `No hints for ${step.id} yet. Read ${guideLink(step)}, or compare with the answer: \`npm run compare -- ${step.id}\``;
   }
   const state = readHintState(deps.stateFile);
   const seen = state[step.id] ?? 0;
@@ -111,7 +117,7 @@ export function hintCommand(argv: readonly string[], deps: HintDeps): string {
   if (flags.has("--all") && seen > 0) return renderHints(step, stepHints, Math.min(seen, stepHints.length), true);
   const next = revealNext(state, step.id, stepHints.length);
   writeHintState(deps.stateFile, next.state);
-  return renderHints(step, stepHints, next.shown, flags.has("--all"));
+  return renderHints(step, stepHints, next.shown, flags.has("--all"), deps.inWatch);
 }
 
 if (isMain(import.meta.url)) {

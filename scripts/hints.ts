@@ -43,13 +43,11 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "一个订阅者失败既不能丢掉事件，也不能让后面的订阅者收不到。" +
       "轮到某个订阅者之前它可能已被前面的订阅者取消：投递前先看它的包装对象是否还在订阅集合里，不在就跳过。",
     "订阅者在收到事件时又调用了 `append` 怎么办？如果立刻递归通知，后面的订阅者会先看到 #1 再看到 #0。" +
-      "形状：一个待投递队列 `#undelivered` 和一个标志 `#delivering`。\n" +
-      "  #notify(event) {\n" +
-      "    this.#undelivered.push({ event, audience: [...this.#listeners] });\n" +
-      "    if (this.#delivering) return; // 外层的循环会接着投递它\n" +
-      "    this.#delivering = true;\n" +
-      "    try { /* 循环 shift()，逐条投递给它的 audience */ } finally { this.#delivering = false; }\n" +
-      "  }\n" +
+      "形状：一个待投递队列和一个“正在投递”的标志。通知一条事件时：\n" +
+      "  1. 把事件连同此刻的订阅者名单（audience）一起放进队列；\n" +
+      "  2. 如果已经在投递（说明这次 append 来自某个订阅者），到此为止：外层的循环会接着投递它；\n" +
+      "  3. 否则置起标志，循环从队首取出一条、逐个投递给它的 audience，直到队列为空；\n" +
+      "  4. 用 try/finally 放下标志，哪怕投递中途出了错。\n" +
       "这样每个订阅者都按 id 顺序收到事件。`audience` 要在 append 的那一刻记下：" +
       "在投递过程中才订阅的订阅者，只能收到它订阅之后追加的事件，哪怕更早的事件还在队列里等着。",
   ],
@@ -63,10 +61,10 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
     "assistant 消息有三个细节：`reasoning_content` 缺省时给 `null`（不是 `undefined`，键也不能省）；" +
       "`tool_calls` 的每一项只取 `{ id, name, arguments }`，建新对象（`chapters/common/messages.ts` 的 `toolCallOf` 就做这件事）；只有 `content === null`、" +
       "没有 reasoning、也没有工具调用时才丢弃这条回复——空字符串 `\"\"` 也是回复，要保留。",
-    "assistant 分支的形状：\n" +
-      "  const { content, reasoning_content = null, tool_calls } = event.data;\n" +
-      "  if (content === null && !reasoning_content && tool_calls.length === 0) return null;\n" +
-      "  return { role: \"assistant\", content, reasoning_content, tool_calls: /* 只取 id、name、arguments */ };\n" +
+    "assistant 分支分三步想：\n" +
+      "  1. 从 `event.data` 取出三个字段；`reasoning_content` 可能缺省，让它落到 `null`（解构默认值或 `??` 都行）。\n" +
+      "  2. 这条回复是不是什么都没说？正文是 `null`（`\"\"` 不算）、没有 reasoning、没有工具调用，三者同时成立才返回 `null`。\n" +
+      "  3. 否则返回 assistant 消息，四个键一个不少；`tool_calls` 逐项复制，只留 id、name、arguments（提示 3）。\n" +
       "user 和 tool 分支各是一行 `return { role: …, … }`。",
   ],
   "05.4": [
@@ -81,16 +79,11 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "例如 `#commit(event)`：推入 `#log`，清掉快照缓存（05.2 的 append 也可以共用它）。" +
       "`fromLog` 是 static 方法，但写在类里面，所以可以访问新实例的 `#` 私有成员。" +
       "数据要重新冻结：重放出来的会话不能和调用方的输入共享任何对象。",
-    "形状：\n" +
-      "  static fromLog(log: unknown, options: SessionOptions = {}): Session {\n" +
-      "    if (!Array.isArray(log)) throw new ReplayError(0, …);\n" +
-      "    const entries: readonly unknown[] = log;\n" +
-      "    const session = new Session(options);\n" +
-      "    for (const [index, stored] of entries.entries()) session.#commit(session.#readStoredEvent(stored, index));\n" +
-      "    return session;\n" +
-      "  }\n" +
-      "（用 `entries()` 而不是 `forEach`：`forEach` 会跳过稀疏数组里的空洞。）" +
-      "`#readStoredEvent` 用 `const { id, type, ts, data, ...extra } = stored as Record<string, unknown>` 取字段，" +
+    "形状（伪代码）：\n" +
+      "  fromLog：不是数组 → NOT_A_LOG；用同样的 options 新建一个 Session；\n" +
+      "           按下标逐项读出并检查（#readStoredEvent），通过就 #commit；最后返回这个 session。\n" +
+      "（逐项用下标循环或 `for … of` 数组的 `entries()`，不要用 `forEach`：它会跳过稀疏数组里的空洞。）" +
+      "`#readStoredEvent` 用剩余属性解构（`...extra`）一次取出 id、type、ts、data，`extra` 里还有键就是 UNEXPECTED_KEY；" +
       "再按提示 2 的顺序逐条检查。",
   ],
   "05.5": [
@@ -107,9 +100,8 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "对每个工具调用先 `tool/call` 再 `tool/result`。未知工具、参数不是合法 JSON、工具抛错都不能中断循环：" +
       "`runToolCall(toolsByName, call)`（chapters/common/tools.ts）已经把它们变成 `{ content, is_error: true }`。" +
       "回复里没有工具调用时本轮结束：`turn/end { reason: \"completed\" }`。",
-    "收尾的形状：\n" +
-      "  session.append(\"step/start\", { turn, step });\n" +
-      "  try { /* 请求模型、记录回复和工具 */ } finally { session.append(\"step/end\", { turn, step }); }\n" +
+    "收尾的形状：写下 step/start 之后，这一步的其余部分（请求模型、记录回复和工具）放进 `try`，" +
+      "step/end 写在它的 `finally` 里——模型调用抛错时，这一步也照样闭合。\n" +
       "步数用完：`turn/end { reason: \"max_steps\" }`，正常返回 session。模型调用失败：在外层 `catch` 里先写 " +
       "`turn/end { reason: \"error\", message }`，再 `throw new AgentRunError(message, session, { cause: error })`——" +
       "日志一条不丢。",
@@ -119,11 +111,11 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "`SessionEventMap`（`given/coding-assistant.ts` 里已经给出），所以 `session.append(\"ui/diff-preview\", …)` 能通过类型检查；" +
       "但运行时只有 `codingAssistantSchemas` 里的 zod schema 能挡住坏数据——现在它是空对象 `{}`，" +
       "所以“append rejects …”那几个测试会失败。这两种事件不进模型：章节的投影只认三种类型，什么都不用改。",
-    "schema 照 chapters/05-session-log/events.ts 的写法：`\"ui/diff-preview\": z.strictObject({ path: z.string().min(1), diff: z.string() })`；" +
+    "schema 照 chapters/05-session-log/events.ts 的写法：`ui/diff-preview` 是一个 `z.strictObject`，`path` 为非空字符串（`.min(1)`），`diff` 为字符串；" +
       "`inspect/file-read` 的 `bytes` 是非负整数（`z.number().int().nonnegative()`），`sha256` 是 64 个小写十六进制字符" +
       "（`z.string().regex(/^[0-9a-f]{64}$/)`）。Session 用 `new Session({ schemas: codingAssistantSchemas })` 接上它们，" +
       "append 和 `Session.fromLog` 都会检查。",
-    "`recordDiffPreview` 只是一行 `return session.append(\"ui/diff-preview\", { path, diff })`，返回提交后的事件。" +
+    "`recordDiffPreview` 只有一行：append 一条 `ui/diff-preview`，数据就是 path 和 diff，返回提交后的事件。" +
       "`recordFileRead` 记录大小和摘要，绝不记录内容：字符串的字节数用 `Buffer.byteLength(content, \"utf8\")`" +
       "（不是 `content.length`——中文一个字符占 3 个字节），`Uint8Array` 用 `content.byteLength`；" +
       "摘要用 `createHash(\"sha256\").update(content).digest(\"hex\")`（来自 \"node:crypto\"），它两种输入都接受。",
@@ -166,7 +158,7 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "——`path` 让错误指向那个字段，测试会检查它。",
     "`recordUsage(session, usage)` 不接收 turn 和 step 参数，而是从日志里读：从最后一个事件往前找，先遇到 " +
       "`step/end` 说明没有打开的步骤 → 抛 `UsageError`；先遇到 `step/start` 就用它的 `turn`、`step`。" +
-      "只记录三个计数：`const { prompt_tokens, completion_tokens, prompt_cache_hit_tokens } = usage`——" +
+      "只记录三个计数：从 usage 里逐个取出 `prompt_tokens`、`completion_tokens`、`prompt_cache_hit_tokens`——" +
       "API 的 usage 对象可能还有别的字段，不要把整个对象 append 进去。",
     "`usageByTurn` 的形状：每次调用新建一个 `Map<number, TurnUsage>`（不要放在模块级缓存里），" +
       "遍历事件，只看 `isEventOfType(event, \"model/usage\")` 的，按 `turn` 累加 `modelCalls`、`promptTokens`、" +

@@ -1,10 +1,11 @@
 import { stripVTControlCharacters as plain } from "node:util";
 import { describe, expect, test } from "vitest";
-import { classify, nextStep, renderProgress, runSteps, type FileOutcome, type StepReport, type TestOutcome } from "./progress.ts";
-import { steps } from "./steps.ts";
+import { NotImplementedError } from "../exercises/05-session-log/todo.ts";
+import { classify, nextStep, progressBar, renderProgress, runSteps, type FileOutcome, type StepReport, type TestOutcome } from "./progress.ts";
+import { guideLink, steps } from "./steps.ts";
 
-const stubError = (step: string) =>
-  `not implemented yet — step ${step}: freezeJson. Instructions: exercises/05-session-log/README.md#${step}; stuck? npm run hint -- ${step}`;
+// The message a stub's todo() throws, as a test report keeps it.
+const stubError = (step: string) => new NotImplementedError(step, "freezeJson").message;
 
 const passed = (name: string): TestOutcome => ({ name, state: "passed", errors: [] });
 const failed = (name: string, ...errors: string[]): TestOutcome => ({ name, state: "failed", errors });
@@ -20,11 +21,8 @@ describe("npm run progress: classifying a step's results", () => {
   });
 
   test("every test stopped at a stub → not started", () => {
-    expect(classify(file(failed("a", stubError("05.1")), failed("b", stubError("05.1"))))).toEqual({
-      kind: "not-started",
-      total: 2,
-      waitsOn: ["05.1"],
-    });
+    const a = failed("a", stubError("05.1"));
+    expect(classify(file(a, failed("b", stubError("05.1"))))).toEqual({ kind: "not-started", total: 2, waitsOn: ["05.1"], first: a });
   });
 
   test("a property test's stub error is found in its cause", () => {
@@ -37,7 +35,7 @@ describe("npm run progress: classifying a step's results", () => {
 
   test("nothing passes and some tests still stop at a stub → not started (a stub's empty value fails assertions)", () => {
     const assertion = failed("append rejects a bad path", "expected function to throw an error, but it didn't");
-    expect(classify(file(assertion, failed("c", stubError("p2"))))).toEqual({ kind: "not-started", total: 2, waitsOn: ["p2"] });
+    expect(classify(file(assertion, failed("c", stubError("p2"))))).toEqual({ kind: "not-started", total: 2, waitsOn: ["p2"], first: assertion });
   });
 
   test("some tests pass, or no failure is a stub error → n of m failing", () => {
@@ -73,38 +71,55 @@ describe("npm run progress: the report", () => {
       step: s2!,
       status: { kind: "failing", failing: 3, total: 12, first: failed("05.2 > ids count from 0", "expected 1 to be 0") },
     },
-    { step: s3!, status: { kind: "not-started", total: 9, waitsOn: [s3!.id] } },
+    { step: s3!, status: { kind: "not-started", total: 9, waitsOn: [s3!.id], first: failed("x", stubError(s3!.id)) } },
   ];
 
-  test("one line per step, then the first step not passed as Next", () => {
+  test("two lines per step, Chinese with the English beside, then the first step not passed as next", () => {
     const text = plain(renderProgress(reports));
-    expect(text).toContain(`✓ ${s1!.id}  ${s1!.title} — passed (20 tests)  (book ${s1!.bookSection})`);
-    expect(text).toContain(`✗ ${s2!.id}  ${s2!.title} — 3 of 12 failing`);
-    expect(text).toContain(`· ${s3!.id}  ${s3!.title} — not started`);
-    expect(text).toContain("First failing test of 05.2: 05.2 > ids count from 0\n  expected 1 to be 0");
-    expect(text).toContain(
-      `Next: step ${s2!.id} — ${s2!.title}. Read exercises/05-session-log/README.md#${s2!.readmeAnchor}; ` +
-        `run \`npx vitest exercises/05-session-log/${s2!.test}\`; stuck? \`npm run hint -- ${s2!.id}\``,
+    expect(text).toContain(`✓ ${s1!.id}  ${s1!.titleZh} — 通过 / passed (20 个测试 tests)`);
+    expect(text).toContain(`${s1!.title} · 书 ${s1!.bookSection}`);
+    expect(text, "no brackets nested in brackets").not.toMatch(/\([^()]*\(/);
+    expect(text).toContain(`✗ ${s2!.id}  ${s2!.titleZh} — 3/12 个测试失败 / 3 of 12 failing`);
+    expect(text).toContain(`· ${s3!.id}  ${s3!.titleZh} — 未开始 / not started`);
+    expect(text).toContain("05.2 第一个失败的测试 / first failing test: 05.2 > ids count from 0\n  expected 1 to be 0");
+    expect(text).toContain(`下一步 / next: 练习步骤 ${s2!.id} — ${s2!.titleZh} / ${s2!.title}`);
+    expect(text.split("\n"), "commands stand on their own, nothing after them").toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/npm run watch$/),
+        expect.stringMatching(new RegExp(`${guideLink(s2!)}$`)),
+        expect.stringMatching(new RegExp(`npm run hint -- ${s2!.id}$`)),
+      ]),
     );
     expect(nextStep(reports)?.step.id).toBe(s2!.id);
   });
 
+  test("a progress bar with one cell per step, filled when it passes", () => {
+    expect(plain(progressBar(reports))).toBe("▰▱▱ 1/3");
+  });
+
   test("a not-started step whose tests stop at another step's stub says which", () => {
-    const text = plain(renderProgress([{ step: s3!, status: { kind: "not-started", total: 2, waitsOn: ["05.2", s3!.id] } }]));
-    expect(text).toContain("not started (its tests also need 05.2)");
+    const status = { kind: "not-started", total: 2, waitsOn: ["05.2", s3!.id], first: failed("x", stubError("05.2")) } as const;
+    const text = plain(renderProgress([{ step: s3!, status }]));
+    expect(text).toContain("未开始 / not started (测试还会用到 / its tests also need: 05.2)");
+  });
+
+  test("a challenge step is labelled as one", () => {
+    const challenge = { ...s1!, id: "05.9", kind: "challenge" } as const;
+    const text = plain(renderProgress([{ step: challenge, status: { kind: "passed", total: 1 } }]));
+    expect(text).toContain(`05.9  挑战 challenge ${s1!.titleZh}`);
   });
 
   test("a failing step whose earlier steps are not done yet names them", () => {
     const s5 = steps.find((step) => step.id === "05.5")!;
     const failing = { kind: "failing", failing: 35, total: 40, first: failed("x", "boom") } as const;
     const text = plain(renderProgress([{ step: s1!, status: { kind: "passed", total: 1 } }, { step: s5, status: failing }]));
-    expect(text).toContain("35 of 40 failing (its tests also need 05.2, 05.3, not done yet)");
+    expect(text).toContain("35 of 40 failing (测试还会用到未完成的 / its tests also need, not done yet: 05.2, 05.3)");
   });
 
   test("all passed: no Next line, a well done", () => {
     const text = plain(renderProgress([{ step: s1!, status: { kind: "passed", total: 1 } }]));
-    expect(text).toContain("Every step passes.");
-    expect(text).not.toContain("Next:");
+    expect(text).toContain("全部通过，做得好！/ Every step passes. Well done!");
+    expect(text).not.toContain("下一步 / next:");
   });
 });
 

@@ -1,126 +1,106 @@
-// reset reads the original stub from git history; these tests build a small git repo of their own.
+// reset restores the shipped copy of a stub (scripts/stubs/), whatever the learner did to their file,
+// committed or not, inside git or not. These tests work in a folder of their own.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters as plain } from "node:util";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { UsageError } from "./learner.ts";
-import { countTodos, pristineStub, resetCommand, resetFile } from "./reset.ts";
-import type { Step } from "./steps.ts";
+import { resetCommand, resetFile } from "./reset.ts";
+import { exercisesDir, shippedStubs, shippedStubsDir, steps, type Step } from "./steps.ts";
 
-let repo: string;
+let work: string;
 let exercises: string;
-let file: string;
-
-function git(...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false", ...args], {
-    cwd: repo,
-    encoding: "utf8",
-  });
-}
-
-function commit(text: string, message: string): string {
-  writeFileSync(file, text);
-  git("add", ".");
-  git("commit", "-q", "-m", message);
-  return git("rev-parse", "HEAD").trim();
-}
-
-const stub = 'export function a() { return todo("05.2", "a"); }\nexport function b() { return todo("05.4", "b"); }\n';
-const fixedStub = "// fixed comment\n" + stub;
-const halfDone = 'export function a() { return 1; }\nexport function b() { return todo("05.4", "b"); }\n';
-const allDone = "export function a() { return 1; }\nexport function b() { return 2; }\n";
+let shipped: string;
 
 beforeEach(() => {
-  repo = mkdtempSync(path.join(tmpdir(), "workbook-reset-"));
-  exercises = path.join(repo, "exercises/05-session-log");
+  work = mkdtempSync(path.join(tmpdir(), "workbook-reset-"));
+  exercises = path.join(work, "exercises/05-session-log");
+  shipped = path.join(work, "scripts/stubs/05-session-log");
   mkdirSync(exercises, { recursive: true });
-  file = path.join(exercises, "session.ts");
-  git("init", "-q");
+  // The workbook as downloaded: the learner's folder and the shipped stubs, byte for byte.
+  cpSync(shippedStubsDir, shipped, { recursive: true });
+  cpSync(shippedStubsDir, exercises, { recursive: true });
 });
-afterEach(() => rmSync(repo, { recursive: true, force: true }));
+afterEach(() => rmSync(work, { recursive: true, force: true }));
+
+const session = steps.find((step) => step.id === "05.2")!;
+const sessionStub = () => readFileSync(path.join(shipped, "session.ts"));
+const reset = (id: string, now = new Date(0)) =>
+  plain(resetCommand([id], { exercisesDir: exercises, shippedStubsDir: shipped, now }));
+
+function git(...args: string[]): string {
+  const identity = ["-c", "user.name=Learner", "-c", "user.email=learner@example.com", "-c", "commit.gpgsign=false"];
+  return execFileSync("git", [...identity, ...args], { cwd: work, encoding: "utf8" });
+}
 
 describe("npm run reset", () => {
-  test("countTodos counts todo( calls, not the import", () => {
-    expect(countTodos('import { todo } from "./todo.ts";\n' + stub)).toBe(2);
-  });
-
-  test("restores the committed stub and keeps the learner's version as a backup", () => {
-    const added = commit(stub, "workbook: add stub");
-    writeFileSync(file, allDone);
-    const outcome = resetFile(file, path.join(exercises, ".backup"), new Date("2026-08-25T10:30:00.123Z"));
-    expect(readFileSync(file, "utf8")).toBe(stub);
-    expect(outcome.commit).toBe(added);
+  test("restores the shipped stub byte for byte and keeps the learner's version as a backup", () => {
+    const file = path.join(exercises, "session.ts");
+    writeFileSync(file, "export class Session { /* my work */ }\n");
+    const outcome = resetFile(file, path.join(shipped, "session.ts"), path.join(exercises, ".backup"), new Date("2026-08-25T10:30:00.123Z"));
+    expect(readFileSync(file).equals(sessionStub()), "the stub is back, byte for byte").toBe(true);
     expect(outcome.backup).toBe(path.join(exercises, ".backup/session.ts.2026-08-25T10-30-00-123Z"));
-    expect(readFileSync(outcome.backup!, "utf8"), "the backup holds the learner's work").toBe(allDone);
+    expect(readFileSync(outcome.backup!, "utf8"), "the backup holds the learner's work").toBe("export class Session { /* my work */ }\n");
   });
 
-  test("a learner's own commits are never taken for the stub", () => {
-    commit(stub, "workbook: add stub");
-    commit(halfDone, "me: step 05.2 done");
-    commit(allDone, "me: everything");
-    expect(pristineStub(file).content).toBe(stub);
+  test("reset after the learner commits their work restores the stub byte for byte", () => {
+    git("init", "-q");
+    git("add", ".");
+    git("commit", "-q", "-m", "workbook as cloned");
+    const file = path.join(exercises, "session.ts");
+    const solved = readFileSync(file, "utf8").replace(/return todo\("05\.2"[^;]*;/g, "return undefined as never;");
+    writeFileSync(file, solved);
+    git("commit", "-q", "-am", "me: 05.2 done");
+    // `git checkout` would restore the learner's commit; reset reads the shipped copy instead.
+    expect(git("status", "--porcelain")).toBe("");
+    expect(reset("05.2")).toContain("is the stub again");
+    expect(readFileSync(file).equals(sessionStub())).toBe(true);
+    expect(readFileSync(path.join(exercises, ".backup/session.ts.1970-01-01T00-00-00-000Z"), "utf8")).toBe(solved);
   });
 
-  test("a maintainer's later fix to the stub wins over the first version", () => {
-    commit(stub, "workbook: add stub");
-    const fixed = commit(fixedStub, "workbook: fix a comment");
-    commit(halfDone, "me: step 05.2 done");
-    expect(pristineStub(file)).toEqual({ commit: fixed, content: fixedStub });
+  test("works outside git, as in a downloaded zip", () => {
+    expect(existsSync(path.join(work, ".git"))).toBe(false);
+    writeFileSync(path.join(exercises, "json.ts"), "// half done\n");
+    expect(reset("05.1")).toContain("is the stub again");
+    expect(readFileSync(path.join(exercises, "json.ts")).equals(readFileSync(path.join(shipped, "json.ts")))).toBe(true);
   });
 
   test("a file that already is the stub is left alone, with no backup", () => {
-    commit(stub, "workbook: add stub");
-    const outcome = resetFile(file, path.join(exercises, ".backup"));
-    expect(outcome).toMatchObject({ alreadyPristine: true, backup: undefined });
+    expect(reset("05.3")).toContain("is already the untouched stub");
     expect(existsSync(path.join(exercises, ".backup"))).toBe(false);
   });
 
-  test("a deleted learner file is simply restored", () => {
-    commit(stub, "workbook: add stub");
-    rmSync(file);
-    expect(resetFile(file, path.join(exercises, ".backup")).backup).toBeUndefined();
-    expect(readFileSync(file, "utf8")).toBe(stub);
+  test("a deleted learner file is simply restored, with no backup", () => {
+    rmSync(path.join(exercises, "projection.ts"));
+    expect(reset("05.3")).not.toContain("kept in");
+    expect(readFileSync(path.join(exercises, "projection.ts")).equals(readFileSync(path.join(shipped, "projection.ts")))).toBe(true);
   });
 
   test("the command says where the backup is, and that a shared file resets the other step too", () => {
-    commit(stub, "workbook: add stub");
-    writeFileSync(file, halfDone);
-    const shared: Step[] = ["05.2", "05.4"].map((id) => ({
-      id,
-      kind: "core",
-      title: `step ${id}`,
-      titleZh: "",
-      bookSection: "",
-      file: "session.ts",
-      test: `${id}.test.ts`,
-      answerDir: repo,
-      readmeAnchor: "",
-      decoys: [],
-      needs: [],
-    }));
-    const output = plain(resetCommand(["05.2"], { steps: shared, exercisesDir: exercises, now: new Date(0) }));
-    expect(output).toContain("Step 05.2:");
-    expect(output).toContain("is the stub again");
-    expect(output).toMatch(/Your version is kept in .*\.backup\/session\.ts\.1970-01-01T00-00-00-000Z/);
+    writeFileSync(path.join(exercises, "session.ts"), "// mine\n");
+    const output = reset(session.id);
+    expect(output).toMatch(/your version is kept in .*\.backup\/session\.ts\.1970-01-01T00-00-00-000Z/);
     expect(output).toContain("session.ts also holds step 05.4, so that step was reset too");
     expect(readdirSync(path.join(exercises, ".backup"))).toEqual(["session.ts.1970-01-01T00-00-00-000Z"]);
   });
 
-  test("a file never committed, or a folder outside git, is a clear UsageError", () => {
-    writeFileSync(path.join(exercises, "todo.ts"), "export {};\n");
-    git("add", ".");
-    git("commit", "-q", "-m", "something else");
-    writeFileSync(file, stub);
-    expect(() => pristineStub(file)).toThrow(UsageError);
-    expect(() => pristineStub(file)).toThrow(/session\.ts has never been committed here/);
-    const outside = mkdtempSync(path.join(tmpdir(), "workbook-nogit-"));
-    try {
-      writeFileSync(path.join(outside, "session.ts"), stub);
-      expect(() => pristineStub(path.join(outside, "session.ts"))).toThrow(/is not inside a git checkout/);
-    } finally {
-      rmSync(outside, { recursive: true, force: true });
+  test("a missing shipped stub or an unknown step is a UsageError", () => {
+    rmSync(path.join(shipped, "json.ts"));
+    expect(() => reset("05.1")).toThrow(UsageError);
+    expect(() => reset("05.1")).toThrow(/the shipped stub .*json\.ts is missing/);
+    expect(() => reset("05.9")).toThrow(/unknown step "05\.9"\. Valid steps: 05\.1/);
+  });
+
+  test("for every step, reset restores exactly the file the stubs check runs the tests on", () => {
+    const stubsRun: ReadonlyMap<string, string> = shippedStubs(); // what vitest.config.ts's stubs project loads
+    for (const step of steps as readonly Step[]) {
+      writeFileSync(path.join(exercises, step.file), "// learner's work\n");
+      resetCommand([step.id], { exercisesDir: exercises }); // reset's own source: the workbook's scripts/stubs/
+      const checked = stubsRun.get(path.join(exercisesDir, step.file));
+      expect(checked, `the stubs run has a stand-in for ${step.file}`).toBe(path.join(shippedStubsDir, step.file));
+      expect(readFileSync(path.join(exercises, step.file)).equals(readFileSync(checked!)), `${step.id}: reset restores ${step.file}`).toBe(true);
     }
   });
 });

@@ -1,89 +1,29 @@
-// `npm run reset -- 05.3`: put the step's stub back, keeping your version as a backup in
-// exercises/05-session-log/.backup/ (ignored by git).
+// `npm run reset -- 05.3`: put the step's stub back exactly as the workbook ships it, keeping your
+// version as a backup in exercises/05-session-log/.backup/ (ignored by git).
 //
-// Where the pristine stub comes from: the workbook's git history, not a second copy of every stub
-// kept in the repo. HEAD will not do, because a learner may have committed their own work. Instead:
-// among every committed version of the file (`git log -- <file>`), take the newest one with the most
-// `todo(` calls. A learner's commit replaces `todo(...)` calls with code, so it always has fewer and
-// never qualifies; a maintainer's later fix to a stub (a comment, a signature) keeps every call, so
-// the newest fixed stub wins over the original. Outside a git checkout (a downloaded zip) there is
-// no history to read, and the command says so instead of guessing.
-import { execFileSync } from "node:child_process";
+// The stub comes from the workbook's own copy, scripts/stubs/05-session-log/<file>: not from git, so
+// it works the same whatever you committed, and in a downloaded zip. The stubs check in `npm test`
+// runs every exercise test against those same copies.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pc from "picocolors";
 import { isMain, learnerFile, parseArgs, requireStep, runMain, shown, stepsSharingFile, UsageError } from "./learner.ts";
-import { exercisesDir, steps, type Step } from "./steps.ts";
-
-export interface PristineStub {
-  readonly commit: string;
-  readonly content: string;
-}
-
-/** Runs git in `cwd`; a missing git or a folder outside any checkout becomes a clear UsageError. */
-function git(args: readonly string[], cwd: string): string {
-  try {
-    return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 << 20 });
-  } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? "");
-    const why = /not a git repository/i.test(stderr)
-      ? `${shown(cwd)} is not inside a git checkout`
-      : `git ${args[0]} failed: ${stderr.trim() || (error as Error).message}`;
-    throw new UsageError(
-      `reset reads the original stub from the workbook's git history, but ${why}. ` +
-        "Clone the workbook with git, or copy the stub from its repository by hand.",
-    );
-  }
-}
-
-export function countTodos(source: string): number {
-  return source.match(/\btodo\(/g)?.length ?? 0;
-}
-
-/** The stub as the workbook shipped it (see the comment at the top for how it is chosen). */
-export function pristineStub(file: string): PristineStub {
-  const dir = path.dirname(file);
-  const name = path.basename(file);
-  const commits = git(["log", "--format=%H", "--", name], dir).split("\n").filter(Boolean);
-  if (commits.length === 0) {
-    throw new UsageError(`${shown(file)} has never been committed here, so there is no original stub to restore.`);
-  }
-  let best: PristineStub | undefined;
-  let bestCount = -1;
-  for (const commit of commits) {
-    // A commit that deleted the file is in the log too; it has no version to offer.
-    const content = readAt(commit, name, dir);
-    if (content === undefined) continue;
-    const count = countTodos(content);
-    if (count > bestCount) {
-      best = { commit, content }; // newest first, so only a strictly larger count replaces it
-      bestCount = count;
-    }
-  }
-  if (best === undefined) throw new UsageError(`no committed version of ${shown(file)} was found.`);
-  return best;
-}
-
-function readAt(commit: string, name: string, dir: string): string | undefined {
-  try {
-    return execFileSync("git", ["show", `${commit}:./${name}`], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-  } catch {
-    return undefined;
-  }
-}
+import { exercisesDir, shippedStubsDir, steps, type Step } from "./steps.ts";
 
 export interface ResetOutcome {
   /** Where the learner's version went; undefined when there was nothing to keep. */
   readonly backup: string | undefined;
-  readonly commit: string;
   readonly alreadyPristine: boolean;
 }
 
-/** Moves `file` into `backupDir` (unless it already is the stub) and writes the stub in its place. */
-export function resetFile(file: string, backupDir: string, now: Date = new Date()): ResetOutcome {
-  const stub = pristineStub(file);
-  const current = existsSync(file) ? readFileSync(file, "utf8") : undefined;
-  if (current === stub.content) return { backup: undefined, commit: stub.commit, alreadyPristine: true };
+/** Moves `file` into `backupDir` (unless it already is the stub) and writes the shipped stub in its place. */
+export function resetFile(file: string, shippedStub: string, backupDir: string, now: Date = new Date()): ResetOutcome {
+  if (!existsSync(shippedStub)) {
+    throw new UsageError(`the shipped stub ${shown(shippedStub)} is missing: restore it from the workbook's repository.`);
+  }
+  const stub = readFileSync(shippedStub);
+  const current = existsSync(file) ? readFileSync(file) : undefined;
+  if (current !== undefined && current.equals(stub)) return { backup: undefined, alreadyPristine: true };
   let backup: string | undefined;
   if (current !== undefined) {
     mkdirSync(backupDir, { recursive: true });
@@ -91,13 +31,14 @@ export function resetFile(file: string, backupDir: string, now: Date = new Date(
     backup = path.join(backupDir, `${path.basename(file)}.${now.toISOString().replace(/[:.]/g, "-")}`);
     renameSync(file, backup);
   }
-  writeFileSync(file, stub.content);
-  return { backup, commit: stub.commit, alreadyPristine: false };
+  writeFileSync(file, stub);
+  return { backup, alreadyPristine: false };
 }
 
 export interface ResetDeps {
   readonly steps?: readonly Step[];
   readonly exercisesDir?: string;
+  readonly shippedStubsDir?: string;
   readonly now?: Date;
 }
 
@@ -108,15 +49,19 @@ export function resetCommand(argv: readonly string[], deps: ResetDeps = {}): str
   const dir = deps.exercisesDir ?? exercisesDir;
   const step = requireStep(id, "reset", list);
   const file = learnerFile(step, dir);
-  const outcome = resetFile(file, path.join(dir, ".backup"), deps.now);
-  if (outcome.alreadyPristine) return `${shown(file)} is already the untouched stub; nothing to reset.`;
-  const lines = [pc.green(`Step ${step.id}: ${shown(file)} is the stub again (as of commit ${outcome.commit.slice(0, 7)}).`)];
-  if (outcome.backup !== undefined) lines.push(`Your version is kept in ${pc.bold(shown(outcome.backup))}`);
+  const shipped = path.join(deps.shippedStubsDir ?? shippedStubsDir, step.file);
+  const outcome = resetFile(file, shipped, path.join(dir, ".backup"), deps.now);
+  if (outcome.alreadyPristine) {
+    return `${shown(file)} 已经是原始的桩，无需重置 / is already the untouched stub; nothing to reset.`;
+  }
+  const lines = [pc.green(`练习步骤 ${step.id}: ${shown(file)} 已恢复为原始的桩 / is the stub again, as shipped.`)];
+  if (outcome.backup !== undefined) lines.push(`你的版本保存在 / your version is kept in ${pc.bold(shown(outcome.backup))}`);
   const sharing = stepsSharingFile(step, list).map((other) => other.id);
   if (sharing.length > 0) {
     lines.push(
       pc.yellow(
-        `Note: ${step.file} also holds step ${sharing.join(", ")}, so that step was reset too. ` +
+        `注意：${step.file} 里还有练习步骤 ${sharing.join("、")}，它也一起回到了桩；想保留的部分请从备份里复制回来。\n` +
+          `Note: ${step.file} also holds step ${sharing.join(", ")}, so that step was reset too. ` +
           "Copy the parts you want to keep back from the backup.",
       ),
     );

@@ -1,19 +1,27 @@
-// The step manifest: the workbook's steps in the order a learner takes them, and everything known
-// about each one. Every tool reads this list and nothing else: the vitest projects (answers, stubs,
-// decoys), the workbook checks, progress, watch, hint, compare and reset, and the guide's step table
-// (checked against it by scripts/steps.test.ts). Adding a step is one entry here plus its files:
-//   exercises/05-session-log/<file>   the stub (and <test>, its tests)
+// The step manifest: the workbook's steps and everything known about each one. Every tool reads
+// this list and nothing else: the vitest projects (answers, stubs, decoys), the workbook checks,
+// progress, watch, hint, compare, reset, test:chapter, and the guide's step table (generated from it:
+// `npm run guide:table`; scripts/steps.test.ts checks it). Adding a step is one entry here plus its files:
+//   exercises/05-session-log/<file>   the stub the learner edits (and <test>, its tests)
+//   scripts/stubs/05-session-log/<file>  the same stub as shipped: what reset restores (npm run ship-stubs)
 //   <answerDir>/<file>                the answer: the chapter for core and challenge steps
 //   scripts/decoys/<name>.ts          each decoy: a plausible wrong answer its tests must reject
 //   scripts/hints.ts                  the hints, under the step's id
+//   exercises/05-session-log/README.md  a section opening with <a id="step-05-N"></a> (guideAnchor)
+// The order learners take the steps is the book's (core), the book's 练习 (practice), then the
+// challenges past the book: `steps` is sorted so, whatever order the entries are written in.
 import { fileURLToPath } from "node:url";
 import path from "node:path";
+import { guideAnchor } from "../exercises/05-session-log/todo.ts";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const exercisesDir = path.join(root, "exercises/05-session-log");
 export const chapterDir = path.join(root, "chapters/05-session-log");
 export const solutionsDir = path.join(root, "solutions/05-session-log");
 export const decoysDir = path.join(root, "scripts/decoys");
+/** The stubs as the workbook ships them, never edited by a learner. */
+export const shippedStubsDir = path.join(root, "scripts/stubs/05-session-log");
+export const guideFile = path.join(exercisesDir, "README.md");
 
 /** core: the book's sections; practice: the book's 练习 as code; challenge: past the book. */
 export type StepKind = "core" | "practice" | "challenge";
@@ -24,7 +32,7 @@ export interface Step {
   readonly kind: StepKind;
   readonly title: string;
   readonly titleZh: string;
-  /** The book section the step follows. */
+  /** The book section the step follows, as the glossary writes it: "5.4 节", "章末练习2". */
   readonly bookSection: string;
   /** The file the learner edits, inside exercises/05-session-log/. */
   readonly file: string;
@@ -32,8 +40,6 @@ export interface Step {
   readonly test: string;
   /** The folder holding the answer: the chapter for the core steps, solutions/ for the book's 练习. */
   readonly answerDir: string;
-  /** Heading anchor in exercises/05-session-log/README.md. */
-  readonly readmeAnchor: string;
   /**
    * Plausible wrong answers (scripts/decoys/<name>.ts) that at least one of the step's tests must fail.
    * A decoy stands in for the step's file, or for `replaces` when the mistake lives in another learner
@@ -44,17 +50,16 @@ export interface Step {
   readonly needs: readonly string[];
 }
 
-export const steps: readonly Step[] = [
+const entries: readonly Step[] = [
   {
     id: "05.1",
     kind: "core",
     title: "freezeJson: validate, copy and deep-freeze event data",
     titleZh: "freezeJson：校验、复制并深度冻结事件数据",
-    bookSection: "5.3 (第 1 点)",
+    bookSection: "5.3 节第 1 点",
     file: "json.ts",
     test: "05.1-freeze-json.test.ts",
     answerDir: chapterDir,
-    readmeAnchor: "051-freezejson",
     decoys: [
       { name: "json-shallow-freeze", mistake: "only the top level of the copy is frozen; nested objects and arrays stay writable" },
       { name: "json-accepts-negative-zero", mistake: "-0 is accepted, though JSON.stringify writes it as 0" },
@@ -69,11 +74,10 @@ export const steps: readonly Step[] = [
     kind: "core",
     title: "Session: append, events, subscribe",
     titleZh: "Session：append、events、subscribe",
-    bookSection: "5.2–5.3",
+    bookSection: "5.2–5.3 节",
     file: "session.ts",
     test: "05.2-session.test.ts",
     answerDir: chapterDir,
-    readmeAnchor: "052-session",
     decoys: [
       { name: "session-snapshot-not-frozen", mistake: "events returns a fresh unfrozen copy on every read" },
       { name: "session-listener-error-escapes", mistake: "listeners are called bare: a throwing one escapes append and stops the others" },
@@ -89,11 +93,10 @@ export const steps: readonly Step[] = [
     kind: "core",
     title: "The projection: which events become messages",
     titleZh: "投影：哪些事件变成消息",
-    bookSection: "5.4",
+    bookSection: "5.4 节",
     file: "projection.ts",
     test: "05.3-projection.test.ts",
     answerDir: chapterDir,
-    readmeAnchor: "053-projection",
     decoys: [
       { name: "projection-includes-tool-call", mistake: "tool/call is projected as a second assistant message" },
       { name: "projection-drops-reasoning", mistake: "reasoning_content is not carried into the assistant message" },
@@ -106,11 +109,10 @@ export const steps: readonly Step[] = [
     kind: "core",
     title: "Session.fromLog: replay a stored log",
     titleZh: "Session.fromLog：重放已保存的日志",
-    bookSection: "5.6",
+    bookSection: "5.6 节",
     file: "session.ts",
     test: "05.4-replay.test.ts",
     answerDir: chapterDir,
-    readmeAnchor: "054-replay",
     decoys: [
       { name: "replay-accepts-id-gap", mistake: "replay only checks that ids increase, so a gap or a log numbered from 1 passes" },
       { name: "replay-shares-input", mistake: "replay keeps the caller's data objects instead of frozen copies" },
@@ -123,11 +125,10 @@ export const steps: readonly Step[] = [
     kind: "core",
     title: "runAgent: the logged agent loop",
     titleZh: "runAgent：日志化的智能体循环",
-    bookSection: "5.5, 5.7",
+    bookSection: "5.5、5.7 节",
     file: "agent-loop.ts",
     test: "05.5-agent-loop.test.ts",
     answerDir: chapterDir,
-    readmeAnchor: "055-runagent",
     decoys: [
       { name: "loop-skips-step-end-on-error", mistake: "no finally: a step whose model call throws is never closed with step/end" },
       { name: "loop-system-as-message", mistake: "the system prompt is logged as a user/message and sent as conversation" },
@@ -142,11 +143,10 @@ export const steps: readonly Step[] = [
     kind: "practice",
     title: "A coding assistant's inspection and UI events that never reach the model",
     titleZh: "代码助手的检查与界面事件：记录、重放，但不进入模型",
-    bookSection: "练习2",
+    bookSection: "章末练习2",
     file: "coding-assistant.ts",
     test: "p2-coding-assistant.test.ts",
     answerDir: solutionsDir,
-    readmeAnchor: "练习2",
     decoys: [
       { name: "coding-assistant-file-read-projects", mistake: "recordFileRead also writes a user/message, so the inspection event reaches the model" },
       { name: "coding-assistant-lax-schemas", mistake: "schemas check JSON types only: any string is a sha256, any number a byte count" },
@@ -159,11 +159,10 @@ export const steps: readonly Step[] = [
     kind: "practice",
     title: "Redaction over an append-only log",
     titleZh: "只追加日志上的遮蔽（redaction）",
-    bookSection: "练习3",
+    bookSection: "章末练习3",
     file: "redaction.ts",
     test: "p3-redaction.test.ts",
     answerDir: solutionsDir,
-    readmeAnchor: "练习3",
     decoys: [
       { name: "redaction-drops-message", mistake: "a redacted event's message is dropped instead of masked, breaking call/result pairing" },
       { name: "redaction-strips-calls", mistake: "a redacted assistant message loses its tool_calls, orphaning their results" },
@@ -180,11 +179,10 @@ export const steps: readonly Step[] = [
     kind: "practice",
     title: "A new process event (model/usage) and a derived view for a cost dashboard",
     titleZh: "新的过程事件（model/usage）与成本面板的派生视图",
-    bookSection: "练习4",
+    bookSection: "章末练习4",
     file: "usage-view.ts",
     test: "p4-usage-view.test.ts",
     answerDir: solutionsDir,
-    readmeAnchor: "练习4",
     decoys: [
       { name: "usage-view-cache", mistake: "the view reads running totals kept by recordUsage, not the log" },
       { name: "usage-view-last-call-wins", mistake: "each usage event replaces its turn's row instead of adding to it" },
@@ -199,11 +197,10 @@ export const steps: readonly Step[] = [
     kind: "challenge",
     title: "Incremental projection: each event projected once, when committed",
     titleZh: "增量投影：每个事件在提交时只投影一次",
-    bookSection: "对照官方：derive_messages",
+    bookSection: "对照官方 derive_messages",
     file: "message-cache.ts",
     test: "05.6-incremental.test.ts",
     answerDir: chapterDir,
-    readmeAnchor: "056-incremental",
     decoys: [
       { name: "message-cache-shared-array", mistake: "messages() hands out the cache's own array, so a caller's push shows up in every later call" },
       { name: "message-cache-unfrozen", mistake: "a new array each call, but of the cache's own unfrozen messages: a caller's edit shows up later" },
@@ -222,7 +219,6 @@ export const steps: readonly Step[] = [
     file: "log-file.ts",
     test: "05.7-log-on-disk.test.ts",
     answerDir: chapterDir,
-    readmeAnchor: "057-log-on-disk",
     decoys: [
       { name: "log-file-skips-bad-lines", mistake: "the reader skips a line that is not JSON wherever it is, so a damaged file loads with events missing" },
       { name: "log-file-torn-drops-all", mistake: "a torn last line makes the reader give up on the whole file, losing every good event before it" },
@@ -237,8 +233,22 @@ export const steps: readonly Step[] = [
   },
 ];
 
+const kindOrder: readonly StepKind[] = ["core", "practice", "challenge"];
+
+/** Steps in the order a learner takes them: core, practice, challenge; within a kind, as listed. */
+export function inLearnerOrder(list: readonly Step[]): Step[] {
+  return [...list].sort((a, b) => kindOrder.indexOf(a.kind) - kindOrder.indexOf(b.kind));
+}
+
+export const steps: readonly Step[] = inLearnerOrder(entries);
+
 export function findStep(id: string): Step | undefined {
   return steps.find((step) => step.id === id);
+}
+
+/** Where a step's instructions are, as a learner would open it. */
+export function guideLink(step: Step): string {
+  return `exercises/05-session-log/README.md#${guideAnchor(step.id)}`;
 }
 
 export interface Decoy {
@@ -262,9 +272,19 @@ export const decoys: readonly Decoy[] = steps.flatMap((step) =>
   })),
 );
 
+/** The files learners edit, each once (05.2 and 05.4 share session.ts). */
+export function learnerFiles(): string[] {
+  return [...new Set(steps.map((step) => path.join(exercisesDir, step.file)))];
+}
+
 /** Every file a learner edits, mapped to the answer that stands in for it in the answers run. */
 export function answerFiles(): Map<string, string> {
   return new Map(
     steps.map((step) => [path.join(exercisesDir, step.file), path.join(step.answerDir, step.file)]),
   );
+}
+
+/** Every file a learner edits, mapped to its shipped stub: the stubs run and reset both read these. */
+export function shippedStubs(): Map<string, string> {
+  return new Map(steps.map((step) => [path.join(exercisesDir, step.file), path.join(shippedStubsDir, step.file)]));
 }

@@ -1,8 +1,10 @@
 // `npm test`: the whole workbook in one command.
 //   1. the answers run (--mode workbook): the chapter's own tests, and every exercise test run against
 //      the answers (the chapter folder for 05.1–05.5, solutions/ for the 练习);
-//   2. the workbook checks (scripts/check-exercises.ts): every exercise test fails on its stub, and
-//      every decoy is caught.
+//   2. the workbook checks (scripts/check-exercises.ts): every exercise test fails on its shipped stub,
+//      every decoy is caught, and (with `--fresh-clone`, as .ci/run passes it) every learner file is
+//      still its shipped stub.
+// Neither run reads the learner's own files, so a learner can run it mid-exercise and it stays green.
 // Both always run, and the last line is always the run's `N passed, N failed` (CI reads that line),
 // even when the answers run has failures: a red run should still say how red.
 import pc from "picocolors";
@@ -12,7 +14,7 @@ import { CHROMIUM_HINT, findChromium } from "../chapters/05-session-log/timeline
 
 const answers = await runAnswers();
 console.log(`\n${pc.bold("Workbook checks: every exercise test fails on its stub, every decoy is caught")}\n`);
-const checks = await checkExercises();
+const checks = await checkExercises(process.argv.includes("--fresh-clone"));
 
 // The browser tests skip without Chromium; say so where it cannot be missed, never silently.
 if (findChromium() === undefined) console.log(pc.yellow(`\nBrowser tests skipped: no Chromium found. To run them, ${CHROMIUM_HINT}.`));

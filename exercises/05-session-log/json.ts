@@ -3,7 +3,7 @@
 // the copy. Anything that is not JSON (a cycle, NaN, -0, an unsafe integer, undefined, a Date, a
 // hole in an array, a getter…) is thrown as `new JsonValueError(path, reason)`, the path like `$.a[2].b`.
 // Walk with an explicit stack, not recursion: 100,000 levels of nesting must not overflow.
-// The rules in full: exercises/05-session-log/README.md#051-freezejson and 05.1-freeze-json.test.ts.
+// The rules in full: exercises/05-session-log/README.md#step-05-1 and 05.1-freeze-json.test.ts.
 // Run: npx vitest exercises/05-session-log/05.1-freeze-json.test.ts
 import { todo } from "./todo.ts";
 // Given: the error class (throw it, with a path and a reason) and the JSON types. Only the function

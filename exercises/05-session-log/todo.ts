@@ -1,11 +1,13 @@
 // Every stub in this folder calls `todo(...)` until you replace its body. The error says which step
 // you are on and where its instructions are, so a red test always tells you what to do next.
-import { steps } from "../../scripts/steps.ts";
+// (This file is also where the workbook's tools learn that format: they import it, it imports nothing.)
 
-/** The heading of the step's section in the guide, e.g. "053-projection" or "练习2". */
-function readmeAnchor(step: string): string {
-  return steps.find((candidate) => candidate.id === step)?.readmeAnchor ?? "";
+/** The guide's anchor for a step: each step's section in README.md opens with `<a id="step-05-3"></a>`. */
+export function guideAnchor(step: string): string {
+  return `step-${step.replaceAll(".", "-")}`;
 }
+
+const opening = "not implemented yet — step ";
 
 export class NotImplementedError extends Error {
   override readonly name = "NotImplementedError";
@@ -13,8 +15,8 @@ export class NotImplementedError extends Error {
   // where they would be the last, least useful thing a learner sees.
   constructor(step: string, what: string) {
     super(
-      `not implemented yet — step ${step}: ${what}. ` +
-        `Instructions: exercises/05-session-log/README.md#${readmeAnchor(step)}; ` +
+      `${opening}${step}: ${what}. ` +
+        `Instructions: exercises/05-session-log/README.md#${guideAnchor(step)}; ` +
         `stuck? npm run hint -- ${step}`,
     );
   }
@@ -25,4 +27,13 @@ export function todo(step: string, what: string): never {
   // Start the stack trace at the stub that called todo(), so the test report points at your file.
   Error.captureStackTrace(error, todo);
   throw error;
+}
+
+/** The step whose stub threw, when `message` is a NotImplementedError's message (test reports keep only the text). */
+export function stubStepOf(message: string): string | undefined {
+  const at = message.indexOf(opening);
+  if (at === -1) return undefined;
+  const rest = message.slice(at + opening.length);
+  const end = rest.indexOf(":");
+  return end > 0 ? rest.slice(0, end) : undefined;
 }

@@ -1,0 +1,122 @@
+// `npm run bench:watch`: how long `npm run watch` takes from saving a file to showing the result, for
+// steps 05.1–05.3. It works in a copy of the workbook in a temporary folder (your exercise files are
+// never touched), runs the real loop (fs watcher, vitest runner, classification), and saves the
+// step's file again and again, timing each save to its result:
+//   red    the file is the untouched stub: every test stops at todo()
+//   green  the file is the answer: every test runs to the end and passes (the slowest case)
+// Medians and maxima over the repetitions; timings vary with load, so they are printed, never asserted.
+//   npm run bench:watch [-- --runs 10 --pool forks]   (threads is what watch uses; forks for comparison)
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import type { StepReport, StepStatus } from "./progress.ts";
+import { WatchRunner } from "./watch-runner.ts";
+import { chapterDir, exercisesDir, findStep, root, shippedStubsDir, steps, type Step } from "./steps.ts";
+import { watchExercises, WatchLoop } from "./watch.ts";
+
+const benchSteps = ["05.1", "05.2", "05.3"];
+
+function option(name: string, fallback: string): string {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? fallback : (process.argv[at + 1] ?? fallback);
+}
+
+/** The chapter's file, importing as a learner file would: learner siblings stay, the rest points into chapters/. */
+function answerAsLearnerFile(step: Step): string {
+  const learnerNames = new Set(steps.map((s) => s.file));
+  return readFileSync(path.join(chapterDir, step.file), "utf8")
+    .replace(/from "\.\/([^"]+)"/g, (whole, name: string) => (learnerNames.has(name) ? whole : `from "../../chapters/05-session-log/${name}"`))
+    .replace(/from "\.\.\/common\//g, 'from "../../chapters/common/');
+}
+
+interface Timed {
+  readonly times: number[];
+  /** How the step's tests ended on the last save, e.g. "73/73 passed": proof the run was what it claims. */
+  readonly outcome: string;
+}
+
+async function timeSaves(step: Step, content: string, runs: number, pool: "threads" | "forks"): Promise<Timed> {
+  const file = path.join(exercisesDir, step.file);
+  writeFileSync(file, content);
+  const runner = await WatchRunner.start({ pool });
+  let settle: ((ms: number) => void) | undefined;
+  let outcome = "";
+  const onResult = (reports: readonly StepReport[]) => {
+    outcome = describeOutcome(reports[0]?.status);
+    settle?.(performance.now());
+  };
+  const loop = new WatchLoop({ runner, draw: () => {}, list: [step], onResult });
+  await loop.start();
+  const watcher = watchExercises((saved) => void loop.saved(saved));
+  const times: number[] = [];
+  try {
+    for (let run = 0; run <= runs; run++) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const shown = new Promise<number>((resolve) => (settle = resolve));
+      const savedAt = performance.now();
+      writeFileSync(file, `${content}\n// save ${run}\n`);
+      const elapsed = (await shown) - savedAt;
+      if (run > 0) times.push(elapsed); // the first run after start warms the worker up
+    }
+  } finally {
+    watcher.close();
+    await runner.close();
+  }
+  return { times, outcome };
+}
+
+function describeOutcome(status: StepStatus | undefined): string {
+  switch (status?.kind) {
+    case "passed":
+      return `${status.total}/${status.total} passed`;
+    case "failing":
+      return `${status.total - status.failing}/${status.total} passed`;
+    case "not-started":
+      return `0/${status.total} passed (each stops at todo())`;
+    default:
+      return status?.kind ?? "no run";
+  }
+}
+
+function summary({ times, outcome }: Timed): string {
+  const sorted = [...times].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+  const max = Math.round(sorted[sorted.length - 1] ?? Number.NaN);
+  return `median ${Math.round(median)} ms, max ${max} ms | ${outcome} | ${sorted.map(Math.round).join(" ")}`;
+}
+
+async function inCopy(): Promise<void> {
+  const runs = Number(option("--runs", "10"));
+  const pool = option("--pool", "threads") === "forks" ? "forks" : "threads";
+  console.log(`| step | state | save → result (${runs} saves, pool ${pool}) | the step's tests | each save (ms) |\n|---|---|---|---|---|`);
+  for (const id of benchSteps) {
+    const step = findStep(id)!;
+    // Earlier steps answered, so that this one is the current step and its tests can pass.
+    for (const done of steps.slice(0, steps.indexOf(step))) writeFileSync(path.join(exercisesDir, done.file), answerAsLearnerFile(done));
+    const red = await timeSaves(step, readFileSync(path.join(shippedStubsDir, step.file), "utf8"), runs, pool);
+    console.log(`| ${id} | red (stub) | ${summary(red)} |`);
+    const green = await timeSaves(step, answerAsLearnerFile(step), runs, pool);
+    console.log(`| ${id} | green (answer) | ${summary(green)} |`);
+  }
+  console.log(`\nload average at the end: ${loadavg().map((load) => load.toFixed(1)).join(", ")} (2 cores)`);
+}
+
+if (process.argv.includes("--in-copy")) {
+  await inCopy();
+} else {
+  const copy = mkdtempSync(path.join(tmpdir(), "workbook-bench-watch-"));
+  try {
+    for (const entry of ["chapters", "exercises", "fixtures", "scripts", "solutions", "package.json", "tsconfig.json", "vitest.config.ts"]) {
+      cpSync(path.join(root, entry), path.join(copy, entry), { recursive: true, filter: (source) => !source.includes(`${path.sep}.backup`) });
+    }
+    // Start from the workbook as shipped, whatever state your own files are in.
+    cpSync(shippedStubsDir, path.join(copy, "exercises/05-session-log"), { recursive: true, filter: (source) => !source.endsWith("README.md") });
+    symlinkSync(path.join(root, "node_modules"), path.join(copy, "node_modules"));
+    const args = [path.join(copy, "scripts/bench-watch.ts"), "--in-copy", ...process.argv.slice(2)];
+    const result = spawnSync(process.execPath, ["--import", "tsx", ...args], { cwd: copy, stdio: "inherit" });
+    process.exitCode = result.status ?? 1;
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}

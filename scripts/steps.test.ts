@@ -1,0 +1,83 @@
+// The manifest (scripts/steps.ts) is the one source every tool reads: these tests check that what it
+// names exists, and that the guide agrees with it.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { guideAnchor, NotImplementedError, stubStepOf } from "../exercises/05-session-log/todo.ts";
+import { stepTable, withTable } from "./guide-table.ts";
+import { hints } from "./hints.ts";
+import { decoys, exercisesDir, findStep, guideFile, guideLink, inLearnerOrder, shippedStubsDir, steps, type Step } from "./steps.ts";
+
+const guide = readFileSync(guideFile, "utf8");
+const ids = steps.map((step) => step.id);
+
+describe("the step manifest", () => {
+  test("step ids are unique", () => {
+    expect(new Set(ids).size, ids.join(", ")).toBe(ids.length);
+  });
+
+  test("steps come in the learner's order: the book's, its 练习, then the challenges, whatever order they are listed in", () => {
+    const [core, practice] = [findStep("05.1")!, findStep("p2")!];
+    const challenge: Step = { ...core, id: "05.9", kind: "challenge" };
+    const core2: Step = { ...core, id: "05.8" };
+    expect(inLearnerOrder([challenge, practice, core, core2]).map((step) => step.id)).toEqual(["05.1", "05.8", "p2", "05.9"]);
+    expect(steps).toEqual(inLearnerOrder(steps));
+  });
+
+  test.each(steps.map((step) => [step.id, step] as const))("%s: its stub, shipped stub, tests and answer exist", (_id, step) => {
+    const files = {
+      stub: path.join(exercisesDir, step.file),
+      "shipped stub (npm run ship-stubs)": path.join(shippedStubsDir, step.file),
+      test: path.join(exercisesDir, step.test),
+      answer: path.join(step.answerDir, step.file),
+    };
+    for (const [what, file] of Object.entries(files)) expect(existsSync(file), `${step.id}'s ${what}: ${file}`).toBe(true);
+  });
+
+  test("each step needs only steps a learner has done before it", () => {
+    steps.forEach((step: Step, index) => {
+      const earlier = ids.slice(0, index);
+      for (const need of step.needs) expect(earlier, `${step.id} needs ${need}`).toContain(need);
+    });
+  });
+
+  test("every decoy file exists, and decoy names are unique", () => {
+    for (const decoy of decoys) expect(existsSync(decoy.file), `decoy ${decoy.name} of ${decoy.step.id}`).toBe(true);
+    const names = decoys.map((decoy) => decoy.name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+});
+
+describe("todo(): the format the stubs and the tools share", () => {
+  test.each(ids)("%s: a stub's error names the step's guide section, and the tools read the step back", (id) => {
+    const { message } = new NotImplementedError(id, "something");
+    expect(message).toContain(`README.md#${guideAnchor(id)}`);
+    expect(stubStepOf(message)).toBe(id);
+    expect(stubStepOf(`Property failed after 1 tests\n${message}`), "inside a longer report").toBe(id);
+  });
+
+  test("any other message names no step", () => {
+    expect(stubStepOf("expected 1 to be +0 // Object.is equality")).toBeUndefined();
+  });
+});
+
+describe("the guide (exercises/05-session-log/README.md)", () => {
+  test("its step table is the one the manifest gives (regenerate: npm run guide:table)", () => {
+    expect(withTable(guide), `the step table, as the manifest gives it:\n${stepTable()}`).toBe(guide);
+  });
+
+  test("each step's section opens with its anchor, once", () => {
+    for (const step of steps) {
+      const anchor = `<a id="${guideAnchor(step.id)}"></a>`;
+      expect(guide.split(anchor).length - 1, `${anchor} in the guide, before ${step.id}'s heading`).toBe(1);
+    }
+  });
+
+  test("every link to a step section in the guide and the hints lands on an anchor", () => {
+    const anchors = new Set([...guide.matchAll(/<a id="([^"]+)"><\/a>/g)].map((match) => match[1]));
+    const texts = [guide, ...Object.values(hints).flat(), ...steps.map(guideLink)];
+    const links = texts.flatMap((text) => [...text.matchAll(/(?:\]\(|README\.md)#(step-[\w-]+)/g)].map((match) => match[1]));
+    expect(links.length).toBeGreaterThan(steps.length);
+    expect(links.filter((link) => !anchors.has(link))).toEqual([]);
+  });
+});

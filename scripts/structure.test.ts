@@ -1,0 +1,72 @@
+// The workbook's structure, as shipped: no import circles; no stub whose imports lead to an answer
+// (go-to-definition from a stub must never open the code the learner is asked to write) or to the
+// workbook's tools; chapter files short enough to read beside the book.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { importCircles, importGraph, reachable, typeScriptFiles } from "./import-graph.ts";
+import { chapterDir, exercisesDir, learnerFiles, root, shippedStubs, shippedStubsDir, solutionsDir, steps, type Step } from "./steps.ts";
+
+const relative = (file: string) => path.relative(root, file).split(path.sep).join("/");
+const files = typeScriptFiles(root, new Set([shippedStubsDir]));
+// Learner files are read from their shipped stubs: the learner's own edits are theirs to make.
+const graph = importGraph(files, shippedStubs());
+
+const maxLines = 250;
+
+describe("the workbook's structure", () => {
+  test("the scan sees the whole workbook", () => {
+    const seen = new Set(files.map(relative));
+    for (const file of ["chapters/05-session-log/session.ts", "exercises/05-session-log/session.ts", "scripts/steps.ts", "vitest.config.ts"]) {
+      expect(seen, file).toContain(file);
+    }
+  });
+
+  test("no import circle anywhere (type-only imports count: a reader follows them too)", () => {
+    const circles = importCircles(graph).map((circle) => circle.map(relative).join(" → "));
+    expect(circles, "break each circle by moving what both sides need into a module of its own").toEqual([]);
+  });
+
+  test("the circle finder finds circles", () => {
+    const a = "/x/a.ts";
+    const b = "/x/b.ts";
+    const c = "/x/c.ts";
+    expect(importCircles(new Map([[a, [b]], [b, [c]], [c, [a]]]))).toEqual([[a, b, c, a]]);
+    expect(importCircles(new Map([[a, [a]]]))).toEqual([[a, a]]);
+    expect(importCircles(new Map([[a, [b]], [b, [c]], [c, []]]))).toEqual([]);
+  });
+
+  test.each(learnerFiles().map((file) => [relative(file), file] as const))(
+    "%s (as shipped) imports no answer to its own step or a later one, and nothing from scripts/",
+    (_name, stub) => {
+      // A step's stub may lean on what the learner has already written by then: 05.7 runs on the
+      // chapter's Session, whose code answers 05.2–05.6, steps the learner order puts before it.
+      const position = (file: string, by: (step: Step) => string) =>
+        steps.flatMap((step, index) => (by(step) === file ? [index] : []));
+      const stubAt = Math.min(...position(stub, (step) => path.join(exercisesDir, step.file)));
+      const answerTo = (file: string) => position(file, (step) => path.join(step.answerDir, step.file));
+      const forbidden = (file: string) =>
+        answerTo(file).some((index) => index >= stubAt) ||
+        file.startsWith(`${solutionsDir}${path.sep}`) ||
+        file.startsWith(`${path.join(root, "scripts")}${path.sep}`);
+      const reached = [...reachable(graph, stub)].filter(([file]) => forbidden(file) && !learnerFiles().includes(file));
+      const chains = reached.map(([, chain]) => chain.map(relative).join(" → "));
+      expect(chains, "give the stub a contract module (types, errors) that holds no answer").toEqual([]);
+    },
+  );
+
+  test("a stub reaching an answer is caught", () => {
+    const stub = path.join(root, "exercises/05-session-log/projection.ts");
+    const contract = path.join(chapterDir, "events.ts");
+    const answer = path.join(chapterDir, "session.ts");
+    const leaky = new Map([[stub, [contract]], [contract, [answer]], [answer, []]]);
+    expect([...reachable(leaky, stub).keys()]).toContain(answer);
+  });
+
+  test(`no file under chapters/ is over ${maxLines} lines`, () => {
+    const chapterFiles = files.filter((file) => relative(file).startsWith("chapters/"));
+    const lengths = new Map(chapterFiles.map((file) => [relative(file), readFileSync(file, "utf8").split("\n").length - 1]));
+    const tooLong = [...lengths].filter(([, lines]) => lines > maxLines);
+    expect(tooLong.map(([file, lines]) => `${file}: ${lines} lines`), "split it by concern").toEqual([]);
+  });
+});

@@ -1,0 +1,16 @@
+// Step 05.1 — book §5.3 "Session.append：唯一的写入路径", point 1 (`_freeze_json`).
+// Write `freezeJson(value)`: in one pass, check that `value` is plain JSON, copy it, and deep-freeze
+// the copy. Anything that is not JSON (a cycle, NaN, -0, an unsafe integer, undefined, a Date, a
+// hole in an array, a getter…) is thrown as `new JsonValueError(path, reason)`, the path like `$.a[2].b`.
+// Walk with an explicit stack, not recursion: 100,000 levels of nesting must not overflow.
+// The rules in full: exercises/05-session-log/README.md#step-05-1 and 05.1-freeze-json.test.ts.
+// Run: npx vitest exercises/05-session-log/05.1-freeze-json.test.ts
+import { todo } from "./todo.ts";
+// Given: the error class (throw it, with a path and a reason) and the JSON types. Only the function
+// below is yours.
+import { JsonValueError, type JsonValue } from "../../chapters/05-session-log/json-value.ts";
+
+/** A deep-frozen copy of `value`, or a JsonValueError naming the first spot that is not JSON. */
+export function freezeJson(value: unknown): JsonValue {
+  return todo("05.1", "freezeJson: check, copy and deep-freeze a JSON value");
+}

@@ -1,0 +1,54 @@
+// Step 05.7 (challenge, past the book) — the log on disk, and a crash in the middle. The book's 对照官方
+// table says the official harness persists the log with a plugin that subscribes to the session; this
+// is that plugin, its reader, and the repair a crash calls for. Write:
+//   attachLogFile   a subscriber that appends each event as one line, `JSON.stringify(event)` + "\n",
+//                   before append returns (writeSync, then fsyncSync); the file must be new, empty, or
+//                   hold exactly the session's events so far, and must not change under the writer
+//   parseLogText    JSONL (or one JSON array) → Session.fromLog; only the last line may be torn
+//   readLogFile     parseLogText of a file's bytes, with the file's path in every error
+//   repairLog       close the last turn a crash left open, by appending to the session
+// Uses the chapter's Session, so it does not depend on your steps 05.1–05.5.
+// Run: npx vitest exercises/05-session-log/05.7-log-on-disk.test.ts
+import { isEventOfType, type SessionEvent } from "../../chapters/05-session-log/events.ts";
+import { findLogProblems, type LogProblem } from "../../chapters/05-session-log/invariants.ts";
+import { LogFileError, RepairError, type LoadedLog, type ReadOptions, type TornLine } from "../../chapters/05-session-log/log-file-types.ts";
+import { Session } from "../../chapters/05-session-log/session.ts";
+import { ReplayError, type SessionLog } from "../../chapters/05-session-log/session-types.ts";
+import { todo } from "./todo.ts";
+
+
+// Given (chapters/05-session-log/log-file-types.ts): what reading gives back (LoadedLog, TornLine), the
+// options (ReadOptions), and the errors: LogFileError(code, source, line, detail, { cause }) and
+// RepairError(problems). Imported above with the chapter's pieces you will need; node:fs is yours to add.
+
+/**
+ * Saves the session's log to `file` as it grows; returns the function that stops (and closes the file).
+ * Throws LogFileError "NOT_THIS_LOG" for a file that holds anything but this session's events so far;
+ * a write refused because the file changed since the last one is a LogFileError "FILE_CHANGED".
+ */
+export function attachLogFile(session: SessionLog, file: string): () => void {
+  return todo("05.7", `attachLogFile: write the ${session.events.length} events logged so far to ${file}, then subscribe`);
+}
+
+/** Reads a log file into a Session: parseLogText of its bytes, with `source` set to the path. */
+export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog {
+  return todo("05.7", `readLogFile: read ${file} as bytes and parse it (options: ${Object.keys(options).join(", ") || "none"})`);
+}
+
+/**
+ * JSONL (one event per line) or a JSON array of events → a Session (Session.fromLog), plus the torn last
+ * line if a crash left one. A bad line before the last: LogFileError "BAD_LINE" with its line number.
+ * An entry fromLog refuses: LogFileError "REPLAY", line = the ReplayError's index + 1, cause = the ReplayError.
+ */
+export function parseLogText(input: string | Uint8Array, options: ReadOptions = {}): LoadedLog {
+  return todo("05.7", `parseLogText: split ${input.length} ${typeof input === "string" ? "characters" : "bytes"} into lines (source: ${options.source ?? "log"})`);
+}
+
+/**
+ * Closes the last turn if a crash left it open, by appending to `session`, and returns `session`:
+ * an is_error tool/result for each unanswered call, step/end for the open step, turn/end { reason: "error" }.
+ * Use findLogProblems (chapters/05-session-log/invariants.ts) to find what is open.
+ */
+export function repairLog(session: Session): Session {
+  return todo("05.7", `repairLog: find what a crash left open in ${session.events.length} events`);
+}

@@ -1,0 +1,101 @@
+// What `npm run watch` draws: the current step, its first failure (message, diff, where it was
+// thrown), a progress bar over every step, the list (key l) and a hint (key h). Chinese with the
+// English beside it. Pure: scripts/watch.ts decides when to draw.
+import path from "node:path";
+import pc from "picocolors";
+import { shown } from "./learner.ts";
+import { nextStep, progressBar, reasonOf, stepLines, type StepReport, type StepStatus } from "./progress.ts";
+import { exercisesDir, guideLink, type Step } from "./steps.ts";
+
+export interface Screen {
+  readonly reports: readonly StepReport[];
+  /** A step that just turned green, said once above the next one. */
+  readonly passedNow?: readonly Step[];
+  readonly hint?: string;
+  readonly showList?: boolean;
+  readonly tookMs?: number;
+  readonly running?: boolean;
+  /** The steps after the current one are still being checked. */
+  readonly checking?: boolean;
+}
+
+const maxMessageLines = 12;
+const maxDiffLines = 16;
+
+export function renderScreen(screen: Screen): string {
+  const { reports } = screen;
+  const current = nextStep(reports);
+  const lines = [pc.bold("第 05 章 会话日志 · 专注模式 / Chapter 05 session log · watch"), `${current?.step.id ?? "✓"} ${progressBar(reports)}`, ""];
+  for (const step of screen.passedNow ?? []) {
+    lines.push(pc.green(pc.bold(`✓ 练习步骤 ${step.id} 通过！/ step ${step.id} passes!`)) + pc.green(` ${step.titleZh}`));
+  }
+  if ((screen.passedNow ?? []).length > 0) lines.push("");
+  if (screen.showList === true) {
+    lines.push(pc.bold("全部练习步骤 / every step") + pc.dim("（上次检查的结果 / as last checked）"), "");
+    for (const report of reports) lines.push(...stepLines(report, reports));
+  } else if (current === undefined) {
+    lines.push(pc.green(pc.bold("全部练习步骤都通过了，做得好！/ Every step passes. Well done!")));
+    lines.push("和答案对照 / compare with the answers:", "  npm run compare -- <练习步骤 step>");
+  } else {
+    lines.push(...currentStep(current));
+  }
+  if (screen.hint !== undefined && screen.showList !== true) lines.push("", screen.hint);
+  const took = screen.tookMs === undefined ? "" : pc.dim(`   用时 / took ${(screen.tookMs / 1000).toFixed(2)} s`);
+  const state =
+    screen.running === true
+      ? pc.yellow("运行中 / running …")
+      : screen.checking === true
+        ? pc.dim("正在检查其余练习步骤 / checking the other steps …")
+        : pc.dim("保存文件即重跑 / save a file to re-run");
+  lines.push("", `${state} · ${pc.bold("h")} 提示 hint · ${pc.bold("l")} 列表 list · ${pc.bold("q")} 退出 quit${took}`);
+  return lines.join("\n");
+}
+
+function currentStep({ step, status }: StepReport): string[] {
+  const challenge = step.kind === "challenge" ? pc.magenta("挑战 challenge · ") : "";
+  const lines = [
+    pc.bold(`练习步骤 ${step.id} — ${challenge}${step.titleZh}`),
+    pc.dim(`${step.title} · 书 ${step.bookSection}`),
+    `文件 / file:   ${shown(path.join(exercisesDir, step.file))}`,
+    `测试 / tests:  ${shown(path.join(exercisesDir, step.test))}`,
+    "",
+    verdict(status),
+  ];
+  if (status.kind === "failing" || status.kind === "not-started") {
+    const { first } = status;
+    lines.push(pc.bold("第一个失败 / first failure: ") + first.name);
+    const reason = reasonOf(first);
+    if (reason !== undefined) lines.push(...clip(reason, maxMessageLines).map((line) => `  ${pc.red(line)}`));
+    if (first.diff !== undefined) lines.push(...clip(first.diff, maxDiffLines).map((line) => `  ${line}`));
+    if (first.at !== undefined) lines.push(`  ${pc.dim("在 / at")} ${pc.cyan(first.at)}`);
+  }
+  if (status.kind === "broken") lines.push(...clip(status.message, maxMessageLines).map((line) => `  ${pc.red(line)}`));
+  lines.push("", `说明 / guide:  ${guideLink(step)}`);
+  return lines;
+}
+
+function verdict(status: StepStatus): string {
+  switch (status.kind) {
+    case "passed":
+      return pc.green(`✓ 通过 / passed (${status.total})`);
+    case "failing":
+      return pc.red(`✗ ${status.failing}/${status.total} 个测试失败 / ${status.failing} of ${status.total} failing`);
+    case "not-started":
+      return pc.dim(`· 还没开始：${status.total} 个测试都停在桩上 / not started: all ${status.total} tests stop at a stub`);
+    case "waiting": {
+      const on = status.waitsOn.join(", ");
+      return pc.yellow(`… ${status.failing}/${status.total} 个测试失败，都在等 ${on} / all ${status.failing} failing wait for ${on}`);
+    }
+    case "broken":
+      return pc.red("✗ 测试无法运行 / the tests could not run:");
+    case "missing":
+      return pc.yellow("? 找不到测试文件 / test file not found");
+    case "unchecked":
+      return pc.dim("还没检查 / not checked yet");
+  }
+}
+
+function clip(text: string, max: number): string[] {
+  const lines = text.replace(/\s+$/, "").split("\n");
+  return lines.length <= max ? lines : [...lines.slice(0, max), pc.dim(`… (${lines.length - max} 行省略 / more lines)`)];
+}
