@@ -2,6 +2,7 @@
 // as a TypeScript type (so a wrong `append` does not compile) and as a zod schema (so a wrong event
 // read back from disk is caught at run time). Data keys are snake_case, as on the wire and in the book.
 import { z } from "zod";
+import { clip } from "./describe.ts";
 import { formatPath, type JsonObject } from "./json-value.ts";
 
 /** One entry of the log. `id` counts from 0 without gaps; `ts` is epoch milliseconds. */
@@ -133,5 +134,6 @@ export function checkEventData(type: string, data: unknown, schemas: EventSchema
   const result = schema.safeParse(data);
   if (result.success) return;
   const issue = result.error.issues[0];
-  throw new EventDataError(type, formatPath(issue?.path ?? []), issue?.message ?? "does not match the schema");
+  // Clipped: zod's message quotes the data's unknown keys, and a key may be any length.
+  throw new EventDataError(type, formatPath(issue?.path ?? []), clip(issue?.message ?? "does not match the schema", 200));
 }

@@ -1,10 +1,20 @@
-// What a JSON value is, and the error for one that is not: the types `freezeJson` returns and the
-// path format every error that points into data uses. Given to the learner in step 05.1.
+// What a JSON value is, and the error for one that is not: the types `freezeJson` returns, the depth
+// it accepts, and the path format every error that points into data uses. Given to the learner in
+// step 05.1.
 
 export type JsonPrimitive = null | boolean | number | string;
 export type JsonArray = readonly JsonValue[];
 export type JsonObject = { readonly [key: string]: JsonValue };
 export type JsonValue = JsonPrimitive | JsonArray | JsonObject;
+
+/**
+ * The most arrays and objects a value may nest: `[[1]]` is 2 levels. Whatever the log accepts must be
+ * writable with JSON.stringify, which overflows the call stack between about 1,250 and 4,100 levels
+ * on Node 20, depending on how much of the stack is already in use (measured in scripts/bench.ts).
+ * An event adds two levels around its data (the log array and the event object), so 1,000 keeps a
+ * saved log well clear of that. Real event data is a handful of levels deep.
+ */
+export const MAX_JSON_DEPTH = 1_000;
 
 /** Thrown when a value is not plain JSON; `path` points at the offending spot, like `$.a[2].b`. */
 export class JsonValueError extends Error {
@@ -12,8 +22,9 @@ export class JsonValueError extends Error {
   constructor(
     readonly path: string,
     readonly reason: string,
+    options?: ErrorOptions,
   ) {
-    super(`${path}: ${reason}`);
+    super(`${path}: ${reason}`, options);
   }
 }
 

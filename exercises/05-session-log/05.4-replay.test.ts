@@ -6,9 +6,11 @@
 // build their logs with your Session (step 05.2).
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
+import { EventDataError } from "../../chapters/05-session-log/events.ts";
+import { JsonValueError, MAX_JSON_DEPTH } from "../../chapters/05-session-log/json-value.ts";
 import { ReplayError } from "../../chapters/05-session-log/session-types.ts";
 import { Session } from "./session.ts";
-import { eventInputArb, eventInputsArb, tickingClock, type EventInput } from "./arbitraries.ts";
+import { eventInputArb, eventInputsArb, jsonValueArb, tickingClock, type EventInput } from "./arbitraries.ts";
 
 // ── a stored log, as JSON.parse would give it back ─────────────────────────────────────────────────
 
@@ -231,6 +233,7 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     ["null", null],
     ["an unsafe integer", 2 ** 53],
     ["NaN (not from JSON.parse, but from a hand-made array)", Number.NaN],
+    ["-0 (JSON.stringify writes it as 0)", -0],
   ])("a ts that is %s is BAD_TS", (_, ts) => {
     expectReplayError(logWith(3, (entry) => withKey(entry, "ts", ts)), 3, "BAD_TS");
   });
@@ -247,9 +250,79 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     expectReplayError(logWith(6, (entry) => withKey(entry, "data", data)), 6, "BAD_DATA");
   });
 
-  test("JSON.parse can produce -0 (from the text -0): fromLog rejects it too", () => {
+  test("JSON.parse can produce -0 (from the text -0): fromLog rejects it in data and as a ts", () => {
     const text = '[{"id":0,"type":"test/progress","ts":1000,"data":{"delta":-0}}]';
     expectReplayError(JSON.parse(text), 0, "BAD_DATA");
+    const asTs = '[{"id":0,"type":"test/progress","ts":-0,"data":{}}]';
+    const error = expectReplayError(JSON.parse(asTs), 0, "BAD_TS");
+    expect(error.message, "ts is not -0: Object.is(ts, -0)").toMatch(/\bts\b/);
+  });
+
+  test("data nested deeper than MAX_JSON_DEPTH (a file can hold any depth) is BAD_DATA naming the limit", () => {
+    const levels = MAX_JSON_DEPTH + 1;
+    const text = `[{"id":0,"type":"test/progress","ts":1000,"data":{"deep":${"[".repeat(levels)}${"]".repeat(levels)}}}]`;
+    const error = expectReplayError(JSON.parse(text), 0, "BAD_DATA");
+    expect(error.message.replaceAll(",", ""), "keep the JsonValueError's reason: it names the limit").toContain(String(MAX_JSON_DEPTH));
+  });
+
+  test.each([
+    ["NOT_A_LOG", () => ({ events: [] }), 0, /array/],
+    ["NOT_AN_EVENT", () => logWith(3, () => "user/message"), 3, /object/],
+    ["ID_MISMATCH", () => logWith(3, (entry) => ({ ...entry, id: 8 })), 3, /\bid\b/],
+    ["BAD_TYPE", () => logWith(3, (entry) => ({ ...entry, type: 7 })), 3, /\btype\b/],
+    ["BAD_TS", () => logWith(3, (entry) => ({ ...entry, ts: -5 })), 3, /\bts\b/],
+    ["BAD_DATA", () => logWith(6, (entry) => ({ ...entry, data: { scores: [1, Number.NaN] } })), 6, /\bdata\b.*scores\[1\]/],
+  ] as const)("the message of %s names the field to fix (and, for data, the path inside it)", (code, log, index, names) => {
+    const error = expectReplayError(log(), index, code);
+    expect(error.message, `the detail must say what is wrong (matching ${names})`).toMatch(names);
+  });
+
+  /** `levels` arrays nested around nothing, as JSON.parse makes them from a file. */
+  const deepArray = (levels: number): unknown => JSON.parse(`${"[".repeat(levels)}${"]".repeat(levels)}`);
+
+  test.each([
+    ["an id that is a bigint (JSON.stringify throws on it)", "id", 3n, "ID_MISMATCH"],
+    ["an id nested 5,000 arrays deep (JSON.stringify overflows on it)", "id", deepArray(5_000), "ID_MISMATCH"],
+    ["a type nested 5,000 arrays deep", "type", deepArray(5_000), "BAD_TYPE"],
+    ["a ts nested 5,000 arrays deep", "ts", deepArray(5_000), "BAD_TS"],
+    ["an id that is a 100,000-character string", "id", "3".repeat(100_000), "ID_MISMATCH"],
+    ["a key that is 100,000 characters long", "x".repeat(100_000), 1, "UNEXPECTED_KEY"],
+  ] as const)("%s is %4$s, with a short message", (_, key, value, code) => {
+    const error = expectReplayError(logWith(3, (entry) => ({ ...entry, [key]: value })), 3, code);
+    expect(
+      error.message.length,
+      "describe what was found in a few words (clip long strings, name arrays and objects): never JSON.stringify it whole",
+    ).toBeLessThan(300);
+  });
+
+  test("a log that throws when read (a revoked Proxy) is NOT_A_LOG, with the error as its cause", () => {
+    const { proxy, revoke } = Proxy.revocable([], {});
+    revoke();
+    const error = expectReplayError(proxy, 0, "NOT_A_LOG");
+    expect(error.cause, "new ReplayError(index, code, detail, { cause: error })").toBeInstanceOf(TypeError);
+  });
+
+  test("an entry that throws when read (a getter, a Proxy's trap) is NOT_AN_EVENT at its index, with the error as its cause", () => {
+    const boom = new Error("a getter threw");
+    const throwing = (): unknown =>
+      Object.defineProperty({ id: 2, type: "step/start", ts: 1_002, data: { turn: 1, step: 1 } }, "ts", {
+        get: () => {
+          throw boom;
+        },
+        enumerable: true,
+      });
+    for (const log of [
+      logWith(2, throwing),
+      new Proxy(storedLog(), {
+        get: (target, key, receiver) => {
+          if (key === "2") throw boom;
+          return Reflect.get(target, key, receiver);
+        },
+      }),
+    ]) {
+      const error = expectReplayError(log, 2, "NOT_AN_EVENT");
+      expect(error.cause, "new ReplayError(index, code, detail, { cause: error })").toBe(boom);
+    }
   });
 
   test("an unexpected extra key is UNEXPECTED_KEY (an event has exactly id, type, ts and data)", () => {
@@ -345,6 +418,46 @@ describe("05.4 properties (random logs; on failure fast-check prints a seed to r
           expectReplayError(stored, index, corruptions[kind].code);
         },
       ),
+      { numRuns: 100 },
+    );
+  });
+
+  // The chapter's promise, end to end: the log is the single source of truth, so nothing append
+  // accepts may be impossible to save or to read back. Inputs near the depth limit, far past it
+  // (5,000 levels, where JSON.stringify overflows), and anything at all.
+  const levelsArb = fc.constantFrom(1, MAX_JSON_DEPTH - 2, MAX_JSON_DEPTH - 1, MAX_JSON_DEPTH, 5_000);
+  const deepInputArb = fc.tuple(levelsArb, jsonValueArb).map(([levels, bottom]): { type: string; data: unknown } => {
+    let deep: unknown = bottom;
+    for (let i = 0; i < levels; i++) deep = [deep];
+    return { type: "test/deep", data: { deep } }; // the data object is one level more
+  });
+  const anythingInputArb = fc.anything().map((data) => ({ type: "test/anything", data }));
+  const anyInputArb = fc.oneof(eventInputArb, deepInputArb, anythingInputArb);
+
+  test("whatever append accepts, JSON.stringify writes, and fromLog reads back to the same log and messages", () => {
+    fc.assert(
+      fc.property(fc.array(anyInputArb, { maxLength: 6 }), startArb, (inputs, start) => {
+        const session = new Session({ clock: tickingClock(start) });
+        for (const { type, data } of inputs) {
+          try {
+            session.append(type, data as never);
+          } catch (error) {
+            expect([TypeError, JsonValueError, EventDataError].some((errorClass) => error instanceof errorClass)).toBe(true);
+          }
+        }
+        let text: string;
+        try {
+          text = JSON.stringify(session.events);
+        } catch (error) {
+          return expect.unreachable(
+            `append accepted data that JSON.stringify cannot write (${String(error)}): does your freezeJson stop at MAX_JSON_DEPTH?`,
+          );
+        }
+        const replayed = Session.fromLog(JSON.parse(text));
+        // Compared as text: the same log writes out the same. (toEqual on 1,000 levels is slow.)
+        expect(JSON.stringify(replayed.events) === text, "the replayed log must write out exactly as the saved one").toBe(true);
+        expect(replayed.deriveMessages()).toEqual(session.deriveMessages());
+      }),
       { numRuns: 100 },
     );
   });
