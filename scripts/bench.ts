@@ -3,6 +3,7 @@
 //   npm run bench
 import { performance } from "node:perf_hooks";
 import { freezeJson } from "../chapters/05-session-log/json.ts";
+import { MAX_JSON_DEPTH } from "../chapters/05-session-log/json-value.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
 
 /** Runs `work` several times and keeps the median, which shrugs off a slow outlier. */
@@ -75,9 +76,27 @@ const snapshotReads = median(9, () => {
   for (let read = 0; read < 100_000; read++) void session.events;
 });
 rows.push(["100,000 reads of `events` between appends (cached snapshot)", ms(snapshotReads)]);
-const deep = nested(100_000);
-rows.push(["freezeJson of 100,000 nested arrays", ms(median(5, () => void freezeJson(deep)))]);
+const deep = nested(MAX_JSON_DEPTH);
+rows.push([`freezeJson of ${MAX_JSON_DEPTH} nested arrays (MAX_JSON_DEPTH)`, ms(median(5, () => void freezeJson(deep)))]);
+
+/** The deepest nesting JSON.stringify writes before it overflows, from this (nearly empty) stack. */
+function deepestStringify(): number {
+  let fits = 1;
+  let overflows = 100_000;
+  while (overflows - fits > 1) {
+    const middle = Math.floor((fits + overflows) / 2);
+    try {
+      JSON.stringify(nested(middle));
+      fits = middle;
+    } catch {
+      overflows = middle;
+    }
+  }
+  return fits;
+}
+// Why MAX_JSON_DEPTH is what it is: a saved log must stay well below this (see json-value.ts).
+rows.push(["deepest nesting JSON.stringify writes (levels, nearly empty stack)", String(deepestStringify())]);
 
 console.log(`Node ${process.version}, ${process.platform}/${process.arch}, median of 5–9 runs\n`);
-console.log("| operation | time |\n|---|---|");
+console.log("| operation | time (or count) |\n|---|---|");
 for (const [operation, time] of rows) console.log(`| ${operation} | ${time} |`);

@@ -9,10 +9,10 @@ export type JsonValue = JsonPrimitive | JsonArray | JsonObject;
 
 /**
  * The most arrays and objects a value may nest: `[[1]]` is 2 levels. Whatever the log accepts must be
- * writable with JSON.stringify, which overflows the call stack between about 1,250 and 4,100 levels
- * on Node 20, depending on how much of the stack is already in use (measured in scripts/bench.ts).
- * An event adds two levels around its data (the log array and the event object), so 1,000 keeps a
- * saved log well clear of that. Real event data is a handful of levels deep.
+ * writable with JSON.stringify, which overflows the call stack on Node 20 at about 4,100 levels with
+ * a nearly empty stack (`npm run bench` measures it), 2,500 with half the stack in use, 1,250 with
+ * nine tenths. An event adds two levels around its data (the log array and the event object), and
+ * 1,000 keeps a saved log well clear of all that; real event data is a handful of levels deep.
  */
 export const MAX_JSON_DEPTH = 1_000;
 
