@@ -20,9 +20,9 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "免得 JSON 里的 `\"__proto__\"` 键改掉副本的原型。\n" +
       "这些读取都可能运行调用方的代码（Proxy 的 trap）并抛错：把读取包进 `try/catch`，改抛 " +
       "`JsonValueError`，原来的错误放进第三个参数 `{ cause: error }`。",
-    "递归就行，因为深度有上限 `MAX_JSON_DEPTH`（1000 层）。它来自“存得下”：`JSON.stringify` 在 Node 20 上" +
-      "大约 1,250–4,100 层就栈溢出（看调用栈已经用了多少），而事件还在 data 外面多包两层（日志数组、事件对象）。" +
-      "1000 层递归只用掉默认调用栈的三成左右。\n" +
+    "递归就行，因为深度有上限 `MAX_JSON_DEPTH`（500 层）。它来自“存得下”：`JSON.stringify` 遇到冻结的数组，" +
+      "在 Node 20 上约 2,200 层就栈溢出（调用栈已经用掉一部分时更少），而事件还在 data 外面多包两层（日志数组、事件对象）。" +
+      "500 层递归只用掉默认调用栈的一小部分。\n" +
       "形状：一个内部函数，带着当前路径和 `ancestors`（当前路径上的容器，一个 Set）。原始值：检查后原样返回。" +
       "容器：先看它在不在 `ancestors` 里（循环），再看 `ancestors.size` 是否已经等于 `MAX_JSON_DEPTH`" +
       "（再深一层就超了：抛错，reason 里写出这个上限）；然后建空副本，把容器加入 `ancestors`，" +

@@ -9,12 +9,14 @@ export type JsonValue = JsonPrimitive | JsonArray | JsonObject;
 
 /**
  * The most arrays and objects a value may nest: `[[1]]` is 2 levels. Whatever the log accepts must be
- * writable with JSON.stringify, which overflows the call stack on Node 20 at about 4,100 levels with
- * a nearly empty stack (`npm run bench` measures it), 2,500 with half the stack in use, 1,250 with
- * nine tenths. An event adds two levels around its data (the log array and the event object), and
- * 1,000 keeps a saved log well clear of all that; real event data is a handful of levels deep.
+ * writable with JSON.stringify, which on Node 20 overflows the call stack at 2,199 levels of frozen
+ * arrays (the log's data is frozen; plain arrays reach 4,103) with a nearly empty stack, and at
+ * fewer the more of the stack is already in use (`npm run bench` measures it). An event adds two
+ * levels around its data: the log array and the event object. At 500, a log still saves with three
+ * quarters of the stack in use, and freezeJson's recursion stays small. Real event data is a handful
+ * of levels deep.
  */
-export const MAX_JSON_DEPTH = 1_000;
+export const MAX_JSON_DEPTH = 500;
 
 /** Thrown when a value is not plain JSON; `path` points at the offending spot, like `$.a[2].b`. */
 export class JsonValueError extends Error {

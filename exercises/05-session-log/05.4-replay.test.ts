@@ -454,7 +454,7 @@ describe("05.4 properties (random logs; on failure fast-check prints a seed to r
           );
         }
         const replayed = Session.fromLog(JSON.parse(text));
-        // Compared as text: the same log writes out the same. (toEqual on 1,000 levels is slow.)
+        // Compared as text: the same log writes out the same. (toEqual on 500 levels is slow.)
         expect(JSON.stringify(replayed.events) === text, "the replayed log must write out exactly as the saved one").toBe(true);
         expect(replayed.deriveMessages()).toEqual(session.deriveMessages());
       }),

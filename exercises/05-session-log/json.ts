@@ -2,7 +2,7 @@
 // Write `freezeJson(value)`: in one pass, check that `value` is plain JSON, copy it, and deep-freeze
 // the copy. Anything that is not JSON (a cycle, NaN, -0, an unsafe integer, undefined, a Date, a
 // hole in an array, a getter…) is thrown as `new JsonValueError(path, reason)`, the path like `$.a[2].b`.
-// A value may nest at most MAX_JSON_DEPTH (1,000) levels, the most a saved log can hold, so a
+// A value may nest at most MAX_JSON_DEPTH (500) levels, the most a saved log can hold, so a
 // recursive walk is fine: check the depth before going a level deeper, and past the limit throw a
 // JsonValueError whose reason names it. Read each property once, through its descriptor: a getter or
 // a Proxy runs the caller's code, and whatever that throws becomes a JsonValueError (its cause).
