@@ -10,7 +10,7 @@ import { EventDataError } from "../../chapters/05-session-log/events.ts";
 import { JsonValueError, MAX_JSON_DEPTH } from "../../chapters/05-session-log/json-value.ts";
 import { ReplayError } from "../../chapters/05-session-log/session-types.ts";
 import { Session } from "./session.ts";
-import { eventInputArb, eventInputsArb, jsonValueArb, tickingClock, type EventInput } from "./arbitraries.ts";
+import { eventInputArb, eventInputsArb, jsonValueArb, knownEventTypes, tickingClock, type EventInput } from "./arbitraries.ts";
 
 // ── a stored log, as JSON.parse would give it back ─────────────────────────────────────────────────
 
@@ -469,4 +469,38 @@ describe("05.4 properties (random logs; on failure fast-check prints a seed to r
       { numRuns: 100 },
     );
   });
+
+  // Logs as a file might hold them: mostly well-formed entries with random fields (ids mostly right,
+  // so checks past the id run too), and any JSON at all.
+  const storedEntryArb = fc.record(
+    {
+      id: fc.oneof(fc.constant("index"), fc.jsonValue()),
+      type: fc.oneof(fc.constantFrom(...knownEventTypes, "test/other"), fc.jsonValue()),
+      ts: fc.oneof(fc.maxSafeNat(), fc.jsonValue()),
+      data: fc.oneof(fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }), fc.jsonValue()),
+      extra: fc.jsonValue(),
+    },
+    { requiredKeys: [] },
+  );
+  const storedLogArb = fc.oneof(
+    fc.array(fc.oneof({ arbitrary: storedEntryArb, weight: 4 }, { arbitrary: fc.jsonValue(), weight: 1 }), { maxLength: 4 }),
+    fc.jsonValue(),
+  );
+
+  test("whatever JSON.parse gives back either replays or is a ReplayError, never another error", () => {
+    fc.assert(
+      fc.property(storedLogArb, (drawn) => {
+        const withIndex = (entry: unknown, index: number) =>
+          typeof entry === "object" && entry !== null && "id" in entry && entry.id === "index" ? { ...entry, id: index } : entry;
+        const log = Array.isArray(drawn) ? drawn.map(withIndex) : drawn;
+        try {
+          Session.fromLog(JSON.parse(JSON.stringify(log)));
+        } catch (error) {
+          expect(error, "fromLog throws ReplayErrors only: wrap what you read, describe what you found").toBeInstanceOf(ReplayError);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
+
