@@ -24,6 +24,13 @@ describe("error classes", () => {
     expect(errors.slice(0, 2).map(([error]) => error.cause)).toEqual([cause, cause]);
   });
 
+  it("a JsonValueError's message clips a long path, and its path field keeps all of it", () => {
+    const path = `$[${JSON.stringify("k".repeat(1_000))}]`;
+    const error = new JsonValueError(path, "NaN is not a finite number");
+    expect(error.path).toBe(path);
+    expect(error.message).toBe(`${path.slice(0, 199)}…: NaN is not a finite number`);
+  });
+
   it("a schema error quoting a very long unknown key stays short", () => {
     const data = { content: "hi", ["k".repeat(100_000)]: 1 };
     let error: unknown;

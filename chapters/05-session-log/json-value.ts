@@ -1,6 +1,7 @@
 // What a JSON value is, and the error for one that is not: the types `freezeJson` returns, the depth
 // it accepts, and the path format every error that points into data uses. Given to the learner in
 // step 05.1.
+import { clip } from "./describe.ts";
 
 export type JsonPrimitive = null | boolean | number | string;
 export type JsonArray = readonly JsonValue[];
@@ -18,7 +19,10 @@ export type JsonValue = JsonPrimitive | JsonArray | JsonObject;
  */
 export const MAX_JSON_DEPTH = 500;
 
-/** Thrown when a value is not plain JSON; `path` points at the offending spot, like `$.a[2].b`. */
+/**
+ * Thrown when a value is not plain JSON; `path` points at the offending spot, like `$.a[2].b`. The
+ * message clips a long path (500 levels, or one key a megabyte long); the `path` field keeps it whole.
+ */
 export class JsonValueError extends Error {
   override readonly name = "JsonValueError";
   constructor(
@@ -26,7 +30,7 @@ export class JsonValueError extends Error {
     readonly reason: string,
     options?: ErrorOptions,
   ) {
-    super(`${path}: ${reason}`, options);
+    super(`${clip(path, 200)}: ${reason}`, options);
   }
 }
 

@@ -3,7 +3,7 @@
 // stored log replays into a new Session with `fromLog`, checked event by event.
 import type { Message } from "../common/messages.ts";
 import { checkEventData, eventSchemas, EventDataError, type EventData, type EventSchemas, type SessionEvent } from "./events.ts";
-import { clip, describeValue } from "./describe.ts";
+import { describeValue } from "./describe.ts";
 import { freezeJson } from "./json.ts";
 import { JsonValueError, type JsonObject, type JsonValue } from "./json-value.ts";
 import { deriveMessages } from "./projection.ts";
@@ -109,9 +109,7 @@ export class Session implements SessionLog {
       return makeEvent(index, type, ts, frozenData);
     } catch (error) {
       if (error instanceof JsonValueError) {
-        // The path is clipped here; the whole of it stays on the cause.
-        const detail = `data is not plain JSON at ${clip(error.path, 120)}: ${error.reason}`;
-        throw new ReplayError(index, "BAD_DATA", detail, { cause: error });
+        throw new ReplayError(index, "BAD_DATA", `data is not plain JSON: ${error.message}`, { cause: error });
       }
       if (error instanceof EventDataError) throw new ReplayError(index, "SCHEMA", error.message, { cause: error });
       throw error;

@@ -287,6 +287,7 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     ["a ts nested 5,000 arrays deep", "BAD_TS", "ts", deepArray(5_000)],
     ["an id that is a 100,000-character string", "ID_MISMATCH", "id", "3".repeat(100_000)],
     ["a key that is 100,000 characters long", "UNEXPECTED_KEY", "x".repeat(100_000), 1],
+    ["data with NaN under a 100,000-character key", "BAD_DATA", "data", { ["k".repeat(100_000)]: Number.NaN }],
   ] as const)("%s is %s, with a short message", (_, code, key, value) => {
     const error = expectReplayError(logWith(3, (entry) => ({ ...entry, [key]: value })), 3, code);
     expect(
