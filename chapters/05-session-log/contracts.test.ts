@@ -1,11 +1,11 @@
 // The given contracts' own promises: each error class names itself (a log line or a test report
 // then says which error it was), says where in its message, and no error message grows with its input.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { clip, describeValue } from "./describe.ts";
 import { checkEventData, EventDataError } from "./events.ts";
-import { JsonValueError } from "./json-value.ts";
+import { formatPath, JsonValueError } from "./json-value.ts";
 import { AgentRunError } from "./loop-types.ts";
-import { ReplayError } from "./session-types.ts";
+import { ReplayError, reportListenerError } from "./session-types.ts";
 import { Session } from "./session.ts";
 
 describe("error classes", () => {
@@ -42,6 +42,23 @@ describe("error classes", () => {
     expect(error).toBeInstanceOf(EventDataError);
     expect((error as EventDataError).reason.length).toBeLessThanOrEqual(200);
     expect((error as EventDataError).reason).toMatch(/^Unrecognized key: "kkk.*…$/);
+  });
+});
+
+describe("formatPath and reportListenerError", () => {
+  it("formatPath: indexes in brackets, identifiers after a dot, anything else quoted (a symbol by its description)", () => {
+    expect(formatPath(["a", 2, "b c", "_$1", Symbol("s")])).toBe('$.a[2]["b c"]._$1["Symbol(s)"]');
+  });
+
+  it("reportListenerError logs the event's id and type with the error itself", () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const error = new Error("listener failed");
+      reportListenerError(error, { id: 3, type: "user/message", ts: 0, data: { content: "hi" } });
+      expect(log).toHaveBeenCalledWith(expect.stringMatching(/#3 user\/message/), error);
+    } finally {
+      log.mockRestore();
+    }
   });
 });
 

@@ -69,11 +69,14 @@ describe("findLogProblems: turns and steps closed, every tool call answered once
     expect(problems[0]?.message).toBe("event #1: step/end for turn 1 step 1, which is not open");
   });
 
-  it("a step/end must match the open step's turn as well as its number", () => {
+  it.each([
+    ["its turn", { turn: 7, step: 1 }],
+    ["its number", { turn: 1, step: 2 }],
+  ])("a step/end must match the open step's turn and number: another %s is UNEXPECTED_BOUNDARY", (_, end) => {
     const session = new Session({ clock: () => 0 });
     session.append("turn/start", { turn: 1 });
     session.append("step/start", { turn: 1, step: 1 });
-    session.append("step/end", { turn: 7, step: 1 });
+    session.append("step/end", end);
     session.append("turn/end", { turn: 1, reason: "completed" });
     expect(codes(session.events)).toEqual(["UNEXPECTED_BOUNDARY@2"]);
   });

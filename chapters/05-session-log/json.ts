@@ -124,11 +124,11 @@ function kindOf(proto: object | null): string {
 /**
  * The copy is an ordinary `{}` (prototype Object.prototype), friendlier to compare and print than a
  * null-prototype one. defineProperty, not `copy[key] = …`: a "__proto__" key from JSON.parse must
- * become an own property, not swap the copy's prototype.
+ * become an own property, not swap the copy's prototype. Writable and configurable, as an assignment
+ * would make it (the copy is frozen next): other attributes make V8 store an array's items slowly.
  */
 function addChild(copy: Copy, key: string | number, value: JsonValue): void {
-  if (Array.isArray(copy)) copy.push(value); // items arrive in index order
-  else Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** The path from the root to `spot`, e.g. `$.a[2].b`. */

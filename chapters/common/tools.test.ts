@@ -63,6 +63,16 @@ describe("toolSpec and messageOf", () => {
     expect(spec.parameters).not.toHaveProperty("$schema");
   });
 
+  it("the spec describes what the model may send: a field with a default is not required", () => {
+    const withDefault = defineTool({
+      name: "round",
+      description: "Rounds a number.",
+      schema: z.object({ x: z.number(), digits: z.number().default(0) }),
+      execute: ({ x, digits }) => x.toFixed(digits),
+    });
+    expect(toolSpec(withDefault as Tool).parameters).toMatchObject({ required: ["x"] });
+  });
+
   it("messageOf reads an Error's message and turns anything else into text", () => {
     expect(messageOf(new Error("boom"))).toBe("boom");
     expect(messageOf(42)).toBe("42");

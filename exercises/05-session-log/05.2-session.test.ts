@@ -203,6 +203,17 @@ describe("05.2 append: the only write path", () => {
     expect(session.events).toEqual([]);
   });
 
+  test.each([
+    ["an array", [1, 2]],
+    ["a string", "hi"],
+    ["null", null],
+  ])("data that is %s is a JsonValueError at $ saying that event data must be an object", (_, data) => {
+    const error = thrownBy(() => new Session().append("test/note", data as never));
+    expect(error).toBeInstanceOf(JsonValueError);
+    expect((error as JsonValueError).path, "the whole data is wrong: its path is $").toBe("$");
+    expect((error as JsonValueError).reason, "say what it must be: an object").toMatch(/object/);
+  });
+
   test("bad data for a known type is an EventDataError naming the type and the field", () => {
     const session = new Session();
     const error: unknown = (() => {

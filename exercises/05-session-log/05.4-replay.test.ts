@@ -268,6 +268,7 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
   test.each([
     ["NOT_A_LOG", () => ({ events: [] }), 0, /array/],
     ["NOT_AN_EVENT", () => logWith(3, () => "user/message"), 3, /object/],
+    ["NOT_AN_EVENT", () => logWith(3, () => null), 3, /object/],
     ["ID_MISMATCH", () => logWith(3, (entry) => ({ ...entry, id: 8 })), 3, /\bid\b/],
     ["BAD_TYPE", () => logWith(3, (entry) => ({ ...entry, type: 7 })), 3, /\btype\b/],
     ["BAD_TS", () => logWith(3, (entry) => ({ ...entry, ts: -5 })), 3, /\bts\b/],
@@ -301,6 +302,7 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     revoke();
     const error = expectReplayError(proxy, 0, "NOT_A_LOG");
     expect(error.cause, "new ReplayError(index, code, detail, { cause: error })").toBeInstanceOf(TypeError);
+    expect(error.message, "a detail that says what happened").toMatch(/event #0: \S/);
   });
 
   test("an entry that throws when read (a getter, a Proxy's trap) is NOT_AN_EVENT at its index, with the error as its cause", () => {
@@ -323,6 +325,7 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     ]) {
       const error = expectReplayError(log, 2, "NOT_AN_EVENT");
       expect(error.cause, "new ReplayError(index, code, detail, { cause: error })").toBe(boom);
+      expect(error.message, "a detail that says what happened").toMatch(/event #2: \S/);
     }
   });
 
