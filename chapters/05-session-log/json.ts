@@ -1,8 +1,8 @@
 // 5.3 step 1: `freezeJson` — before an event enters the log, its data is checked to be plain JSON,
 // copied, and deep-frozen, all in one pass. After that no caller can change what was logged.
 // The walk is plain recursion, one call per level of nesting. That is safe because a value may nest
-// at most MAX_JSON_DEPTH levels (json-value.ts: the most a saved log can hold), and a thousand calls
-// use a small part of the call stack.
+// at most MAX_JSON_DEPTH (500) levels, the most a saved log can hold (see json-value.ts), and 500
+// calls use a small part of the call stack (log-depth.test.ts checks how small).
 import { clip } from "./describe.ts";
 import { formatPath, JsonValueError, MAX_JSON_DEPTH, type JsonPrimitive, type JsonValue } from "./json-value.ts";
 
