@@ -14,14 +14,20 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "同一个对象出现在两个兄弟位置是合法的。",
     "每个属性只读一次：用 `Object.getOwnPropertyDescriptors(value)`。没有 `value` 字段的描述符是 " +
       "getter/setter → 拒绝，不要调用它；`enumerable: false` 也拒绝；`Object.getOwnPropertySymbols` " +
-      "查符号键。数组要检查空洞（某个下标没有描述符）和下标以外的多余属性（`length` 除外）。" +
-      "`Date`、`Map`、类实例等靠 `Object.getPrototypeOf` 识别。写副本用 `Object.defineProperty`，" +
-      "免得 JSON 里的 `\"__proto__\"` 键改掉副本的原型。",
-    "不要递归：递归到 10 万层会抛 `RangeError`，而测试要求 10 万层嵌套的数组和对象都被正常接受、复制并冻结。用显式栈：\n" +
-      "  const stack = [{ kind: \"visit\", value, path: \"$\", put: (copy) => (result = copy) }];\n" +
-      "  for (let job = stack.pop(); job; job = stack.pop()) { … }\n" +
-      "遇到容器：先建空副本并 `put` 到父节点，压入一个 \"leave\" 任务（它负责 `Object.freeze(copy)` 并把原对象" +
-      "移出祖先集合），再把子节点“倒序”压栈——这样按阅读顺序报告第一个错误，冻结也是自底向上。",
+      "查符号键。数组要检查空洞（某个下标没有描述符）和下标以外的多余属性（`length` 除外），" +
+      "长度也从描述符读：`value.length` 会去问 Proxy 的 get trap，它可以说谎。" +
+      "`Date`、`Map`、类实例等靠 `Object.getPrototypeOf` 识别，reason 里写出构造函数的名字。写副本用 `Object.defineProperty`，" +
+      "免得 JSON 里的 `\"__proto__\"` 键改掉副本的原型。\n" +
+      "这些读取都可能运行调用方的代码（Proxy 的 trap）并抛错：把读取包进 `try/catch`，改抛 " +
+      "`JsonValueError`，原来的错误放进第三个参数 `{ cause: error }`。",
+    "递归就行，因为深度有上限 `MAX_JSON_DEPTH`（500 层）。它来自“存得下”：`JSON.stringify` 遇到冻结的数组，" +
+      "在 Node 20 上约 2,200 层就栈溢出（调用栈已经用掉一部分时更少），而事件还在 data 外面多包两层（日志数组、事件对象）。" +
+      "500 层递归只用掉默认调用栈的一小部分。\n" +
+      "形状：一个内部函数，带着当前路径和 `ancestors`（当前路径上的容器，一个 Set）。原始值：检查后原样返回。" +
+      "容器：先看它在不在 `ancestors` 里（循环），再看 `ancestors.size` 是否已经等于 `MAX_JSON_DEPTH`" +
+      "（再深一层就超了：抛错，reason 里写出这个上限）；然后建空副本，把容器加入 `ancestors`，" +
+      "逐个子节点递归并把结果写进副本，再把容器移出 `ancestors`，最后冻结副本返回——冻结因此是自底向上的。" +
+      "同一个对象出现在两处就复制两次，深度按它每次出现的位置算。",
   ],
   "05.2": [
     "`append(type, data)` 就是 5.3 节的三个动作，顺序不能乱：校验并冻结 → 提交并让快照失效 → 通知订阅者。" +
@@ -33,7 +39,7 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "`checkEventData` 只认自己的键（`Object.hasOwn`），\"constructor\"、\"__proto__\" 这样的类型是普通的未知类型。" +
       "直接把 `this.#schemas` 传给它就行，别自己写 `schemas[type]`。",
     "`id` 就是提交前的 `this.#log.length`；`ts` 来自构造参数里的 `clock`（默认 `Date.now`），" +
-      "要检查它是非负的安全整数。事件对象本身也要 `Object.freeze`。\n" +
+      "要检查它是非负的安全整数，而且不是 `-0`（`Object.is`）。事件对象本身也要 `Object.freeze`。\n" +
       "`events` 是缓存的快照：第一次读取时把日志复制成一个冻结的新数组并记在一个私有字段里，之后直接返回它；" +
       "提交新事件时把这个缓存清掉（书中的 `self._snapshot = None`，第二个动作的后一半）。" +
       "于是两次读取之间没有 append 就返回同一个数组，旧快照也永远不会变长。",
@@ -79,12 +85,13 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "例如 `#commit(event)`：推入 `#log`，清掉快照缓存（05.2 的 append 也可以共用它）。" +
       "`fromLog` 是 static 方法，但写在类里面，所以可以访问新实例的 `#` 私有成员。" +
       "数据要重新冻结：重放出来的会话不能和调用方的输入共享任何对象。",
-    "形状（伪代码）：\n" +
-      "  fromLog：不是数组 → NOT_A_LOG；用同样的 options 新建一个 Session；\n" +
-      "           按下标逐项读出并检查（#readStoredEvent），通过就 #commit；最后返回这个 session。\n" +
-      "（逐项用下标循环或 `for … of` 数组的 `entries()`，不要用 `forEach`：它会跳过稀疏数组里的空洞。）" +
-      "`#readStoredEvent` 用剩余属性解构（`...extra`）一次取出 id、type、ts、data，`extra` 里还有键就是 UNEXPECTED_KEY；" +
-      "再按提示 2 的顺序逐条检查。",
+    "形状：先读 `log` 是不是数组、有多长，再用下标从 0 循环到长度（不用 `forEach`：它会跳过稀疏数组里的空洞），" +
+      "每一项交给一个私有方法 `#readStoredEvent(stored, index)` 检查，通过就 `#commit`。" +
+      "读取本身也可能出错：log 或某一项可能是 Proxy、带 getter，读的时候抛错。把“读”包进 `try/catch`：" +
+      "读 log 时出错是 `NOT_A_LOG`，读第 index 项或它的字段时出错是 `NOT_AN_EVENT`，都把原错误放进 " +
+      "`{ cause: error }`。字段用一次解构取出：`{ id, type, ts, data, ...extra }`，多余的键就在 `extra` 里；" +
+      "再按提示 2 的顺序逐条检查。错误信息里描述找到的值用给定的 `describeValue`，不要 `JSON.stringify`：" +
+      "id 可能是 bigint，也可能是嵌套 5,000 层的数组。",
   ],
   "05.5": [
     "把第 02 章循环里的“往 history 里 push”全部换成 `session.append(…)`，发给模型的消息每次都用 " +

@@ -2,6 +2,7 @@
 // type's data against its schema before committing, and `fromLog` checks every stored event again.
 import { z } from "zod";
 import type { SessionEventMap } from "./events.ts";
+import { clip } from "./describe.ts";
 import { formatPath } from "./json-value.ts";
 
 const counter = z.number().int().positive();
@@ -77,5 +78,6 @@ export function checkEventData(type: string, data: unknown, schemas: EventSchema
   const result = schema.safeParse(data);
   if (result.success) return;
   const issue = result.error.issues[0];
-  throw new EventDataError(type, formatPath(issue?.path ?? []), issue?.message ?? "does not match the schema");
+  // Clipped: zod's message quotes the data's unknown keys, and a key may be any length.
+  throw new EventDataError(type, formatPath(issue?.path ?? []), clip(issue?.message ?? "does not match the schema", 200));
 }

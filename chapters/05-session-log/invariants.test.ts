@@ -69,11 +69,14 @@ describe("findLogProblems: turns and steps closed, every tool call answered once
     expect(problems[0]?.message).toBe("event #1: step/end for turn 1 step 1, which is not open");
   });
 
-  it("a step/end must match the open step's turn as well as its number", () => {
+  it.each([
+    ["its turn", { turn: 7, step: 1 }],
+    ["its number", { turn: 1, step: 2 }],
+  ])("a step/end must match the open step's turn and number: another %s is UNEXPECTED_BOUNDARY", (_, end) => {
     const session = new Session({ clock: () => 0 });
     session.append("turn/start", { turn: 1 });
     session.append("step/start", { turn: 1, step: 1 });
-    session.append("step/end", { turn: 7, step: 1 });
+    session.append("step/end", end);
     session.append("turn/end", { turn: 1, reason: "completed" });
     expect(codes(session.events)).toEqual(["UNEXPECTED_BOUNDARY@2"]);
   });
@@ -94,4 +97,75 @@ describe("findLogProblems: turns and steps closed, every tool call answered once
     session.append("turn/end", { turn: 2, reason: "completed" });
     expect(codes(session.events)).toEqual(["OPEN_TURN@0"]);
   });
+
+  it("a step still open at turn/end is OPEN_STEP where the step began, naming it", () => {
+    const session = new Session({ clock: () => 0 });
+    session.append("turn/start", { turn: 1 });
+    session.append("step/start", { turn: 1, step: 1 });
+    session.append("turn/end", { turn: 1, reason: "error" });
+    const problems = findLogProblems(session.events);
+    expect(problems.map((p) => `${p.code}@${p.index}`)).toEqual(["OPEN_STEP@1"]);
+    expect(problems[0]?.message).toMatch(/^event #1: .*\bstep 1\b.*\bturn\b/);
+  });
+
+  it("a step still open at the next step/start is OPEN_STEP naming both steps", () => {
+    const session = new Session({ clock: () => 0 });
+    session.append("turn/start", { turn: 1 });
+    session.append("step/start", { turn: 1, step: 1 });
+    session.append("step/start", { turn: 1, step: 2 });
+    session.append("step/end", { turn: 1, step: 2 });
+    session.append("turn/end", { turn: 1, reason: "completed" });
+    const problems = findLogProblems(session.events);
+    expect(problems.map((p) => `${p.code}@${p.index}`)).toEqual(["OPEN_STEP@1"]);
+    expect(problems[0]?.message).toMatch(/^event #1: .*\bstep 1\b.*\bstep 2\b/);
+  });
+
+  it("a step/start outside its turn (another turn open, or none) is UNEXPECTED_BOUNDARY naming the turn", () => {
+    const session = new Session({ clock: () => 0 });
+    session.append("step/start", { turn: 1, step: 1 });
+    session.append("step/end", { turn: 1, step: 1 });
+    session.append("turn/start", { turn: 1 });
+    session.append("step/start", { turn: 2, step: 1 });
+    session.append("step/end", { turn: 2, step: 1 });
+    session.append("turn/end", { turn: 1, reason: "completed" });
+    const problems = findLogProblems(session.events);
+    expect(problems.map((p) => `${p.code}@${p.index}`)).toEqual(["UNEXPECTED_BOUNDARY@0", "UNEXPECTED_BOUNDARY@3"]);
+    expect(problems[1]?.message).toMatch(/^event #3: step\/start .*\bturn 2\b/);
+  });
+
+  it("turn/end and step/end close what they end: closing it again is UNEXPECTED_BOUNDARY", () => {
+    const session = new Session({ clock: () => 0 });
+    session.append("turn/start", { turn: 1 });
+    session.append("step/start", { turn: 1, step: 1 });
+    session.append("step/end", { turn: 1, step: 1 });
+    session.append("step/end", { turn: 1, step: 1 });
+    session.append("step/start", { turn: 1, step: 2 });
+    session.append("turn/end", { turn: 1, reason: "completed" });
+    session.append("step/end", { turn: 1, step: 2 });
+    session.append("turn/end", { turn: 1, reason: "completed" });
+    expect(codes(session.events)).toEqual(["UNEXPECTED_BOUNDARY@3", "OPEN_STEP@4", "UNEXPECTED_BOUNDARY@6", "UNEXPECTED_BOUNDARY@7"]);
+    expect(findLogProblems(session.events)[3]?.message).toMatch(/^event #7: turn\/end .*\bturn 1\b.*not open/);
+  });
+
+  it("each message starts with its event and names the turn, step or tool call to look at", async () => {
+    const torn = (await calculatorLog()).slice(0, 6);
+    const tornMessages = findLogProblems(torn).map((p) => p.message);
+    [/^event #0: .*\bturn 1\b/, /^event #3: .*\bstep 1\b/, /^event #5: .*\bcall_00_a\b.*no result/].forEach((part, i) => {
+      expect(tornMessages[i]).toMatch(part);
+    });
+    expect(tornMessages).toHaveLength(3);
+    const session = new Session({ clock: () => 0 });
+    session.append("turn/start", { turn: 1 });
+    session.append("turn/start", { turn: 2 });
+    session.append("tool/result", { call_id: "x", content: "1", is_error: false });
+    session.append("tool/call", { call_id: "y", name: "calculator", arguments: "{}" });
+    session.append("tool/result", { call_id: "y", content: "1", is_error: false });
+    session.append("tool/result", { call_id: "y", content: "1", is_error: false });
+    const messages = findLogProblems(session.events).map((p) => p.message);
+    [/^event #0: .*\bturn 1\b.*\bturn 2\b/, /^event #1: .*\bturn 2\b/, /^event #2: .*\bx\b.*never made/, /^event #5: .*second.*\by$/].forEach(
+      (part, i) => expect(messages[i]).toMatch(part),
+    );
+    expect(messages).toHaveLength(4);
+  });
 });
+

@@ -1,71 +1,58 @@
 // 5.3 step 1: `freezeJson` — before an event enters the log, its data is checked to be plain JSON,
 // copied, and deep-frozen, all in one pass. After that no caller can change what was logged.
-// The walk uses an explicit work stack instead of recursion, so a 100,000-deep value is just a
-// long loop, never a "Maximum call stack size exceeded".
-import { formatPath, JsonValueError, type JsonArray, type JsonObject, type JsonPrimitive, type JsonValue } from "./json-value.ts";
+// The walk is plain recursion, one call per level of nesting. That is safe because a value may nest
+// at most MAX_JSON_DEPTH (500) levels, the most a saved log can hold (see json-value.ts), and 500
+// calls use a small part of the call stack (log-depth.test.ts checks how small).
+import { clip } from "./describe.ts";
+import { formatPath, JsonValueError, MAX_JSON_DEPTH, type JsonPrimitive, type JsonValue } from "./json-value.ts";
 
 /** Where a value sits: its parent's spot and its key there. `undefined` is the root, `$`. */
 type Spot = { readonly parent: Spot; readonly key: string | number } | undefined;
 
-/** The work stack holds two kinds of job: copy a value into place, and finish a container. */
-type Job =
-  | { readonly kind: "visit"; readonly value: unknown; readonly spot: Spot; readonly put: (copy: JsonValue) => void }
-  | { readonly kind: "leave"; readonly original: object; readonly copy: JsonArray | JsonObject };
+type Copy = JsonValue[] | { [key: string]: JsonValue };
 
 export function freezeJson(value: unknown): JsonValue {
-  let result: JsonValue = null;
-  const stack: Job[] = [{ kind: "visit", value, spot: undefined, put: (copy) => (result = copy) }];
-  // Only the containers we are inside *right now*: meeting one of them again is a cycle. A set of
-  // everything ever seen would wrongly reject the same object used twice side by side.
-  const ancestors = new Set<object>();
-  // Containers already copied. Their copy is frozen, so sharing it is safe, and a value that reuses
-  // one object many times (a DAG) costs one copy instead of one per path.
-  const finished = new Map<object, JsonArray | JsonObject>();
-  for (let job = stack.pop(); job !== undefined; job = stack.pop()) {
-    if (job.kind === "leave") {
-      ancestors.delete(job.original);
-      finished.set(job.original, Object.freeze(job.copy)); // children are all in: freeze bottom-up
-    } else if (typeof job.value !== "object" || job.value === null) {
-      job.put(checkPrimitive(job.value, job.spot));
-    } else if (ancestors.has(job.value)) {
-      throw new JsonValueError(pathOf(job.spot), "circular reference");
-    } else {
-      const done = finished.get(job.value);
-      if (done !== undefined) job.put(done);
-      else enter(job.value, job.spot, job.put, stack, ancestors);
-    }
-  }
-  return result;
-}
-
-/** Starts copying a container: its "leave" job goes under its children, so it runs after them. */
-function enter(original: object, spot: Spot, put: (copy: JsonValue) => void, stack: Job[], ancestors: Set<object>) {
-  const children = childrenOf(original, spot);
-  const copy: JsonValue[] | { [key: string]: JsonValue } = Array.isArray(original) ? [] : {};
-  put(copy);
-  ancestors.add(original);
-  stack.push({ kind: "leave", original, copy });
-  // Pushed last-first so they pop in order: the first bad spot in reading order is the one reported.
-  for (const [key, child] of children.reverse()) {
-    stack.push({ kind: "visit", value: child, spot: { parent: spot, key }, put: (c) => defineOwn(copy, key, c) });
-  }
+  return freeze(value, undefined, new Set());
 }
 
 /**
- * Reads every own property exactly once, as a descriptor. Accessors are rejected, not called:
- * reading a getter runs the caller's code, which could answer differently each time or throw.
+ * `ancestors` holds the containers we are inside right now, so its size is the depth, and meeting
+ * one of them again is a cycle. A set of everything ever seen would wrongly reject the same object
+ * used twice side by side (that one is copied twice, as JSON.stringify would write it twice).
  */
-function childrenOf(value: object, spot: Spot): [string | number, unknown][] {
-  const proto: object | null = Object.getPrototypeOf(value);
-  const length = Array.isArray(value) && proto === Array.prototype ? value.length : undefined;
-  if (length === undefined && proto !== Object.prototype && proto !== null) {
+function freeze(value: unknown, spot: Spot, ancestors: Set<object>): JsonValue {
+  if (typeof value !== "object" || value === null) return checkPrimitive(value, spot);
+  if (ancestors.has(value)) throw new JsonValueError(pathOf(spot), "circular reference");
+  if (ancestors.size === MAX_JSON_DEPTH) {
+    throw new JsonValueError(pathOf(spot), `nested deeper than ${MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH)`);
+  }
+  const { copy, children } = readContainer(value, spot);
+  ancestors.add(value);
+  for (const [key, child] of children) addChild(copy, key, freeze(child, { parent: spot, key }, ancestors));
+  ancestors.delete(value);
+  return Object.freeze(copy); // its children are frozen already: the copy freezes bottom-up
+}
+
+/**
+ * An empty copy of the right kind, and the children to put in it. Every property is read exactly
+ * once, as a descriptor, never through `get`: a getter or a Proxy trap runs the caller's code, which
+ * could answer differently each time. Accessors are rejected, not called.
+ */
+function readContainer(value: object, spot: Spot): { copy: Copy; children: [string | number, unknown][] } {
+  const { proto, isArray, keys } = read(spot, () => ({
+    proto: Object.getPrototypeOf(value) as object | null,
+    isArray: Array.isArray(value),
+    keys: Reflect.ownKeys(value),
+  }));
+  if (isArray ? proto !== Array.prototype : proto !== Object.prototype && proto !== null) {
     throw new JsonValueError(pathOf(spot), `${kindOf(proto)} is not a plain object or array`);
   }
-  const symbol = Object.getOwnPropertySymbols(value)[0];
-  if (symbol !== undefined) throw new JsonValueError(pathOf(spot), `symbol key ${String(symbol)}`);
-  const names = Object.getOwnPropertyNames(value);
-  const keys = length === undefined ? names : arrayIndexes(names, length, spot);
-  return keys.map((key) => [key, dataOf(Object.getOwnPropertyDescriptor(value, key), { parent: spot, key })]);
+  const symbol = keys.find((key) => typeof key === "symbol");
+  if (symbol !== undefined) throw new JsonValueError(pathOf(spot), `symbol key ${clip(String(symbol), 40)}`);
+  const names = keys as string[];
+  const childKeys = isArray ? arrayIndexes(names, lengthOf(value, spot), spot) : names;
+  const children = childKeys.map((key): [string | number, unknown] => [key, dataOf(value, key, { parent: spot, key })]);
+  return { copy: isArray ? [] : {}, children };
 }
 
 /**
@@ -83,11 +70,30 @@ function arrayIndexes(names: string[], length: number, spot: Spot): number[] {
   return indexes;
 }
 
-function dataOf(d: PropertyDescriptor | undefined, spot: Spot): unknown {
-  if (d === undefined || !("value" in d)) throw new JsonValueError(pathOf(spot), "accessor property (getter/setter)");
+/** An array's length, from its descriptor: `value.length` would ask a Proxy's `get` trap, which may lie. */
+function lengthOf(value: object, spot: Spot): number {
+  return read(spot, () => Object.getOwnPropertyDescriptor(value, "length")?.value as number);
+}
+
+/** The value of own data property `key`, read once through its descriptor; `spot` is where errors point. */
+function dataOf(value: object, key: string | number, spot: Spot): unknown {
+  const d = read(spot, () => Object.getOwnPropertyDescriptor(value, key));
+  if (d === undefined) throw new JsonValueError(pathOf(spot), "listed as a key but has no property (a Proxy?)");
+  if (!("value" in d)) throw new JsonValueError(pathOf(spot), "accessor property (getter/setter)");
   // JSON.stringify would silently drop it; we refuse rather than lose data without a word.
   if (!d.enumerable) throw new JsonValueError(pathOf(spot), "non-enumerable property");
   return d.value;
+}
+
+/** Runs a read that may run the caller's code (a Proxy's trap): whatever it throws is reported here. */
+function read<T>(spot: Spot, reading: () => T): T {
+  try {
+    return reading();
+  } catch (error) {
+    throw new JsonValueError(pathOf(spot), "reading it threw an error (a Proxy trap?), kept as this error's cause", {
+      cause: error,
+    });
+  }
 }
 
 function checkPrimitive(value: unknown, spot: Spot): JsonPrimitive {
@@ -105,19 +111,24 @@ function checkPrimitive(value: unknown, spot: Spot): JsonPrimitive {
 
 /** Names a non-plain object's kind from its prototype's constructor, without calling anything. */
 function kindOf(proto: object | null): string {
-  const ctor: unknown = proto && Object.getOwnPropertyDescriptor(proto, "constructor")?.value;
-  const name: unknown = typeof ctor === "function" && Object.getOwnPropertyDescriptor(ctor, "name")?.value;
-  return typeof name === "string" && name !== "" ? name : "an object with a custom prototype";
+  try {
+    const ctor: unknown = proto && Object.getOwnPropertyDescriptor(proto, "constructor")?.value;
+    const name: unknown = typeof ctor === "function" && Object.getOwnPropertyDescriptor(ctor, "name")?.value;
+    if (typeof name === "string" && name !== "") return clip(name, 40);
+  } catch {
+    // A Proxy as the prototype threw: the error does not get to choose our message.
+  }
+  return "an object with a custom prototype";
 }
 
 /**
  * The copy is an ordinary `{}` (prototype Object.prototype), friendlier to compare and print than a
  * null-prototype one. defineProperty, not `copy[key] = …`: a "__proto__" key from JSON.parse must
- * become an own property, not swap the copy's prototype.
+ * become an own property, not swap the copy's prototype. Writable and configurable, as an assignment
+ * would make it (the copy is frozen next): other attributes make V8 store an array's items slowly.
  */
-function defineOwn(copy: JsonValue[] | { [key: string]: JsonValue }, key: string | number, value: JsonValue) {
-  if (Array.isArray(copy)) copy.push(value); // items arrive in index order
-  else Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+function addChild(copy: Copy, key: string | number, value: JsonValue): void {
+  Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** The path from the root to `spot`, e.g. `$.a[2].b`. */

@@ -46,8 +46,9 @@ export class ReplayError extends Error {
     readonly index: number,
     readonly code: ReplayRule,
     detail: string,
+    options?: ErrorOptions,
   ) {
-    super(`replay failed at event #${index}: ${detail}`);
+    super(`replay failed at event #${index}: ${detail}`, options);
   }
 }
 

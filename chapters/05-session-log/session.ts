@@ -4,6 +4,7 @@
 import type { Message } from "../common/messages.ts";
 import { type EventData, type SessionEvent } from "./events.ts";
 import { checkEventData, eventSchemas, EventDataError, type EventSchemas } from "./event-schemas.ts";
+import { describeValue } from "./describe.ts";
 import { freezeJson } from "./json.ts";
 import { JsonValueError, type JsonObject, type JsonValue } from "./json-value.ts";
 import { MessageCache } from "./message-cache.ts";
@@ -71,34 +72,39 @@ export class Session implements SessionLog {
 
   // `unknown`: a stored log comes from JSON.parse or a file, so even that it is an array is checked.
   static fromLog(log: unknown, options: SessionOptions = {}): Session {
-    if (!Array.isArray(log)) {
-      throw new ReplayError(0, "NOT_A_LOG", "a log must be an array of events");
+    const length = readStored(0, "NOT_A_LOG", () => (Array.isArray(log) ? log.length : undefined));
+    if (length === undefined) {
+      throw new ReplayError(0, "NOT_A_LOG", `a log must be an array of events, got ${describeValue(log)}`);
     }
-    const entries: readonly unknown[] = log;
     const session = new Session(options);
-    // entries(), not forEach: forEach skips the holes of a sparse array, which would let a
-    // hand-made [e0, , e2] through with ids 0, 2. entries() visits a hole as undefined.
-    for (const [index, stored] of entries.entries()) session.#commit(session.#readStoredEvent(stored, index));
+    // An index loop, not forEach: forEach skips the holes of a sparse array, which would let a
+    // hand-made [e0, , e2] through with ids 0, 2. Here a hole is read as undefined.
+    for (let index = 0; index < length; index++) {
+      const stored = readStored(index, "NOT_AN_EVENT", () => (log as readonly unknown[])[index]);
+      session.#commit(session.#readStoredEvent(stored, index));
+    }
     return session;
   }
 
   #readStoredEvent(stored: unknown, index: number): SessionEvent {
-    if (typeof stored !== "object" || stored === null || Array.isArray(stored)) {
-      throw new ReplayError(index, "NOT_AN_EVENT", "expected an object with id, type, ts and data");
+    const fields = readStored(index, "NOT_AN_EVENT", () => fieldsOf(stored));
+    if (fields === undefined) {
+      throw new ReplayError(index, "NOT_AN_EVENT", `expected an object with id, type, ts and data, got ${describeValue(stored)}`);
     }
-    const { id, type, ts, data, ...extra } = stored as Record<string, unknown>;
-    const unexpected = Object.keys(extra);
+    const { id, type, ts, data, unexpected } = fields;
     if (unexpected.length > 0) {
-      throw new ReplayError(index, "UNEXPECTED_KEY", `unexpected key "${unexpected[0]}" (an event has id, type, ts and data)`);
+      throw new ReplayError(index, "UNEXPECTED_KEY", `unexpected key ${describeValue(unexpected[0])} (an event has id, type, ts and data)`);
     }
+    // What was found is described, never JSON.stringify'd: an id nested 5,000 arrays deep would
+    // overflow it, and a bigint makes it throw.
     if (id !== index) {
-      throw new ReplayError(index, "ID_MISMATCH", `id is ${JSON.stringify(id)}, expected ${index} (ids count from 0 without gaps)`);
+      throw new ReplayError(index, "ID_MISMATCH", `id is ${describeValue(id)}, expected ${index} (ids count from 0 without gaps)`);
     }
     if (typeof type !== "string" || type === "") {
-      throw new ReplayError(index, "BAD_TYPE", `type must be a non-empty string, got ${JSON.stringify(type)}`);
+      throw new ReplayError(index, "BAD_TYPE", `type must be a non-empty string, got ${describeValue(type)}`);
     }
     if (!isTimestamp(ts)) {
-      throw new ReplayError(index, "BAD_TS", `ts must be a non-negative integer of milliseconds, got ${JSON.stringify(ts)}`);
+      throw new ReplayError(index, "BAD_TS", `ts must be non-negative integer milliseconds (safe, not -0), got ${describeValue(ts)}`);
     }
     try {
       const frozenData = freezeEventData(data);
@@ -106,9 +112,9 @@ export class Session implements SessionLog {
       return makeEvent(index, type, ts, frozenData);
     } catch (error) {
       if (error instanceof JsonValueError) {
-        throw new ReplayError(index, "BAD_DATA", `data is not plain JSON: ${error.message}`);
+        throw new ReplayError(index, "BAD_DATA", `data is not plain JSON: ${error.message}`, { cause: error });
       }
-      if (error instanceof EventDataError) throw new ReplayError(index, "SCHEMA", error.message);
+      if (error instanceof EventDataError) throw new ReplayError(index, "SCHEMA", error.message, { cause: error });
       throw error;
     }
   }
@@ -171,17 +177,37 @@ function freezeEventData(data: unknown): JsonObject {
 
 function checkType(type: unknown): void {
   if (typeof type !== "string" || type === "") {
-    throw new TypeError(`event type must be a non-empty string, got ${JSON.stringify(type)}`);
+    throw new TypeError(`event type must be a non-empty string, got ${describeValue(type)}`);
   }
 }
 
+// -0 is refused like a negative number: JSON.stringify writes it as 0, so it would not read back.
 function isTimestamp(ts: unknown): ts is number {
-  return typeof ts === "number" && Number.isSafeInteger(ts) && ts >= 0;
+  return typeof ts === "number" && Number.isSafeInteger(ts) && ts >= 0 && !Object.is(ts, -0);
 }
 
-function checkTimestamp(ts: number): number {
+function checkTimestamp(ts: unknown): number {
   if (!isTimestamp(ts)) {
-    throw new TypeError(`the session clock must return non-negative integer milliseconds, got ${ts}`);
+    throw new TypeError(`the session clock must return non-negative integer milliseconds (safe, not -0), got ${describeValue(ts)}`);
   }
   return ts;
+}
+
+/**
+ * Reads from a stored log. A Proxy's trap or a getter there runs the caller's code, which may throw:
+ * that is a fault of the log like any other, so it becomes a ReplayError, with the error as its cause.
+ */
+function readStored<T>(index: number, code: "NOT_A_LOG" | "NOT_AN_EVENT", reading: () => T): T {
+  try {
+    return reading();
+  } catch (error) {
+    throw new ReplayError(index, code, "reading it threw an error (a Proxy or a getter?), kept as the cause", { cause: error });
+  }
+}
+
+/** A stored entry's fields, each read once, or `undefined` when the entry is not an object. */
+function fieldsOf(stored: unknown) {
+  if (typeof stored !== "object" || stored === null || Array.isArray(stored)) return undefined;
+  const { id, type, ts, data, ...extra } = stored as Record<string, unknown>;
+  return { id, type, ts, data, unexpected: Object.keys(extra) };
 }

@@ -34,6 +34,8 @@ describe("evaluateExpression: arithmetic", () => {
 
   it("numbers may be decimals, with or without a digit before the point", () => {
     expect(evaluateExpression("3.5+.5")).toBe(4);
+    expect(evaluateExpression(".25*4"), "more than one digit after a bare point").toBe(1);
+    expect(evaluateExpression("3.")).toBe(3);
     expect(evaluateExpression("0.25*4")).toBe(1);
     expect(evaluateExpression("0.1+0.2")).toBeCloseTo(0.3);
   });
@@ -44,6 +46,10 @@ describe("evaluateExpression: arithmetic", () => {
 });
 
 describe("evaluateExpression: rejected input", () => {
+  it("errors are CalculatorErrors by name too, so a log line says which error it was", () => {
+    expect(() => evaluateExpression("1/0")).toThrow(expect.objectContaining({ name: "CalculatorError" }));
+  });
+
   it("dividing by zero is an error, even when the zero is computed", () => {
     expect(() => evaluateExpression("1/0")).toThrow(CalculatorError);
     expect(() => evaluateExpression("1/0")).toThrow(/^division by zero at position 1$/);
@@ -80,6 +86,10 @@ describe("evaluateExpression: rejected input", () => {
     expect(() => evaluateExpression("2*((1)")).toThrow(/^unbalanced parenthesis at position 2$/);
   });
 
+  it("a second number inside a parenthesis, where ) belongs, is named with its position", () => {
+    expect(() => evaluateExpression("(1 2")).toThrow(/^unexpected "2" at position 3$/);
+  });
+
   it("a closing parenthesis with no opening one is reported where it stands", () => {
     expect(() => evaluateExpression("1+2)")).toThrow(CalculatorError);
     expect(() => evaluateExpression("1+2)")).toThrow(/^unbalanced parenthesis at position 3$/);
@@ -97,6 +107,11 @@ describe("evaluateExpression: limits on hostile input", () => {
   it("200 levels of nesting are allowed", () => {
     expect(evaluateExpression(`${"(".repeat(200)}1${")".repeat(200)}`)).toBe(1);
     expect(evaluateExpression(`${"-".repeat(200)}1`)).toBe(1);
+  });
+
+  it("depth counts nesting, not groups: 300 parenthesized groups side by side are fine", () => {
+    expect(evaluateExpression(Array.from({ length: 300 }, () => "(1)").join("+"))).toBe(300);
+    expect(evaluateExpression(Array.from({ length: 300 }, () => "-1").join("*"))).toBe(1);
   });
 
   it("the 201st level of nesting is an error at its position", () => {

@@ -143,12 +143,16 @@ describe("05.2 append: the only write path", () => {
     ["NaN", Number.NaN],
     ["Infinity", Number.POSITIVE_INFINITY],
     ["an unsafe integer", 2 ** 53],
+    ["-0 (JSON.stringify writes it as 0, so it would not read back)", -0],
     ["a string", "1000" as unknown as number],
-  ])("a clock that returns %s is a TypeError, and the log is untouched", (_, bad) => {
+    ["a bigint", 1_000n as unknown as number],
+  ])("a clock that returns %s is a TypeError naming the clock, and the log is untouched", (_, bad) => {
     const session = new Session({ clock: clockOf(1_000, bad, 1_001) });
     session.append("turn/start", { turn: 1 });
     const before = cachedSnapshot(session);
-    expect(() => session.append("user/message", { content: "hi" })).toThrow(TypeError);
+    const error = thrownBy(() => session.append("user/message", { content: "hi" }));
+    expect(error, "check the clock's answer: a safe non-negative integer, and not -0 (Object.is)").toBeInstanceOf(TypeError);
+    expect((error as Error).message, "say that it is the clock that is wrong").toMatch(/clock/i);
     expect(session.events, "a rejected append must not touch the snapshot").toBe(before);
     expect(session.events).toHaveLength(1);
     expect(session.append("user/message", { content: "hi" }).id, "the next id is still 1").toBe(1);
@@ -175,6 +179,39 @@ describe("05.2 append: the only write path", () => {
     expect(session.events, "a rejected append must not touch the snapshot").toBe(before);
     expect(session.events).toHaveLength(1);
     expect(session.append("user/message", { content: "hi" }).id, "no id is used up by a rejected append").toBe(1);
+  });
+
+  /** `levels` arrays nested around 0, as JSON.parse would make them from a file: no recursion. */
+  const deepArray = (levels: number): unknown => JSON.parse(`${"[".repeat(levels)}0${"]".repeat(levels)}`);
+
+  test.each([
+    ["a number", 42],
+    ["null", null],
+    ["undefined", undefined],
+    ["an array", ["user/message"]],
+    ["an array nested 5,000 levels deep", deepArray(5_000)],
+    ["a bigint", 1n],
+    ["a symbol", Symbol("user/message")],
+  ])("a type that is %s is a TypeError naming the type, never another error", (_, type) => {
+    const session = new Session();
+    const error = thrownBy(() => session.append(type as never, { content: "hi" } as never));
+    expect(
+      error,
+      "a TypeError, and its message must not JSON.stringify the type: that throws on a bigint and overflows on deep nesting",
+    ).toBeInstanceOf(TypeError);
+    expect((error as Error).message, "say that it is the type that is wrong").toMatch(/type/i);
+    expect(session.events).toEqual([]);
+  });
+
+  test.each([
+    ["an array", [1, 2]],
+    ["a string", "hi"],
+    ["null", null],
+  ])("data that is %s is a JsonValueError at $ saying that event data must be an object", (_, data) => {
+    const error = thrownBy(() => new Session().append("test/note", data as never));
+    expect(error).toBeInstanceOf(JsonValueError);
+    expect((error as JsonValueError).path, "the whole data is wrong: its path is $").toBe("$");
+    expect((error as JsonValueError).reason, "say what it must be: an object").toMatch(/object/);
   });
 
   test("bad data for a known type is an EventDataError naming the type and the field", () => {
@@ -382,12 +419,13 @@ describe("05.2 subscribe: listeners hear each event after commit", () => {
     }
   });
 
-  test("even an onListenerError that throws does not escape append or stop the other listeners", () => {
+  test("even an onListenerError that throws does not escape append or stop the other listeners, and is reported", () => {
     const quiet = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
+      const handlerError = new Error("the error handler failed too");
       const session = new Session({
         onListenerError: () => {
-          throw new Error("the error handler failed too");
+          throw handlerError;
         },
       });
       const after = vi.fn();
@@ -398,6 +436,10 @@ describe("05.2 subscribe: listeners hear each event after commit", () => {
       const event = session.append("user/message", { content: "hi" });
       expect(session.events, "the event stays committed").toEqual([event]);
       expect(after, "guard the call to onListenerError too").toHaveBeenCalledWith(event);
+      expect(
+        quiet.mock.calls.flat(),
+        "never swallow it silently: pass the handler's own error to the given reportListenerError (it logs with console.error)",
+      ).toContain(handlerError);
     } finally {
       quiet.mockRestore();
     }

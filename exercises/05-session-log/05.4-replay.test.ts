@@ -6,9 +6,11 @@
 // build their logs with your Session (step 05.2).
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
+import { EventDataError } from "../../chapters/05-session-log/event-schemas.ts";
+import { JsonValueError, MAX_JSON_DEPTH } from "../../chapters/05-session-log/json-value.ts";
 import { ReplayError } from "../../chapters/05-session-log/session-types.ts";
 import { Session } from "./session.ts";
-import { eventInputArb, eventInputsArb, tickingClock, type EventInput } from "./arbitraries.ts";
+import { eventInputArb, eventInputsArb, jsonValueArb, knownEventTypes, tickingClock, type EventInput } from "./arbitraries.ts";
 
 // ── a stored log, as JSON.parse would give it back ─────────────────────────────────────────────────
 
@@ -231,6 +233,7 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     ["null", null],
     ["an unsafe integer", 2 ** 53],
     ["NaN (not from JSON.parse, but from a hand-made array)", Number.NaN],
+    ["-0 (JSON.stringify writes it as 0)", -0],
   ])("a ts that is %s is BAD_TS", (_, ts) => {
     expectReplayError(logWith(3, (entry) => withKey(entry, "ts", ts)), 3, "BAD_TS");
   });
@@ -247,9 +250,83 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     expectReplayError(logWith(6, (entry) => withKey(entry, "data", data)), 6, "BAD_DATA");
   });
 
-  test("JSON.parse can produce -0 (from the text -0): fromLog rejects it too", () => {
+  test("JSON.parse can produce -0 (from the text -0): fromLog rejects it in data and as a ts", () => {
     const text = '[{"id":0,"type":"test/progress","ts":1000,"data":{"delta":-0}}]';
     expectReplayError(JSON.parse(text), 0, "BAD_DATA");
+    const asTs = '[{"id":0,"type":"test/progress","ts":-0,"data":{}}]';
+    const error = expectReplayError(JSON.parse(asTs), 0, "BAD_TS");
+    expect(error.message, "ts is not -0: Object.is(ts, -0)").toMatch(/\bts\b/);
+  });
+
+  test("data nested deeper than MAX_JSON_DEPTH (a file can hold any depth) is BAD_DATA naming the limit", () => {
+    const levels = MAX_JSON_DEPTH + 1;
+    const text = `[{"id":0,"type":"test/progress","ts":1000,"data":{"deep":${"[".repeat(levels)}${"]".repeat(levels)}}}]`;
+    const error = expectReplayError(JSON.parse(text), 0, "BAD_DATA");
+    expect(error.message.replaceAll(",", ""), "keep the JsonValueError's reason: it names the limit").toContain(String(MAX_JSON_DEPTH));
+  });
+
+  test.each([
+    ["NOT_A_LOG", () => ({ events: [] }), 0, /array/],
+    ["NOT_AN_EVENT", () => logWith(3, () => "user/message"), 3, /object/],
+    ["NOT_AN_EVENT", () => logWith(3, () => null), 3, /object/],
+    ["ID_MISMATCH", () => logWith(3, (entry) => ({ ...entry, id: 8 })), 3, /\bid\b/],
+    ["BAD_TYPE", () => logWith(3, (entry) => ({ ...entry, type: 7 })), 3, /\btype\b/],
+    ["BAD_TS", () => logWith(3, (entry) => ({ ...entry, ts: -5 })), 3, /\bts\b/],
+    ["BAD_DATA", () => logWith(6, (entry) => ({ ...entry, data: { scores: [1, Number.NaN] } })), 6, /\bdata\b.*scores\[1\]/],
+  ] as const)("the message of %s names the field to fix (and, for data, the path inside it)", (code, log, index, names) => {
+    const error = expectReplayError(log(), index, code);
+    expect(error.message, `the detail must say what is wrong (matching ${names})`).toMatch(names);
+  });
+
+  /** `levels` arrays nested around nothing, as JSON.parse makes them from a file. */
+  const deepArray = (levels: number): unknown => JSON.parse(`${"[".repeat(levels)}${"]".repeat(levels)}`);
+
+  test.each([
+    ["an id that is a bigint (JSON.stringify throws on it)", "ID_MISMATCH", "id", 3n],
+    ["an id nested 5,000 arrays deep (JSON.stringify overflows on it)", "ID_MISMATCH", "id", deepArray(5_000)],
+    ["a type nested 5,000 arrays deep", "BAD_TYPE", "type", deepArray(5_000)],
+    ["a ts nested 5,000 arrays deep", "BAD_TS", "ts", deepArray(5_000)],
+    ["an id that is a 100,000-character string", "ID_MISMATCH", "id", "3".repeat(100_000)],
+    ["a key that is 100,000 characters long", "UNEXPECTED_KEY", "x".repeat(100_000), 1],
+    ["data with NaN under a 100,000-character key", "BAD_DATA", "data", { ["k".repeat(100_000)]: Number.NaN }],
+  ] as const)("%s is %s, with a short message", (_, code, key, value) => {
+    const error = expectReplayError(logWith(3, (entry) => ({ ...entry, [key]: value })), 3, code);
+    expect(
+      error.message.length,
+      "describe what was found in a few words (clip long strings, name arrays and objects): never JSON.stringify it whole",
+    ).toBeLessThan(300);
+  });
+
+  test("a log that throws when read (a revoked Proxy) is NOT_A_LOG, with the error as its cause", () => {
+    const { proxy, revoke } = Proxy.revocable([], {});
+    revoke();
+    const error = expectReplayError(proxy, 0, "NOT_A_LOG");
+    expect(error.cause, "new ReplayError(index, code, detail, { cause: error })").toBeInstanceOf(TypeError);
+    expect(error.message, "a detail that says what happened").toMatch(/event #0: \S/);
+  });
+
+  test("an entry that throws when read (a getter, a Proxy's trap) is NOT_AN_EVENT at its index, with the error as its cause", () => {
+    const boom = new Error("a getter threw");
+    const throwing = (): unknown =>
+      Object.defineProperty({ id: 2, type: "step/start", ts: 1_002, data: { turn: 1, step: 1 } }, "ts", {
+        get: () => {
+          throw boom;
+        },
+        enumerable: true,
+      });
+    for (const log of [
+      logWith(2, throwing),
+      new Proxy(storedLog(), {
+        get: (target, key, receiver) => {
+          if (key === "2") throw boom;
+          return Reflect.get(target, key, receiver);
+        },
+      }),
+    ]) {
+      const error = expectReplayError(log, 2, "NOT_AN_EVENT");
+      expect(error.cause, "new ReplayError(index, code, detail, { cause: error })").toBe(boom);
+      expect(error.message, "a detail that says what happened").toMatch(/event #2: \S/);
+    }
   });
 
   test("an unexpected extra key is UNEXPECTED_KEY (an event has exactly id, type, ts and data)", () => {
@@ -348,4 +425,86 @@ describe("05.4 properties (random logs; on failure fast-check prints a seed to r
       { numRuns: 100 },
     );
   });
+
+  // The chapter's promise, end to end: the log is the single source of truth, so nothing append
+  // accepts may be impossible to save or to read back. Inputs near the depth limit, far past it
+  // (5,000 levels, where JSON.stringify overflows), and anything at all. Deep data is drawn as a
+  // description and built in the test, so a failing case prints short.
+  const deepInputArb = fc.record({
+    type: fc.constant("test/deep"),
+    levels: fc.constantFrom(1, MAX_JSON_DEPTH - 2, MAX_JSON_DEPTH - 1, MAX_JSON_DEPTH, 5_000),
+    bottom: jsonValueArb,
+  });
+  const anythingInputArb = fc.record({ type: fc.constant("test/anything"), data: fc.anything() });
+  const anyInputArb = fc.oneof(eventInputArb, deepInputArb, anythingInputArb);
+
+  /** The data a drawn input stands for: `levels` arrays around `bottom`, inside the data object. */
+  function dataOf(input: { data: unknown } | { levels: number; bottom: unknown }): unknown {
+    if ("data" in input) return input.data;
+    let deep = input.bottom;
+    for (let i = 0; i < input.levels; i++) deep = [deep];
+    return { deep }; // the data object is one level more
+  }
+
+  test("whatever append accepts, JSON.stringify writes, and fromLog reads back to the same log and messages", () => {
+    fc.assert(
+      fc.property(fc.array(anyInputArb, { maxLength: 6 }), startArb, (inputs, start) => {
+        const session = new Session({ clock: tickingClock(start) });
+        for (const input of inputs) {
+          try {
+            session.append(input.type, dataOf(input) as never);
+          } catch (error) {
+            expect([TypeError, JsonValueError, EventDataError].some((errorClass) => error instanceof errorClass)).toBe(true);
+          }
+        }
+        let text: string;
+        try {
+          text = JSON.stringify(session.events);
+        } catch (error) {
+          return expect.unreachable(
+            `append accepted data that JSON.stringify cannot write (${String(error)}): does your freezeJson stop at MAX_JSON_DEPTH?`,
+          );
+        }
+        const replayed = Session.fromLog(JSON.parse(text));
+        // Compared as text: the same log writes out the same. (toEqual on 500 levels is slow.)
+        expect(JSON.stringify(replayed.events) === text, "the replayed log must write out exactly as the saved one").toBe(true);
+        expect(replayed.deriveMessages()).toEqual(session.deriveMessages());
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  // Logs as a file might hold them: mostly well-formed entries with random fields (ids mostly right,
+  // so checks past the id run too), and any JSON at all.
+  const storedEntryArb = fc.record(
+    {
+      id: fc.oneof(fc.constant("index"), fc.jsonValue()),
+      type: fc.oneof(fc.constantFrom(...knownEventTypes, "test/other"), fc.jsonValue()),
+      ts: fc.oneof(fc.maxSafeNat(), fc.jsonValue()),
+      data: fc.oneof(fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }), fc.jsonValue()),
+      extra: fc.jsonValue(),
+    },
+    { requiredKeys: [] },
+  );
+  const storedLogArb = fc.oneof(
+    fc.array(fc.oneof({ arbitrary: storedEntryArb, weight: 4 }, { arbitrary: fc.jsonValue(), weight: 1 }), { maxLength: 4 }),
+    fc.jsonValue(),
+  );
+
+  test("whatever JSON.parse gives back either replays or is a ReplayError, never another error", () => {
+    fc.assert(
+      fc.property(storedLogArb, (drawn) => {
+        const withIndex = (entry: unknown, index: number) =>
+          typeof entry === "object" && entry !== null && "id" in entry && entry.id === "index" ? { ...entry, id: index } : entry;
+        const log = Array.isArray(drawn) ? drawn.map(withIndex) : drawn;
+        try {
+          Session.fromLog(JSON.parse(JSON.stringify(log)));
+        } catch (error) {
+          expect(error, "fromLog throws ReplayErrors only: wrap what you read, describe what you found").toBeInstanceOf(ReplayError);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
+

@@ -209,6 +209,7 @@ describe("05.5 runAgent checks what it is given before logging anything", () => 
     expect(error, "the step budget must be a positive integer (Number.isInteger(maxSteps) && maxSteps >= 1)").toBeInstanceOf(
       RangeError,
     );
+    expect((error as Error).message, "name the option that is wrong").toMatch(/maxSteps/);
     expect(session.events, "check maxSteps before the first append: a turn that starts must also end").toEqual([]);
     expect(client.requests, "and before the first model call").toEqual([]);
   });

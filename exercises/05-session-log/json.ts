@@ -2,13 +2,16 @@
 // Write `freezeJson(value)`: in one pass, check that `value` is plain JSON, copy it, and deep-freeze
 // the copy. Anything that is not JSON (a cycle, NaN, -0, an unsafe integer, undefined, a Date, a
 // hole in an array, a getter…) is thrown as `new JsonValueError(path, reason)`, the path like `$.a[2].b`.
-// Walk with an explicit stack, not recursion: 100,000 levels of nesting must not overflow.
+// A value may nest at most MAX_JSON_DEPTH (500) levels, the most a saved log can hold, so a
+// recursive walk is fine: check the depth before going a level deeper, and past the limit throw a
+// JsonValueError whose reason names it. Read each property once, through its descriptor: a getter or
+// a Proxy runs the caller's code, and whatever that throws becomes a JsonValueError (its cause).
 // The rules in full: exercises/05-session-log/README.md#step-05-1 and 05.1-freeze-json.test.ts.
 // Run: npx vitest exercises/05-session-log/05.1-freeze-json.test.ts
 import { todo } from "./todo.ts";
-// Given: the error class (throw it, with a path and a reason) and the JSON types. Only the function
-// below is yours.
-import { JsonValueError, type JsonValue } from "../../chapters/05-session-log/json-value.ts";
+// Given: the error class (throw it, with a path, a reason and maybe a cause), the depth limit and the
+// JSON types. Only the function below is yours.
+import { JsonValueError, MAX_JSON_DEPTH, type JsonValue } from "../../chapters/05-session-log/json-value.ts";
 
 /** A deep-frozen copy of `value`, or a JsonValueError naming the first spot that is not JSON. */
 export function freezeJson(value: unknown): JsonValue {

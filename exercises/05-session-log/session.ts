@@ -2,17 +2,19 @@
 //
 // 05.2 (book §5.2–5.3 "Session.append：唯一的写入路径")
 //   append(type, data) is the only way in. Check all of these, and only then commit:
-//     - the type: a non-empty string, else TypeError;
+//     - the type: a non-empty string, else TypeError (describe what you got with describeValue:
+//       JSON.stringify throws on a bigint and overflows on an array nested 5,000 deep);
 //     - the data: copy and deep-freeze it with your freezeJson; it must be a JSON object, else
 //       JsonValueError;
 //     - a known type's data: checkEventData(type, data, this.#schemas), else EventDataError (the
 //       built-in schemas are strict, and a type like "constructor" is just an unknown type);
-//     - the clock: a safe non-negative integer, else TypeError.
+//     - the clock: a safe non-negative integer and not -0 (Object.is), else TypeError naming the clock.
 //   Commit: id = the log's length, the event frozen. A rejected append changes nothing.
 //   events is a frozen snapshot: the same array until the next append.
 //   subscribe(listener) returns an unsubscribe that is safe to call twice. Listeners run after the
-//   commit; one that throws goes to onListenerError and the others still run. An append made inside a
-//   listener is queued, so every listener hears the ids in order: queue each event together with
+//   commit; one that throws goes to onListenerError (and if that throws too, to reportListenerError:
+//   never swallowed) and the others still run. An append made inside a listener is queued, so
+//   every listener hears the ids in order: queue each event together with
 //   the listeners subscribed when it was appended (one that subscribes during a delivery hears only
 //   later appends; one unsubscribed before its turn is skipped).
 //
@@ -25,16 +27,20 @@
 //     UNEXPECTED_KEY a key other than id, type, ts, data (name the key)
 //     ID_MISMATCH    id !== index
 //     BAD_TYPE       the type is not a non-empty string
-//     BAD_TS         ts is not a safe non-negative integer
-//     BAD_DATA       the data is not a JSON object (re-frozen with freezeJson)
+//     BAD_TS         ts is not a safe non-negative integer, or is -0
+//     BAD_DATA       the data is not a JSON object (re-frozen with freezeJson; name the path inside it)
 //     SCHEMA         a known type's data is wrong (keep the EventDataError's message: it names the
 //                    type and the field)
-//   Loop with an index: forEach and map skip the holes of a sparse array.
+//   Loop with an index: forEach and map skip the holes of a sparse array. Reading the log or an entry
+//   may run the caller's code (a getter, a Proxy) that throws: that is NOT_A_LOG / NOT_AN_EVENT too,
+//   with the error as the cause: new ReplayError(index, code, detail, { cause }). A detail describes
+//   what it found with describeValue, never JSON.stringify: an id may be a bigint or nested 5,000 deep.
 // Run: npx vitest exercises/05-session-log/05.2-session.test.ts (then 05.4-replay.test.ts)
 import type { Message } from "../../chapters/common/messages.ts";
 // What you will need: your freezeJson from 05.1, your projection from 05.3, and the given contracts.
 import { type EventData, type SessionEvent } from "../../chapters/05-session-log/events.ts";
 import { checkEventData, EventDataError, eventSchemas, type EventSchemas } from "../../chapters/05-session-log/event-schemas.ts";
+import { describeValue } from "../../chapters/05-session-log/describe.ts";
 import { JsonValueError } from "../../chapters/05-session-log/json-value.ts";
 import {
   ReplayError,
@@ -55,6 +61,7 @@ import { todo } from "./todo.ts";
 //   ReplayError      new ReplayError(index, code: ReplayRule, detail); its message already says "event #N"
 //   reportListenerError  the default onListenerError: a failing listener is reported, never allowed
 //                        to break append
+//   describeValue    (describe.ts) what a value is, in a few words, for an error message
 
 export class Session implements SessionLog {
   // The options are stored for you; add the log, the snapshot and the listeners yourself.
