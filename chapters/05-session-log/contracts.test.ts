@@ -1,7 +1,7 @@
 // The given contracts' own promises: each error class names itself (a log line or a test report
 // then says which error it was), says where in its message, and no error message grows with its input.
 import { describe, expect, it, vi } from "vitest";
-import { clip, describeValue } from "./describe.ts";
+import { describeValue } from "./describe.ts";
 import { checkEventData, EventDataError } from "./event-schemas.ts";
 import { formatPath, JsonValueError } from "./json-value.ts";
 import { AgentRunError } from "./loop-types.ts";
@@ -63,12 +63,6 @@ describe("formatPath and reportListenerError", () => {
 });
 
 describe("describe.ts: what was found, in a few words", () => {
-  it("clip keeps text up to the limit and cuts longer text to exactly the limit, marked with …", () => {
-    expect(clip("abcd", 4)).toBe("abcd");
-    expect(clip("abcde", 4)).toBe("abc…");
-    expect(clip("", 1)).toBe("");
-  });
-
   it.each([
     ["a short string, quoted", "user/message", '"user/message"'],
     ["a long string, quoted and clipped to 40", "x".repeat(1_000), `"${"x".repeat(39)}…"`],

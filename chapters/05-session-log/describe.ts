@@ -1,11 +1,7 @@
 // Error messages say what they found, but a value read from a file or handed over by a caller may be
 // a megabyte long or nested thousands of levels deep: describe it in a few words, never print it all.
 // Given to the learner with the contracts (steps 05.1 and 05.4 use it).
-
-/** `text` cut to at most `max` characters, the cut marked with "…". */
-export function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
+import { clip } from "../common/text.ts";
 
 /**
  * What `value` is, for an error message: a string quoted and clipped, a number as written (-0 too),

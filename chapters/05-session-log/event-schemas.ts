@@ -2,7 +2,7 @@
 // type's data against its schema before committing, and `fromLog` checks every stored event again.
 import { z } from "zod";
 import type { SessionEventMap } from "./events.ts";
-import { clip } from "./describe.ts";
+import { clip } from "../common/text.ts";
 import { formatPath } from "./json-value.ts";
 
 const counter = z.number().int().positive();

@@ -1,7 +1,7 @@
 // What a JSON value is, and the error for one that is not: the types `freezeJson` returns, the depth
 // it accepts, and the path format every error that points into data uses. Given to the learner in
 // step 05.1.
-import { clip } from "./describe.ts";
+import { clip } from "../common/text.ts";
 
 export type JsonPrimitive = null | boolean | number | string;
 export type JsonArray = readonly JsonValue[];

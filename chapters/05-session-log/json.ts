@@ -3,7 +3,7 @@
 // The walk is plain recursion, one call per level of nesting. That is safe because a value may nest
 // at most MAX_JSON_DEPTH (500) levels, the most a saved log can hold (see json-value.ts), and 500
 // calls use a small part of the call stack (log-depth.test.ts checks how small).
-import { clip } from "./describe.ts";
+import { clip } from "../common/text.ts";
 import { formatPath, JsonValueError, MAX_JSON_DEPTH, type JsonPrimitive, type JsonValue } from "./json-value.ts";
 
 /** Where a value sits: its parent's spot and its key there. `undefined` is the root, `$`. */
