@@ -67,8 +67,7 @@ const decoyProjects = decoys.map(
 
 export default defineConfig(({ mode }) => ({
   test: {
-    projects:
-      mode === "workbook" ? [chapter, answers] : mode === "check" ? [stubs, ...decoyProjects] : [learner],
+    projects: mode === "workbook" ? [chapter, answers] : mode === "check" ? [stubs, ...decoyProjects] : [learner],
     // Property tests print their seed on failure; a learner can paste it back (see the README).
     testTimeout: 20_000,
     // Tests never see the maintainer's own DeepSeek settings: blank means "not set" (chapters/common/settings.ts),

@@ -103,7 +103,14 @@ function measure(how: Derivation): Figures {
     deriveVsStringify: deriveVsStringify(session, how, runs.derive),
     appendAndDerive: [4_000, 16_000].map((count) => {
       const events = calculatorEvents(count);
-      return [count, pairedRatio(runs.append, () => appendAll(events), () => appendAll(events, how))] as const;
+      return [
+        count,
+        pairedRatio(
+          runs.append,
+          () => appendAll(events),
+          () => appendAll(events, how),
+        ),
+      ] as const;
     }),
     points: costPerStep(how),
   };
@@ -126,7 +133,11 @@ function costPerStep(how: Derivation): CostPoint[] {
     points.push({ events: length, series: how, micros: step * 1_000 });
     if (how === "incremental") {
       const messages = session.deriveMessages();
-      points.push({ events: length, series: "stringify", micros: median(15, () => void JSON.stringify(messages)) * 1_000 });
+      points.push({
+        events: length,
+        series: "stringify",
+        micros: median(15, () => void JSON.stringify(messages)) * 1_000,
+      });
     }
   }
   return points;

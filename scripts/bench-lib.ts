@@ -32,7 +32,10 @@ export function calculatorTurn(turn: number): EventInput[] {
   return [
     { type: "turn/start", data: { turn } },
     { type: "user/message", data: { content: "1+2*3 等于几？" } },
-    { type: "request/header", data: { header: { model: "deepseek-flash", system: "You are helpful.", tools: [] }, reason: "initial" } },
+    {
+      type: "request/header",
+      data: { header: { model: "deepseek-flash", system: "You are helpful.", tools: [] }, reason: "initial" },
+    },
     { type: "step/start", data: { turn, step: 1 } },
     { type: "assistant/message", data: { content: "", reasoning_content: "use the tool", tool_calls: [call] } },
     { type: "tool/call", data: { call_id: call.id, name: call.name, arguments: call.arguments } },

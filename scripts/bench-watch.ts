@@ -26,7 +26,9 @@ function option(name: string, fallback: string): string {
 function answerAsLearnerFile(step: Step): string {
   const learnerNames = new Set(steps.map((s) => s.file));
   return readFileSync(path.join(chapterDir, step.file), "utf8")
-    .replace(/from "\.\/([^"]+)"/g, (whole, name: string) => (learnerNames.has(name) ? whole : `from "../../chapters/05-session-log/${name}"`))
+    .replace(/from "\.\/([^"]+)"/g, (whole, name: string) =>
+      learnerNames.has(name) ? whole : `from "../../chapters/05-session-log/${name}"`,
+    )
     .replace(/from "\.\.\/common\//g, 'from "../../chapters/common/');
 }
 
@@ -99,7 +101,11 @@ async function inCopy(): Promise<void> {
     const green = await timeSaves(step, answerAsLearnerFile(step), runs, pool);
     console.log(`| ${id} | green (answer) | ${summary(green)} |`);
   }
-  console.log(`\nload average at the end: ${loadavg().map((load) => load.toFixed(1)).join(", ")} (2 cores)`);
+  console.log(
+    `\nload average at the end: ${loadavg()
+      .map((load) => load.toFixed(1))
+      .join(", ")} (2 cores)`,
+  );
 }
 
 if (process.argv.includes("--in-copy")) {
@@ -107,11 +113,26 @@ if (process.argv.includes("--in-copy")) {
 } else {
   const copy = mkdtempSync(path.join(tmpdir(), "workbook-bench-watch-"));
   try {
-    for (const entry of ["chapters", "exercises", "fixtures", "scripts", "solutions", "package.json", "tsconfig.json", "vitest.config.ts"]) {
-      cpSync(path.join(root, entry), path.join(copy, entry), { recursive: true, filter: (source) => !source.includes(`${path.sep}.backup`) });
+    for (const entry of [
+      "chapters",
+      "exercises",
+      "fixtures",
+      "scripts",
+      "solutions",
+      "package.json",
+      "tsconfig.json",
+      "vitest.config.ts",
+    ]) {
+      cpSync(path.join(root, entry), path.join(copy, entry), {
+        recursive: true,
+        filter: (source) => !source.includes(`${path.sep}.backup`),
+      });
     }
     // Start from the workbook as shipped, whatever state your own files are in.
-    cpSync(shippedStubsDir, path.join(copy, "exercises/05-session-log"), { recursive: true, filter: (source) => !source.endsWith("README.md") });
+    cpSync(shippedStubsDir, path.join(copy, "exercises/05-session-log"), {
+      recursive: true,
+      filter: (source) => !source.endsWith("README.md"),
+    });
     symlinkSync(path.join(root, "node_modules"), path.join(copy, "node_modules"));
     const args = [path.join(copy, "scripts/bench-watch.ts"), "--in-copy", ...process.argv.slice(2)];
     const result = spawnSync(process.execPath, ["--import", "tsx", ...args], { cwd: copy, stdio: "inherit" });

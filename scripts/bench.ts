@@ -28,9 +28,10 @@ for (const turns of [10, 100, 1000]) {
   rows.push([`append ${events} events (${turns} turns)`, `${ms(appendTime)} (${Math.round(events / appendTime)} events/ms)`]);
   const session = calculatorSession(turns);
   // One call is too quick to time alone; time 100 and report the cost of one.
-  const derive = median(9, () => {
-    for (let call = 0; call < 100; call++) void session.deriveMessages();
-  }) / 100;
+  const derive =
+    median(9, () => {
+      for (let call = 0; call < 100; call++) void session.deriveMessages();
+    }) / 100;
   rows.push([`one deriveMessages over ${events} events → ${turns * 4} messages`, ms(derive)]);
   const text = JSON.stringify(session.events);
   const replay = median(5, () => void Session.fromLog(JSON.parse(text)));
@@ -89,7 +90,9 @@ for (const [operation, time] of rows) console.log(`| ${operation} | ${time} |`);
 const full = measureApart("full");
 const incremental = measureApart("incremental");
 const times = (ratio: number) => `${ratio < 0.1 ? ratio.toFixed(3) : ratio.toFixed(ratio < 10 ? 2 : 1)}×`;
-console.log(`\nStep 05.6 — the full projection (deriveMessages(session.events), before 05.6) vs the session's incremental deriveMessages()\n`);
+console.log(
+  `\nStep 05.6 — the full projection (deriveMessages(session.events), before 05.6) vs the session's incremental deriveMessages()\n`,
+);
 console.log("| ratio | full | incremental | target |\n|---|---|---|---|");
 console.log(
   `| one derivation right after an append ÷ JSON.stringify of the same ${incremental.messages.toLocaleString("en")} messages | ${times(full.deriveVsStringify)} | ${times(incremental.deriveVsStringify)} | ≤ 0.02× |`,

@@ -57,9 +57,7 @@ function checkStubs(all: readonly TestModule[]): Check[] {
 
 function checkDecoys(all: readonly TestModule[]): Check[] {
   return decoys.map((decoy) => {
-    const tests = all
-      .filter((module) => module.project.name === `decoy:${decoy.name}`)
-      .flatMap(testsOf);
+    const tests = all.filter((module) => module.project.name === `decoy:${decoy.name}`).flatMap(testsOf);
     const caught = tests.filter((test) => test.result().state === "failed");
     const name = `decoy ${decoy.name} (${decoy.mistake})`;
     if (tests.length === 0) return { name, ok: false, detail: "its step's tests did not run" };
@@ -69,7 +67,10 @@ function checkDecoys(all: readonly TestModule[]): Check[] {
 }
 
 /** Each learner file against its shipped copy: equal on a fresh clone, the learner's own work after that. */
-export function checkShipped(freshClone: boolean, stubs: ReadonlyMap<string, string> = shippedStubs()): { checks: Check[]; notes: string[] } {
+export function checkShipped(
+  freshClone: boolean,
+  stubs: ReadonlyMap<string, string> = shippedStubs(),
+): { checks: Check[]; notes: string[] } {
   const checks: Check[] = [];
   const notes: string[] = [];
   for (const [learnerFile, shipped] of stubs) {
@@ -77,9 +78,17 @@ export function checkShipped(freshClone: boolean, stubs: ReadonlyMap<string, str
     const mine = readOrUndefined(learnerFile);
     const stub = readOrUndefined(shipped);
     if (stub === undefined) {
-      checks.push({ name, ok: false, detail: `no shipped copy ${path.relative(root, shipped)}: run \`npm run ship-stubs\`` });
-    } else if (mine !== undefined && mine.equals(stub)) {
-      checks.push({ name, ok: true, detail: `is the shipped stub ${path.relative(root, shipped)} (what reset restores)` });
+      checks.push({
+        name,
+        ok: false,
+        detail: `no shipped copy ${path.relative(root, shipped)}: run \`npm run ship-stubs\``,
+      });
+    } else if (mine?.equals(stub)) {
+      checks.push({
+        name,
+        ok: true,
+        detail: `is the shipped stub ${path.relative(root, shipped)} (what reset restores)`,
+      });
     } else if (freshClone || (mine !== undefined && hasNewTodos(mine.toString("utf8"), stub.toString("utf8")))) {
       // A learner replaces todo() calls and never writes new ones: a file with more of them than its
       // shipped copy is a stub a maintainer changed, whoever runs the check.

@@ -87,7 +87,11 @@ describe("npm run compare: the parts you write", () => {
   });
 
   test("shows only the step's members, each beside the answer's, and lists the helpers", () => {
-    const files = { mine: file("mine.ts", stub), answer: file("answer.ts", answer), shippedStub: file("stub.ts", stub) };
+    const files = {
+      mine: file("mine.ts", stub),
+      answer: file("answer.ts", answer),
+      shippedStub: file("stub.ts", stub),
+    };
     const text = plain(compareStep(step, files));
     expect(text).toContain("── mine (");
     expect(text).toContain("── Log.size (");
@@ -105,7 +109,11 @@ describe("npm run compare: the parts you write", () => {
       .replace("/** Yours to write. */\n", "")
       .replace('return todo("05.3", "mine");', "return helper(event);")
       .replace(/ {2}get size[^}]*}\n/, "");
-    const files = { mine: file("mine2.ts", yours), answer: file("answer2.ts", answer), shippedStub: file("stub2.ts", stub) };
+    const files = {
+      mine: file("mine2.ts", yours),
+      answer: file("answer2.ts", answer),
+      shippedStub: file("stub2.ts", stub),
+    };
     const text = plain(compareStep(step, files));
     expect(text).toMatch(/── mine \(.*\)\n✓ 与答案相同 \/ same as the answer\n/);
     expect(text).toContain("not in your file");

@@ -15,7 +15,9 @@ import { shippedStubsDir, steps, type Step } from "./steps.ts";
 /** A whole-member diff (every line shown), coloured; `undefined` when the two are the same. */
 export function memberDiff(mine: string, answer: string): string | undefined {
   if (mine === answer) return undefined;
-  const patch = createTwoFilesPatch("yours", "answer", `${mine}\n`, `${answer}\n`, "", "", { context: Number.MAX_SAFE_INTEGER });
+  const patch = createTwoFilesPatch("yours", "answer", `${mine}\n`, `${answer}\n`, "", "", {
+    context: Number.MAX_SAFE_INTEGER,
+  });
   return patch
     .split("\n")
     .filter((line) => !/^(=+|---|\+\+\+|@@|\\ No newline|Index:)/.test(line))
@@ -45,7 +47,7 @@ export function filesOf(step: Step, dir?: string): CompareFiles {
 
 export function compareStep(step: Step, files: CompareFiles, showHelpers = false): string {
   const stub = membersOf(read(files.shippedStub, "the shipped stub"));
-  const mine = membersOf(read(files.mine, "your file (restore it: npm run reset -- " + step.id + ")"));
+  const mine = membersOf(read(files.mine, `your file (restore it: npm run reset -- ${step.id})`));
   const answer = membersOf(read(files.answer, "the answer"));
   const wanted = stepMembers(stub, step.id);
   if (wanted.length === 0) throw new UsageError(`the stub of ${step.id} marks nothing with todo("${step.id}", …)`);
@@ -62,7 +64,11 @@ export function compareStep(step: Step, files: CompareFiles, showHelpers = false
     else if (mineMember === undefined) lines.push(pc.yellow(`你的文件里没有 ${key} / not in your file`), pc.green(answerMember.text));
     else lines.push(memberDiff(mineMember.text, answerMember.text) ?? pc.green("✓ 与答案相同 / same as the answer"));
   }
-  const helpers = helpersOf(answer, answer.filter((member) => wanted.some((w) => w.key === member.key)), stub);
+  const helpers = helpersOf(
+    answer,
+    answer.filter((member) => wanted.some((w) => w.key === member.key)),
+    stub,
+  );
   const missing = helpers.filter((helper) => !mine.some((member) => member.key === helper.key));
   if (missing.length > 0) {
     lines.push("", pc.bold("答案还用到这些辅助定义，你的文件里没有 / the answer also uses these helpers, not in your file:"));

@@ -23,13 +23,16 @@ interface Rule {
 
 const han = String.raw`\p{Script=Han}`;
 // An English word written into Chinese prose: a Han character on either side, spaces allowed.
-const englishWordInChinese = (word: string) =>
-  new RegExp(String.raw`(?<=${han}[ \t]*)${word}\b|\b${word}(?=[ \t]*${han})`, "giu");
+const englishWordInChinese = (word: string) => new RegExp(String.raw`(?<=${han}[ \t]*)${word}\b|\b${word}(?=[ \t]*${han})`, "giu");
 
 const termRules: readonly Rule[] = [
   { variant: "回合", find: /回合/gu, use: "轮次 / 一轮 (turn)" },
   { variant: "监听器", find: /监听器/gu, use: "订阅者 (subscriber)" },
-  { variant: "listener", find: englishWordInChinese("listeners?"), use: "订阅者 (subscriber); `listener` only as a code name, in backticks" },
+  {
+    variant: "listener",
+    find: englishWordInChinese("listeners?"),
+    use: "订阅者 (subscriber); `listener` only as a code name, in backticks",
+  },
   { variant: "stub", find: englishWordInChinese("stubs?"), use: "桩 (stub; 桩（stub） on its first use in a file)" },
   { variant: "系统提示", find: /系统提示(?!词)/gu, use: "系统提示词 (system prompt)" },
   { variant: "工具定义", find: /工具定义/gu, use: "工具说明 (tool specs)" },
@@ -43,7 +46,11 @@ const termRules: readonly Rule[] = [
     find: /书(?:中章节|中|里)?[\s：:*]*(?=(\d+\.\d+(?:\s*[–~、-]\s*\d+\.\d+)*))\1(?!\s*节)/gu,
     use: 'the "5.3 节" form (book section)',
   },
-  { variant: "步骤 05.x", find: /(?<!练习)步骤\s*(?:0\d\.\d|p\d)/gu, use: "练习步骤 05.x (an exercise step; 步骤 alone is a loop step, step/start)" },
+  {
+    variant: "步骤 05.x",
+    find: /(?<!练习)步骤\s*(?:0\d\.\d|p\d)/gu,
+    use: "练习步骤 05.x (an exercise step; 步骤 alone is a loop step, step/start)",
+  },
   { variant: "打码", find: /打码/gu, use: "遮蔽 (redaction)" },
   {
     variant: "回放日志",
@@ -111,7 +118,9 @@ function codeStringLines(file: string, source: string): TextLine[] {
     const text = renderString(node, sourceFile, constants);
     if (text !== undefined && cjk.test(text)) {
       const first = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile)).line + 1;
-      text.split("\n").forEach((line, i) => found.push({ file, line: first + i, text: line }));
+      text.split("\n").forEach((line, i) => {
+        found.push({ file, line: first + i, text: line });
+      });
     }
     ts.forEachChild(node, visit);
   };
@@ -167,7 +176,12 @@ const blankCodeSpans = (text: string) => text.replace(/`[^`]*`/gu, (span) => " "
 
 function findAll(rule: Rule, lines: readonly TextLine[], prose: boolean): Finding[] {
   return lines.flatMap(({ file, line, text }) =>
-    [...(prose ? blankCodeSpans(text) : text).matchAll(rule.find)].map((match) => ({ file, line, found: match[0], use: rule.use })),
+    [...(prose ? blankCodeSpans(text) : text).matchAll(rule.find)].map((match) => ({
+      file,
+      line,
+      found: match[0],
+      use: rule.use,
+    })),
   );
 }
 
@@ -226,15 +240,50 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
   test("each rule catches its variant and lets the glossary's term through", () => {
     const at = (text: string) => [{ file: "sample.md", line: 1, text }];
     const bad = [
-      "一个回合的 12 条事件", "抛错的监听器", "每个 listener 包在 try 里", "恢复成原始 stub", "原始 stub（见上）",
-      "系统提示和工具说明", "工具定义与执行", "性质测试", "加进词汇表", "| 05.1 | §5.3 |", "见书 5.6", "书中 5.3 说",
-      "**书中章节：** 5.3 “append”", "书 5.2–5.3", "跑一个步骤 05.3", "而不是打码", "回放日志", "重放 fixture",
+      "一个回合的 12 条事件",
+      "抛错的监听器",
+      "每个 listener 包在 try 里",
+      "恢复成原始 stub",
+      "原始 stub（见上）",
+      "系统提示和工具说明",
+      "工具定义与执行",
+      "性质测试",
+      "加进词汇表",
+      "| 05.1 | §5.3 |",
+      "见书 5.6",
+      "书中 5.3 说",
+      "**书中章节：** 5.3 “append”",
+      "书 5.2–5.3",
+      "跑一个步骤 05.3",
+      "而不是打码",
+      "回放日志",
+      "重放 fixture",
     ];
-    expect(bad.filter((text) => termFindings(at(text)).length !== 1), "each sample must give exactly one finding").toEqual([]);
+    expect(
+      bad.filter((text) => termFindings(at(text)).length !== 1),
+      "each sample must give exactly one finding",
+    ).toEqual([]);
     const good = [
-      "一轮的 12 条事件", "轮次边界", "抛错的订阅者", "`subscribe(listener)` 返回", "只是桩（stub），测试", "`stub` 里",
-      "系统提示词", "工具说明", "属性测试", "词表", "5.3 节", "书中 5.3 节说", "书中 5.2–5.3 节", "5.5、5.7 节",
-      "练习步骤 05.3", "第 2 步的步骤边界", "遮蔽", "重放日志", "回放 fixture", "Each step is a stub (`json.ts`)",
+      "一轮的 12 条事件",
+      "轮次边界",
+      "抛错的订阅者",
+      "`subscribe(listener)` 返回",
+      "只是桩（stub），测试",
+      "`stub` 里",
+      "系统提示词",
+      "工具说明",
+      "属性测试",
+      "词表",
+      "5.3 节",
+      "书中 5.3 节说",
+      "书中 5.2–5.3 节",
+      "5.5、5.7 节",
+      "练习步骤 05.3",
+      "第 2 步的步骤边界",
+      "遮蔽",
+      "重放日志",
+      "回放 fixture",
+      "Each step is a stub (`json.ts`)",
     ];
     expect(good.flatMap((text) => termFindings(at(text))).map(describeFinding)).toEqual([]);
   });
@@ -256,7 +305,10 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
   test("GLOSSARY.md names every variant this test forbids, in its 不用 column", () => {
     const glossary = readFileSync(path.join(root, "GLOSSARY.md"), "utf8");
     const missing = [...termRules, commandRule].filter((rule) => !glossary.includes(`\`${rule.variant}\``));
-    expect(missing.map((rule) => rule.variant), "add these (in backticks) to GLOSSARY.md").toEqual([]);
+    expect(
+      missing.map((rule) => rule.variant),
+      "add these (in backticks) to GLOSSARY.md",
+    ).toEqual([]);
   });
 
   test("no Chinese text uses a variant the glossary replaces", () => {
@@ -274,7 +326,9 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
   test("every known exception still occurs (delete the entries of a file once it is fixed)", () => {
     const findings = [...termFindings(lines), ...firstStubFindings(lines), ...commandFindings(lines)];
     const stale = Object.entries(knownExceptions).flatMap(([file, texts]) =>
-      texts.filter((text) => !findings.some((finding) => finding.file === file && finding.found === text)).map((text) => `${file}: "${text}"`),
+      texts
+        .filter((text) => !findings.some((finding) => finding.file === file && finding.found === text))
+        .map((text) => `${file}: "${text}"`),
     );
     expect(stale, "these no longer occur: remove them from knownExceptions").toEqual([]);
   });

@@ -6,7 +6,8 @@ import { guideAnchor } from "../exercises/05-session-log/todo.ts";
 import { isMain, shown } from "./learner.ts";
 import { guideFile, steps, type Step } from "./steps.ts";
 
-export const tableStart = "<!-- step table: generated from scripts/steps.ts by `npm run guide:table`; edit the manifest, not this table -->";
+export const tableStart =
+  "<!-- step table: generated from scripts/steps.ts by `npm run guide:table`; edit the manifest, not this table -->";
 export const tableEnd = "<!-- /step table -->";
 
 function row(step: Step): string {

@@ -107,12 +107,20 @@ describe("npm run hint", () => {
       expect(count, `hints for ${step.id} in scripts/hints.ts`).toBeGreaterThanOrEqual(3);
       expect(count, `hints for ${step.id} in scripts/hints.ts`).toBeLessThanOrEqual(4);
     }
-    expect(Object.keys(hints).filter((id) => !steps.some((s) => s.id === id)), "hints for steps that do not exist").toEqual([]);
+    expect(
+      Object.keys(hints).filter((id) => !steps.some((s) => s.id === id)),
+      "hints for steps that do not exist",
+    ).toEqual([]);
   });
 });
 
 /** Code as compared: whitespace collapsed, a trailing `;`, `,` or `{` dropped. */
-const normalise = (code: string) => code.replace(/\s+/g, " ").trim().replace(/[;,{]$/, "").trim();
+const normalise = (code: string) =>
+  code
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[;,{]$/, "")
+    .trim();
 
 /**
  * The answer's lines a hint must not contain: code, at least 25 characters (shorter ones, like

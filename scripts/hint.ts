@@ -35,7 +35,7 @@ export function readHintState(file: string): HintState {
 
 export function writeHintState(file: string, state: HintState): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify(state, null, 2) + "\n");
+  writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`);
 }
 
 /** One more hint for `id`, never past the last one. */

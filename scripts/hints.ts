@@ -6,9 +6,9 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
   "05.1": [
     "先列清楚接受什么（5.3 节第 1 点）：null、boolean、string、有限的 number、普通数组、普通对象" +
       "（原型是 Object.prototype 或 null）。其余一律抛 `JsonValueError(path, reason)`，path 从 `$` 写起，" +
-      "例如 `$.a[2].b`，键不是标识符时写成 `$[\"weird key\"]`。",
+      '例如 `$.a[2].b`，键不是标识符时写成 `$["weird key"]`。',
     "数字最容易漏：`NaN`、`±Infinity` 用 `Number.isFinite` 挡；`-0` 要用 `Object.is(value, -0)`，" +
-      "`value === 0` 分不出来（而 `JSON.stringify(-0)` 是 \"0\"，读回来就变了）；整数超出 " +
+      '`value === 0` 分不出来（而 `JSON.stringify(-0)` 是 "0"，读回来就变了）；整数超出 ' +
       "`Number.isSafeInteger` 的范围也拒绝。\n" +
       "循环引用 ≠ 共享引用：只记住“当前路径上的祖先”（进入容器时加入 Set，离开时删除）。" +
       "同一个对象出现在两个兄弟位置是合法的。",
@@ -17,7 +17,7 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "查符号键。数组要检查空洞（某个下标没有描述符）和下标以外的多余属性（`length` 除外），" +
       "长度也从描述符读：`value.length` 会去问 Proxy 的 get trap，它可以说谎。" +
       "`Date`、`Map`、类实例等靠 `Object.getPrototypeOf` 识别，reason 里写出构造函数的名字。写副本用 `Object.defineProperty`，" +
-      "免得 JSON 里的 `\"__proto__\"` 键改掉副本的原型。\n" +
+      '免得 JSON 里的 `"__proto__"` 键改掉副本的原型。\n' +
       "这些读取都可能运行调用方的代码（Proxy 的 trap）并抛错：把读取包进 `try/catch`，改抛 " +
       "`JsonValueError`，原来的错误放进第三个参数 `{ cause: error }`。",
     "递归就行，因为深度有上限 `MAX_JSON_DEPTH`（500 层）。它来自“存得下”：`JSON.stringify` 遇到冻结的数组，" +
@@ -36,7 +36,7 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "被拒绝的 append 不能在日志里留下痕迹，也不能“用掉”一个 id。\n" +
       "schema 的事已经替你办好：内置 schema 是严格的（多一个键也是 `EventDataError`）；桩里给好的 " +
       "`this.#schemas` 把内置的放在最后合并，所以构造参数里的 schemas 只能新增类型，关不掉也换不掉内置的；" +
-      "`checkEventData` 只认自己的键（`Object.hasOwn`），\"constructor\"、\"__proto__\" 这样的类型是普通的未知类型。" +
+      '`checkEventData` 只认自己的键（`Object.hasOwn`），"constructor"、"__proto__" 这样的类型是普通的未知类型。' +
       "直接把 `this.#schemas` 传给它就行，别自己写 `schemas[type]`。",
     "`id` 就是提交前的 `this.#log.length`；`ts` 来自构造参数里的 `clock`（默认 `Date.now`），" +
       "要检查它是非负的安全整数，而且不是 `-0`（`Object.is`）。事件对象本身也要 `Object.freeze`。\n" +
@@ -61,15 +61,15 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
     "5.4 节的表：只有 `user/message`、`assistant/message`、`tool/result` 三种事件变成消息；" +
       "其余（`turn/*`、`step/*`、`request/header`、`tool/call`、未知类型）一律返回 `null`，只留在日志里。" +
       "`deriveMessages` 只是按日志顺序对每个事件调用 `deriveEventMessage`，跳过 `null`。",
-    "`isEventOfType(event, \"tool/result\")`（来自 chapters/05-session-log/events.ts）收窄类型后就能读 " +
+    '`isEventOfType(event, "tool/result")`（来自 chapters/05-session-log/events.ts）收窄类型后就能读 ' +
       "`event.data.call_id`。注意改名：事件里的 `call_id` 在消息里叫 `tool_call_id`。" +
       "`tool/call` 不投影，因为同一个请求已经在 assistant 消息的 `tool_calls` 里了，重复发送没有意义。",
     "assistant 消息有三个细节：`reasoning_content` 缺省时给 `null`（不是 `undefined`，键也不能省）；" +
       "`tool_calls` 的每一项只取 `{ id, name, arguments }`，建新对象（`chapters/common/messages.ts` 的 `toolCallOf` 就做这件事）；只有 `content === null`、" +
-      "没有 reasoning、也没有工具调用时才丢弃这条回复——空字符串 `\"\"` 也是回复，要保留。",
+      '没有 reasoning、也没有工具调用时才丢弃这条回复——空字符串 `""` 也是回复，要保留。',
     "assistant 分支分三步想：\n" +
       "  1. 从 `event.data` 取出三个字段；`reasoning_content` 可能缺省，让它落到 `null`（解构默认值或 `??` 都行）。\n" +
-      "  2. 这条回复是不是什么都没说？正文是 `null`（`\"\"` 不算）、没有 reasoning、没有工具调用，三者同时成立才返回 `null`。\n" +
+      '  2. 这条回复是不是什么都没说？正文是 `null`（`""` 不算）、没有 reasoning、没有工具调用，三者同时成立才返回 `null`。\n' +
       "  3. 否则返回 assistant 消息，四个键一个不少；`tool_calls` 逐项复制，只留 id、name、arguments（提示 3）。\n" +
       "user 和 tool 分支各是一行 `return { role: …, … }`。",
   ],
@@ -100,22 +100,22 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "assistant/message, step/end, turn/end（5.5、5.7 节）。",
     "系统提示词和工具说明不是消息：每轮写一次 `request/header`，紧跟在 `turn/start`、`user/message` 之后" +
       "（测试检查这个顺序）：" +
-      "`{ header: { model: client.model, system: systemPrompt, tools: tools.map(toolSpec) }, reason: \"initial\" }`；" +
+      '`{ header: { model: client.model, system: systemPrompt, tools: tools.map(toolSpec) }, reason: "initial" }`；' +
       "调用 `client.chat({ system, tools, messages })` 时用同一份 system 和 tools。" +
       "传入已有的 `session` 时是继续对话：`turn` = 日志里 `turn/start` 的个数 + 1。",
     "每一步：`step/start` → `await client.chat(…)` → `assistant/message`（没有 reasoning 就写 `null`）→ " +
       "对每个工具调用先 `tool/call` 再 `tool/result`。未知工具、参数不是合法 JSON、工具抛错都不能中断循环：" +
       "`runToolCall(toolsByName, call)`（chapters/common/tools.ts）已经把它们变成 `{ content, is_error: true }`。" +
-      "回复里没有工具调用时本轮结束：`turn/end { reason: \"completed\" }`。",
+      '回复里没有工具调用时本轮结束：`turn/end { reason: "completed" }`。',
     "收尾的形状：写下 step/start 之后，这一步的其余部分（请求模型、记录回复和工具）放进 `try`，" +
       "step/end 写在它的 `finally` 里——模型调用抛错时，这一步也照样闭合。\n" +
-      "步数用完：`turn/end { reason: \"max_steps\" }`，正常返回 session。模型调用失败：在外层 `catch` 里先写 " +
-      "`turn/end { reason: \"error\", message }`，再 `throw new AgentRunError(message, session, { cause: error })`——" +
+      '步数用完：`turn/end { reason: "max_steps" }`，正常返回 session。模型调用失败：在外层 `catch` 里先写 ' +
+      '`turn/end { reason: "error", message }`，再 `throw new AgentRunError(message, session, { cause: error })`——' +
       "日志一条不丢。",
   ],
   p2: [
     "练习2 只需要两样东西：新事件类型的运行时 schema，和两个记录函数。类型已经通过声明合并（declaration merging）加进 " +
-      "`SessionEventMap`（`given/coding-assistant.ts` 里已经给出），所以 `session.append(\"ui/diff-preview\", …)` 能通过类型检查；" +
+      '`SessionEventMap`（`given/coding-assistant.ts` 里已经给出），所以 `session.append("ui/diff-preview", …)` 能通过类型检查；' +
       "但运行时只有 `codingAssistantSchemas` 里的 zod schema 能挡住坏数据——现在它是空对象 `{}`，" +
       "所以“append rejects …”那几个测试会失败。这两种事件不进模型：章节的投影只认三种类型，什么都不用改。",
     "schema 照 chapters/05-session-log/events.ts 的写法：`ui/diff-preview` 是一个 `z.strictObject`，`path` 为非空字符串（`.min(1)`），`diff` 为字符串；" +
@@ -123,9 +123,9 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "（`z.string().regex(/^[0-9a-f]{64}$/)`）。Session 用 `new Session({ schemas: codingAssistantSchemas })` 接上它们，" +
       "append 和 `Session.fromLog` 都会检查。",
     "`recordDiffPreview` 只有一行：append 一条 `ui/diff-preview`，数据就是 path 和 diff，返回提交后的事件。" +
-      "`recordFileRead` 记录大小和摘要，绝不记录内容：字符串的字节数用 `Buffer.byteLength(content, \"utf8\")`" +
+      '`recordFileRead` 记录大小和摘要，绝不记录内容：字符串的字节数用 `Buffer.byteLength(content, "utf8")`' +
       "（不是 `content.length`——中文一个字符占 3 个字节），`Uint8Array` 用 `content.byteLength`；" +
-      "摘要用 `createHash(\"sha256\").update(content).digest(\"hex\")`（来自 \"node:crypto\"），它两种输入都接受。",
+      '摘要用 `createHash("sha256").update(content).digest("hex")`（来自 "node:crypto"），它两种输入都接受。',
     "最后在注释里写下“为什么不进模型”（书里练习2 问的就是这个）。可以这样想：diff 预览里的编辑，" +
       "模型是在哪条事件里提出的？它已经在历史里了吗？文件的内容，模型已经从哪条事件拿到过？" +
       "一个哈希和一个字节数，对下一次回答有什么用，又要占多少上下文？想清楚再写，然后用下面的命令对照答案：\n" +
@@ -161,14 +161,14 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "所以同一份日志——实时的或一周后从磁盘重放的——总给出同样的数字，模型也看不到这些事件。" +
       "先写 schema：桩里的 `usageSchemas` 还是空的 `{}`，所以检查坏数据的测试会失败。",
     "schema：`turn`、`step` 是正整数，三个 token 数是非负整数，外加一条跨字段规则：缓存命中不能超过 prompt 总数。" +
-      "用 `z.strictObject({...}).refine((u) => u.prompt_cache_hit_tokens <= u.prompt_tokens, { message, path: [\"prompt_cache_hit_tokens\"] })`" +
+      '用 `z.strictObject({...}).refine((u) => u.prompt_cache_hit_tokens <= u.prompt_tokens, { message, path: ["prompt_cache_hit_tokens"] })`' +
       "——`path` 让错误指向那个字段，测试会检查它。",
     "`recordUsage(session, usage)` 不接收 turn 和 step 参数，而是从日志里读：从最后一个事件往前找，先遇到 " +
       "`step/end` 说明没有打开的步骤 → 抛 `UsageError`；先遇到 `step/start` 就用它的 `turn`、`step`。" +
       "只记录三个计数：从 usage 里逐个取出 `prompt_tokens`、`completion_tokens`、`prompt_cache_hit_tokens`——" +
       "API 的 usage 对象可能还有别的字段，不要把整个对象 append 进去。",
     "`usageByTurn` 的形状：每次调用新建一个 `Map<number, TurnUsage>`（不要放在模块级缓存里），" +
-      "遍历事件，只看 `isEventOfType(event, \"model/usage\")` 的，按 `turn` 累加 `modelCalls`、`promptTokens`、" +
+      '遍历事件，只看 `isEventOfType(event, "model/usage")` 的，按 `turn` 累加 `modelCalls`、`promptTokens`、' +
       "`completionTokens`、`cacheHitTokens`，以及 `cacheMissTokens += prompt_tokens - prompt_cache_hit_tokens`；" +
       "最后 `[...rows.values()].sort((a, b) => a.turn - b.turn)`。没有 usage 事件就返回 `[]`。",
   ],
@@ -185,7 +185,7 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "（`this.#messages.slice()`）——数组是新的，里面的消息是同一批冻结对象，测试会检查“同一个对象”，证明没有重新投影。" +
       "（另一种做法：缓存一个冻结的数组，直到下一次有新消息；两种都能过测试，`npm run bench` 量得出差别。）",
     "接线在你的 session.ts 里，三处：\n" +
-      "  readonly #messages = new MessageCache();              // import { MessageCache } from \"./message-cache.ts\"\n" +
+      '  readonly #messages = new MessageCache();              // import { MessageCache } from "./message-cache.ts"\n' +
       "  #commit(event) { this.#messages.project(event); this.#log.push(event); /* 清掉快照缓存 */ }\n" +
       "  deriveMessages(): Message[] { return this.#messages.messages(); }\n" +
       "先投影再推入日志：投影失败的事件也就没有提交。`append` 和 `fromLog` 都必须经过这个 `#commit`。" +
@@ -193,16 +193,16 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
   ],
   "05.7": [
     "这是挑战，书里没有现成代码：5.3 节说订阅者“会立即收到新事件”，对照官方表说持久化插件“订阅 session/event”。" +
-      "所以落盘就是一个订阅者：每条事件一行 `JSON.stringify(event) + \"\\n\"`（JSONL）。" +
+      '所以落盘就是一个订阅者：每条事件一行 `JSON.stringify(event) + "\\n"`（JSONL）。' +
       "关键在“什么时候算写进去了”：`append` 返回时，这一行必须已经在文件里——用 `writeSync`（再 `fsyncSync`），" +
       "不能用 `createWriteStream` 或 `appendFile` 这类异步写法，它们要等事件循环，进程这时被杀就丢了。",
     "`attachLogFile` 先看文件：不存在或为空，就把会话里已有的事件全写进去；否则文件内容必须**逐字节**等于这些事件的行" +
       "（`Buffer.equals`），只比行数不够——别的会话的日志可能恰好一样长。不相等就抛 " +
-      "`new LogFileError(\"NOT_THIS_LOG\", file, undefined, …)`，说出第一条不同的行。" +
+      '`new LogFileError("NOT_THIS_LOG", file, undefined, …)`，说出第一条不同的行。' +
       "之后每次写之前用 `fstatSync(fd).size` 核对文件大小仍是自己写过的字节数：不等说明别的 writer 写过，" +
-      "抛 `FILE_CHANGED`（它会被 Session 交给 `onListenerError`），绝不接着写。用 `openSync(file, \"a+\")` 打开：" +
+      '抛 `FILE_CHANGED`（它会被 Session 交给 `onListenerError`），绝不接着写。用 `openSync(file, "a+")` 打开：' +
       "能读，写入总在末尾。",
-    "读：按字节找 `\\n` 切行（`bytes.indexOf(0x0a, start)`），每行用 `new TextDecoder(\"utf-8\", { fatal: true })` 解码再 " +
+    '读：按字节找 `\\n` 切行（`bytes.indexOf(0x0a, start)`），每行用 `new TextDecoder("utf-8", { fatal: true })` 解码再 ' +
       "`JSON.parse`。只有**最后一行**可以是坏的：没有换行结尾（`unterminated`），或整行不是 JSON（`not-json`）——" +
       "丢掉它、记进 `torn: { line, reason, bytes }`，前面的全部保留。更早的坏行抛 `BAD_LINE`，带行号，绝不跳过。" +
       "解析完交给 `Session.fromLog`；它抛的 `ReplayError` 的 `index` 从 0 数，行号从 1 数：`line = index + 1`，" +
@@ -212,7 +212,7 @@ export const hints: Readonly<Record<string, readonly string[]>> = {
       "`UNANSWERED_TOOL_CALL`；别的（孤立结果、更早的轮没结束……）抛 `RepairError`，什么都不追加。" +
       "然后按顺序 `session.append`：每个没有结果的调用一个 `tool/result { is_error: true }`；" +
       "assistant 消息里要过、却没来得及记 `tool/call` 的调用，先补 `tool/call` 再补错误结果；" +
-      "打开的步骤 `step/end`；最后 `turn/end { reason: \"error\", message: \"interrupted: …\" }`。" +
+      '打开的步骤 `step/end`；最后 `turn/end { reason: "error", message: "interrupted: …" }`。' +
       "返回传进来的同一个 session——挂在它上面的 writer 会把修复也写进文件。",
   ],
 };

@@ -47,7 +47,10 @@ export function shown(file: string, base: string = root): string {
 }
 
 /** Splits `npm run x -- 05.3 --reset` into the step id and the flags. */
-export function parseArgs(argv: readonly string[]): { readonly id: string | undefined; readonly flags: ReadonlySet<string> } {
+export function parseArgs(argv: readonly string[]): {
+  readonly id: string | undefined;
+  readonly flags: ReadonlySet<string>;
+} {
   const flags = new Set(argv.filter((arg) => arg.startsWith("--")));
   const positional = argv.filter((arg) => !arg.startsWith("--"));
   if (positional.length > 1) throw new UsageError(`expected one step id, got: ${positional.join(" ")}`);

@@ -125,7 +125,11 @@ const replies: Record<string, readonly Reply[]> = {
   "calculator-follow-up": [
     ...calculatorRoundTrip("calculator"),
     ...modelTurns("calculator-follow-up", [
-      { reasoning: "上一轮的结果是 7，再乘以 2。按要求用 calculator。", calls: [calc("7*2")], tokens: [336, 256, 41, 17] },
+      {
+        reasoning: "上一轮的结果是 7，再乘以 2。按要求用 calculator。",
+        calls: [calc("7*2")],
+        tokens: [336, 256, 41, 17],
+      },
       { reasoning: "计算器返回 14。", content: "7 × 2 = **14**。", tokens: [401, 320, 22, 6] },
     ]),
   ],
@@ -142,7 +146,11 @@ const replies: Record<string, readonly Reply[]> = {
       calls: [calc("(1+2)*3"), calc("10/4")],
       tokens: [196, 128, 77, 22],
     },
-    { reasoning: "两个结果都回来了：9 和 2.5。", content: "(1+2)×3 = **9**，10÷4 = **2.5**。", tokens: [312, 192, 37, 12] },
+    {
+      reasoning: "两个结果都回来了：9 和 2.5。",
+      content: "(1+2)×3 = **9**，10÷4 = **2.5**。",
+      tokens: [312, 192, 37, 12],
+    },
   ]),
   "tool-error": modelTurns("tool-error", [
     { reasoning: "用户要算 1/0，按要求交给 calculator。", calls: [calc("1/0")], tokens: [182, 128, 35, 14] },
@@ -198,10 +206,18 @@ async function makeFixture(scenario: Scenario): Promise<Fixture> {
   const serve: typeof globalThis.fetch = async () => {
     const reply = queue.shift();
     if (reply === undefined) throw new Error(`${scenario.name}: the client made more requests than there are replies`);
-    return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { "content-type": "application/json" } });
+    return new Response(JSON.stringify(reply.body), {
+      status: reply.status,
+      headers: { "content-type": "application/json" },
+    });
   };
   const recorder = createRecorder(DEFAULT_BASE_URL, serve);
-  const client = new DeepSeekClient({ apiKey: PLACEHOLDER_KEY, baseURL: DEFAULT_BASE_URL, model: DEFAULT_MODEL, fetch: recorder.fetch });
+  const client = new DeepSeekClient({
+    apiKey: PLACEHOLDER_KEY,
+    baseURL: DEFAULT_BASE_URL,
+    model: DEFAULT_MODEL,
+    fetch: recorder.fetch,
+  });
   const session = await runScenario(scenario, client).catch((error: unknown): SessionLog => {
     if (error instanceof AgentRunError) return error.session;
     throw error;

@@ -21,7 +21,8 @@ export function membersOf(source: string, fileName = "file.ts"): Member[] {
   for (const statement of file.statements) {
     if (ts.isClassDeclaration(statement) && statement.name !== undefined) {
       for (const member of statement.members) {
-        const name = member.name === undefined ? (ts.isConstructorDeclaration(member) ? "constructor" : undefined) : nameOf(member.name, file);
+        const name =
+          member.name === undefined ? (ts.isConstructorDeclaration(member) ? "constructor" : undefined) : nameOf(member.name, file);
         if (name !== undefined) add(`${statement.name.text}.${name}`, member);
       }
     } else if (ts.isVariableStatement(statement)) {

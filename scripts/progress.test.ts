@@ -1,7 +1,16 @@
 import { stripVTControlCharacters as plain } from "node:util";
 import { describe, expect, test } from "vitest";
 import { NotImplementedError } from "../exercises/05-session-log/todo.ts";
-import { classify, nextStep, progressBar, renderProgress, runSteps, type FileOutcome, type StepReport, type TestOutcome } from "./progress.ts";
+import {
+  classify,
+  nextStep,
+  progressBar,
+  renderProgress,
+  runSteps,
+  type FileOutcome,
+  type StepReport,
+  type TestOutcome,
+} from "./progress.ts";
 import { guideLink, steps } from "./steps.ts";
 
 // The message a stub's todo() throws, as a test report keeps it.
@@ -17,16 +26,24 @@ describe("npm run progress: classifying a step's results", () => {
   });
 
   test("skipped tests are not counted", () => {
-    expect(classify(file(passed("a"), { name: "b", state: "skipped", errors: [] }))).toEqual({ kind: "passed", total: 1 });
+    expect(classify(file(passed("a"), { name: "b", state: "skipped", errors: [] }))).toEqual({
+      kind: "passed",
+      total: 1,
+    });
   });
 
   test("every test stopped at a stub → not started", () => {
     const a = failed("a", stubError("05.1"));
-    expect(classify(file(a, failed("b", stubError("05.1"))))).toEqual({ kind: "not-started", total: 2, waitsOn: ["05.1"], first: a });
+    expect(classify(file(a, failed("b", stubError("05.1"))))).toEqual({
+      kind: "not-started",
+      total: 2,
+      waitsOn: ["05.1"],
+      first: a,
+    });
   });
 
   test("a property test's stub error is found in its cause", () => {
-    const wrapped = failed("prop", "Property failed after 1 tests\n{ seed: 42, path: \"0\" }", stubError("05.2"));
+    const wrapped = failed("prop", 'Property failed after 1 tests\n{ seed: 42, path: "0" }', stubError("05.2"));
     expect(classify(file(wrapped, failed("b", stubError("05.4"))))).toMatchObject({
       kind: "not-started",
       waitsOn: ["05.2", "05.4"],
@@ -35,7 +52,12 @@ describe("npm run progress: classifying a step's results", () => {
 
   test("nothing passes and some tests still stop at a stub → not started (a stub's empty value fails assertions)", () => {
     const assertion = failed("append rejects a bad path", "expected function to throw an error, but it didn't");
-    expect(classify(file(assertion, failed("c", stubError("p2"))))).toEqual({ kind: "not-started", total: 2, waitsOn: ["p2"], first: assertion });
+    expect(classify(file(assertion, failed("c", stubError("p2"))))).toEqual({
+      kind: "not-started",
+      total: 2,
+      waitsOn: ["p2"],
+      first: assertion,
+    });
   });
 
   test("some tests pass, or no failure is a stub error → n of m failing", () => {
@@ -69,7 +91,12 @@ describe("npm run progress: the report", () => {
     { step: s1!, status: { kind: "passed", total: 20 } },
     {
       step: s2!,
-      status: { kind: "failing", failing: 3, total: 12, first: failed("05.2 > ids count from 0", "expected 1 to be 0") },
+      status: {
+        kind: "failing",
+        failing: 3,
+        total: 12,
+        first: failed("05.2 > ids count from 0", "expected 1 to be 0"),
+      },
     },
     { step: s3!, status: { kind: "not-started", total: 9, waitsOn: [s3!.id], first: failed("x", stubError(s3!.id)) } },
   ];
@@ -98,7 +125,12 @@ describe("npm run progress: the report", () => {
   });
 
   test("a not-started step whose tests stop at another step's stub says which", () => {
-    const status = { kind: "not-started", total: 2, waitsOn: ["05.2", s3!.id], first: failed("x", stubError("05.2")) } as const;
+    const status = {
+      kind: "not-started",
+      total: 2,
+      waitsOn: ["05.2", s3!.id],
+      first: failed("x", stubError("05.2")),
+    } as const;
     const text = plain(renderProgress([{ step: s3!, status }]));
     expect(text).toContain("未开始 / not started (测试还会用到 / its tests also need: 05.2)");
   });
@@ -112,7 +144,12 @@ describe("npm run progress: the report", () => {
   test("a failing step whose earlier steps are not done yet names them", () => {
     const s5 = steps.find((step) => step.id === "05.5")!;
     const failing = { kind: "failing", failing: 35, total: 40, first: failed("x", "boom") } as const;
-    const text = plain(renderProgress([{ step: s1!, status: { kind: "passed", total: 1 } }, { step: s5, status: failing }]));
+    const text = plain(
+      renderProgress([
+        { step: s1!, status: { kind: "passed", total: 1 } },
+        { step: s5, status: failing },
+      ]),
+    );
     expect(text).toContain("35 of 40 failing (测试还会用到未完成的 / its tests also need, not done yet: 05.2, 05.3)");
   });
 
@@ -131,6 +168,9 @@ describe("npm run progress: a real run", () => {
     const [report] = await runSteps([step]);
     expect(report?.step).toBe(step);
     expect(report?.status.kind, `${step.test} exists`).not.toBe("missing");
-    expect(report?.status, `vitest ran ${step.test}`).not.toEqual({ kind: "broken", message: "vitest did not run this file" });
+    expect(report?.status, `vitest ran ${step.test}`).not.toEqual({
+      kind: "broken",
+      message: "vitest did not run this file",
+    });
   }, 60_000);
 });

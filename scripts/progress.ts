@@ -13,7 +13,12 @@ export type StepStatus =
   | { readonly kind: "passed"; readonly total: number }
   | { readonly kind: "failing"; readonly failing: number; readonly total: number; readonly first: TestOutcome }
   /** No test passes and tests stop at a stub; `waitsOn` lists the steps whose stubs they hit. */
-  | { readonly kind: "not-started"; readonly total: number; readonly waitsOn: readonly string[]; readonly first: TestOutcome }
+  | {
+      readonly kind: "not-started";
+      readonly total: number;
+      readonly waitsOn: readonly string[];
+      readonly first: TestOutcome;
+    }
   /** Every failing test stops at the stub of another step: this step's own code may well be right. */
   | { readonly kind: "waiting"; readonly failing: number; readonly total: number; readonly waitsOn: readonly string[] }
   | { readonly kind: "broken"; readonly message: string }

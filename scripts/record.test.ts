@@ -80,7 +80,14 @@ function completion(content: string): string {
     object: "chat.completion",
     created: 1787616001,
     model: "deepseek-flash",
-    choices: [{ index: 0, message: { role: "assistant", content, reasoning_content: "" }, logprobs: null, finish_reason: "stop" }],
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content, reasoning_content: "" },
+        logprobs: null,
+        finish_reason: "stop",
+      },
+    ],
   });
 }
 
@@ -89,7 +96,10 @@ describe("npm run record", { timeout: 60_000 }, () => {
   test("records a scenario as provenance recorded, without key or auth headers, and the file replays", async () => {
     standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("calculator") });
     const out = tempDir();
-    const run = await record(["calculator", "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
+    const run = await record(["calculator", "--out", out], {
+      DEEPSEEK_API_KEY: KEY,
+      DEEPSEEK_BASE_URL: standIn.baseURL,
+    });
     expect(run).toMatchObject({ code: 0, stderr: "" });
     expect(run.stdout).toContain("ok     calculator: wrote");
     const file = path.join(out, "calculator.json");
@@ -97,7 +107,12 @@ describe("npm run record", { timeout: 60_000 }, () => {
     expect(text).not.toContain(KEY);
     expect(text.toLowerCase()).not.toMatch(/authorization|cookie|x-stainless|user-agent/);
     const fixture = loadFixture(file);
-    expect(fixture.meta).toMatchObject({ provenance: "recorded", sdk_version: "6.49.0", base_url: standIn.baseURL, model: "deepseek-flash" });
+    expect(fixture.meta).toMatchObject({
+      provenance: "recorded",
+      sdk_version: "6.49.0",
+      base_url: standIn.baseURL,
+      model: "deepseek-flash",
+    });
     expect(fixture.exchanges).toHaveLength(2);
     // The stand-in would have answered 400 had reasoning_content not been sent back.
     expect(standIn.remaining()).toBe(0);
@@ -115,7 +130,9 @@ describe("npm run record", { timeout: 60_000 }, () => {
     const run = await record(["--all", "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
     expect(run.code).toBe(0);
     expect(readdirSync(out).sort()).toEqual(
-      ["auth-error", "calculator-follow-up", "calculator", "direct-answer", "max-steps", "tool-error", "two-tool-calls"].map((n) => `${n}.json`),
+      ["auth-error", "calculator-follow-up", "calculator", "direct-answer", "max-steps", "tool-error", "two-tool-calls"].map(
+        (n) => `${n}.json`,
+      ),
     );
     for (const name of ["unknown-tool", "invalid-json-arguments", "insufficient-balance", "rate-limit-then-success", "server-error"]) {
       expect(run.stdout).toContain(`skip   ${name}: cannot be recorded live`);
@@ -138,9 +155,14 @@ describe("npm run record", { timeout: 60_000 }, () => {
     // The stand-in answers the max-steps scenario with a direct answer: the budget is never used up.
     standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("direct-answer") });
     const out = tempDir();
-    const run = await record(["max-steps", "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
+    const run = await record(["max-steps", "--out", out], {
+      DEEPSEEK_API_KEY: KEY,
+      DEEPSEEK_BASE_URL: standIn.baseURL,
+    });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('FAILED max-steps: the live run ended with "completed", but the scenario needs "max_steps"; nothing written');
+    expect(run.stderr).toContain(
+      'FAILED max-steps: the live run ended with "completed", but the scenario needs "max_steps"; nothing written',
+    );
     expect(readdirSync(out)).toEqual([]);
   });
 
@@ -168,7 +190,10 @@ describe("npm run record", { timeout: 60_000 }, () => {
       response.end("<html><body>502 Bad Gateway</body></html>");
     });
     const { out, before } = dirWithFixture("auth-error");
-    const run = await record(["auth-error", "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: server.baseURL });
+    const run = await record(["auth-error", "--out", out], {
+      DEEPSEEK_API_KEY: KEY,
+      DEEPSEEK_BASE_URL: server.baseURL,
+    });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
       'FAILED auth-error: the live run does not have the shape of "auth-error": expected the last response to be 401, got 502, 502, 502; nothing written',
@@ -185,7 +210,10 @@ describe("npm run record", { timeout: 60_000 }, () => {
       response.end(completion(`You sent me ${sent}.`));
     });
     const { out, before } = dirWithFixture("direct-answer");
-    const run = await record(["direct-answer", "--out", out], { DEEPSEEK_API_KEY: `${KEY}\n`, DEEPSEEK_BASE_URL: server.baseURL });
+    const run = await record(["direct-answer", "--out", out], {
+      DEEPSEEK_API_KEY: `${KEY}\n`,
+      DEEPSEEK_BASE_URL: server.baseURL,
+    });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("the text contains an API key");
     expect(run.stderr + run.stdout).not.toContain(KEY);
@@ -205,7 +233,10 @@ describe("npm run record", { timeout: 60_000 }, () => {
   test("a good run replaces the fixture already there, leaving no .tmp file behind", async () => {
     standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("direct-answer") });
     const { out, before } = dirWithFixture("direct-answer");
-    const run = await record(["direct-answer", "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
+    const run = await record(["direct-answer", "--out", out], {
+      DEEPSEEK_API_KEY: KEY,
+      DEEPSEEK_BASE_URL: standIn.baseURL,
+    });
     expect(run).toMatchObject({ code: 0, stderr: "" });
     expect(readdirSync(out)).toEqual(["direct-answer.json"]);
     expect(readFileSync(path.join(out, "direct-answer.json")).equals(before), "now recorded, no longer synthetic").toBe(false);
@@ -227,7 +258,12 @@ describe("recordedMeta: what a recorded file says about where it came from", () 
     ["neither", "https://api.deepseek.com", "https://api.deepseek.com"],
   ])("base_url is saved without %s", (_, baseURL, saved) => {
     const meta = recordedMeta(findScenario("calculator"), "deepseek-flash", baseURL, []);
-    expect(meta).toMatchObject({ base_url: saved, provenance: "recorded", model: "deepseek-flash", scenario: "calculator" });
+    expect(meta).toMatchObject({
+      base_url: saved,
+      provenance: "recorded",
+      model: "deepseek-flash",
+      scenario: "calculator",
+    });
     expect(JSON.stringify(meta)).not.toMatch(/learner|pa55word|sk-in-the-query/);
   });
 });

@@ -20,15 +20,7 @@ import { scrubKey } from "../chapters/common/text.ts";
 import { messageOf } from "../chapters/common/tools.ts";
 import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
 import type { SessionLog } from "../chapters/05-session-log/session-types.ts";
-import {
-  dataDir,
-  fixturePath,
-  formatFixture,
-  parseFixture,
-  type Exchange,
-  type Fixture,
-  type FixtureMeta,
-} from "../fixtures/fixture.ts";
+import { dataDir, fixturePath, formatFixture, parseFixture, type Exchange, type Fixture, type FixtureMeta } from "../fixtures/fixture.ts";
 import { createRecorder } from "../fixtures/recorder.ts";
 import { startReplay } from "../fixtures/replay.ts";
 import { findScenario, runScenario, scenarios, UnknownScenarioError, type Scenario } from "../fixtures/scenarios.ts";
@@ -81,7 +73,9 @@ function refuseWrongShape(scenario: Scenario, session: SessionLog, exchanges: re
   const end = turnEnd(session);
   if (end.reason !== scenario.expectedEnd) {
     const detail = end.message ? ` (${end.message})` : "";
-    throw new RecordingError(`the live run ended with "${end.reason}"${detail}, but the scenario needs "${scenario.expectedEnd}"; nothing written`);
+    throw new RecordingError(
+      `the live run ended with "${end.reason}"${detail}, but the scenario needs "${scenario.expectedEnd}"; nothing written`,
+    );
   }
   const misfit = scenario.check(session, exchanges);
   if (misfit !== undefined) {
@@ -135,7 +129,12 @@ async function replayOnce(scenario: Scenario, fixture: Fixture, file: string): P
   const replay = startReplay(fixture, { baseURL: fixture.meta.base_url, source: file });
   try {
     // Nothing from the environment: the replay is checked exactly as the tests will run it.
-    const client = new DeepSeekClient({ apiKey: "sk-replay", baseURL: replay.baseURL, model: fixture.meta.model, env: {} });
+    const client = new DeepSeekClient({
+      apiKey: "sk-replay",
+      baseURL: replay.baseURL,
+      model: fixture.meta.model,
+      env: {},
+    });
     await runScenario(scenario, client).catch((error: unknown) => {
       if (!(error instanceof AgentRunError)) throw error;
     });

@@ -27,8 +27,7 @@ afterEach(() => rmSync(work, { recursive: true, force: true }));
 
 const session = steps.find((step) => step.id === "05.2")!;
 const sessionStub = () => readFileSync(path.join(shipped, "session.ts"));
-const reset = (id: string, now = new Date(0)) =>
-  plain(resetCommand([id], { exercisesDir: exercises, shippedStubsDir: shipped, now }));
+const reset = (id: string, now = new Date(0)) => plain(resetCommand([id], { exercisesDir: exercises, shippedStubsDir: shipped, now }));
 
 function git(...args: string[]): string {
   const identity = ["-c", "user.name=Learner", "-c", "user.email=learner@example.com", "-c", "commit.gpgsign=false"];
@@ -39,7 +38,12 @@ describe("npm run reset", () => {
   test("restores the shipped stub byte for byte and keeps the learner's version as a backup", () => {
     const file = path.join(exercises, "session.ts");
     writeFileSync(file, "export class Session { /* my work */ }\n");
-    const outcome = resetFile(file, path.join(shipped, "session.ts"), path.join(exercises, ".backup"), new Date("2026-08-25T10:30:00.123Z"));
+    const outcome = resetFile(
+      file,
+      path.join(shipped, "session.ts"),
+      path.join(exercises, ".backup"),
+      new Date("2026-08-25T10:30:00.123Z"),
+    );
     expect(readFileSync(file).equals(sessionStub()), "the stub is back, byte for byte").toBe(true);
     expect(outcome.backup).toBe(path.join(exercises, ".backup/session.ts.2026-08-25T10-30-00-123Z"));
     expect(readFileSync(outcome.backup!, "utf8"), "the backup holds the learner's work").toBe("export class Session { /* my work */ }\n");
@@ -100,7 +104,9 @@ describe("npm run reset", () => {
       resetCommand([step.id], { exercisesDir: exercises }); // reset's own source: the workbook's scripts/stubs/
       const checked = stubsRun.get(path.join(exercisesDir, step.file));
       expect(checked, `the stubs run has a stand-in for ${step.file}`).toBe(path.join(shippedStubsDir, step.file));
-      expect(readFileSync(path.join(exercises, step.file)).equals(readFileSync(checked!)), `${step.id}: reset restores ${step.file}`).toBe(true);
+      expect(readFileSync(path.join(exercises, step.file)).equals(readFileSync(checked!)), `${step.id}: reset restores ${step.file}`).toBe(
+        true,
+      );
     }
   });
 });

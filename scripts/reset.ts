@@ -23,7 +23,7 @@ export function resetFile(file: string, shippedStub: string, backupDir: string, 
   }
   const stub = readFileSync(shippedStub);
   const current = existsSync(file) ? readFileSync(file) : undefined;
-  if (current !== undefined && current.equals(stub)) return { backup: undefined, alreadyPristine: true };
+  if (current?.equals(stub)) return { backup: undefined, alreadyPristine: true };
   let backup: string | undefined;
   if (current !== undefined) {
     mkdirSync(backupDir, { recursive: true });

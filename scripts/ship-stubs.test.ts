@@ -19,7 +19,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(path.dirname(from), { recursive: true, force: true }));
 
-const stub = 'export function deriveMessages() { return todo("05.3", "a"); }\nexport function deriveEventMessage() { return todo("05.3", "b"); }\n';
+const stub =
+  'export function deriveMessages() { return todo("05.3", "a"); }\nexport function deriveEventMessage() { return todo("05.3", "b"); }\n';
 
 describe("npm run ship-stubs", () => {
   test("copies an edited stub to its shipped copy, and says when nothing changed", () => {
@@ -71,6 +72,8 @@ describe("npm test: the learner files against the shipped stubs", () => {
 
   test("a missing shipped copy always fails", () => {
     writeFileSync(path.join(from, "projection.ts"), stub);
-    expect(checkShipped(false, pair()).checks).toEqual([expect.objectContaining({ ok: false, detail: expect.stringContaining("no shipped copy") })]);
+    expect(checkShipped(false, pair()).checks).toEqual([
+      expect.objectContaining({ ok: false, detail: expect.stringContaining("no shipped copy") }),
+    ]);
   });
 });

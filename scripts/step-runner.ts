@@ -96,8 +96,17 @@ interface ReportedError {
 function causeChain(error: unknown): ReportedError[] {
   const chain: ReportedError[] = [];
   for (let e: unknown = error, depth = 0; typeof e === "object" && e !== null && depth < 5; depth++) {
-    const { message, stack, diff, cause } = e as { message?: unknown; stack?: unknown; diff?: unknown; cause?: unknown };
-    chain.push({ message: typeof message === "string" ? message : String(message), ...(typeof stack === "string" ? { stack } : {}), diff });
+    const { message, stack, diff, cause } = e as {
+      message?: unknown;
+      stack?: unknown;
+      diff?: unknown;
+      cause?: unknown;
+    };
+    chain.push({
+      message: typeof message === "string" ? message : String(message),
+      ...(typeof stack === "string" ? { stack } : {}),
+      diff,
+    });
     e = cause;
   }
   return chain;

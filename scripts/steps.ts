@@ -61,12 +61,24 @@ const entries: readonly Step[] = [
     test: "05.1-freeze-json.test.ts",
     answerDir: chapterDir,
     decoys: [
-      { name: "json-shallow-freeze", mistake: "only the top level of the copy is frozen; nested objects and arrays stay writable" },
+      {
+        name: "json-shallow-freeze",
+        mistake: "only the top level of the copy is frozen; nested objects and arrays stay writable",
+      },
       { name: "json-accepts-negative-zero", mistake: "-0 is accepted, though JSON.stringify writes it as 0" },
-      { name: "json-seen-set-cycles", mistake: "cycles are tracked with a set of every object ever seen, so a shared (non-cyclic) object is rejected" },
+      {
+        name: "json-seen-set-cycles",
+        mistake: "cycles are tracked with a set of every object ever seen, so a shared (non-cyclic) object is rejected",
+      },
       { name: "json-freezes-input", mistake: "no copy: the caller's own objects are frozen in place and returned" },
-      { name: "json-no-depth-limit", mistake: "no depth limit: data nested 5,000 levels deep is accepted, and a log holding it cannot be written with JSON.stringify" },
-      { name: "json-depth-off-by-one", mistake: "the depth check is off by one: a value exactly MAX_JSON_DEPTH levels deep is rejected" },
+      {
+        name: "json-no-depth-limit",
+        mistake: "no depth limit: data nested 5,000 levels deep is accepted, and a log holding it cannot be written with JSON.stringify",
+      },
+      {
+        name: "json-depth-off-by-one",
+        mistake: "the depth check is off by one: a value exactly MAX_JSON_DEPTH levels deep is rejected",
+      },
     ],
     needs: [],
   },
@@ -81,11 +93,23 @@ const entries: readonly Step[] = [
     answerDir: chapterDir,
     decoys: [
       { name: "session-snapshot-not-frozen", mistake: "events returns a fresh unfrozen copy on every read" },
-      { name: "session-listener-error-escapes", mistake: "listeners are called bare: a throwing one escapes append and stops the others" },
+      {
+        name: "session-listener-error-escapes",
+        mistake: "listeners are called bare: a throwing one escapes append and stops the others",
+      },
       { name: "session-shallow-data", mistake: "event data is copied and frozen at the top level only" },
-      { name: "session-nested-append-immediate", mistake: "an append made inside a listener is delivered at once, not queued" },
-      { name: "session-listeners-by-function", mistake: "listeners are a Set of functions: the same function subscribed twice is one subscription" },
-      { name: "session-late-subscriber-hears-queue", mistake: "queued events go to the listeners subscribed at delivery, so a listener subscribed mid-delivery hears an earlier append" },
+      {
+        name: "session-nested-append-immediate",
+        mistake: "an append made inside a listener is delivered at once, not queued",
+      },
+      {
+        name: "session-listeners-by-function",
+        mistake: "listeners are a Set of functions: the same function subscribed twice is one subscription",
+      },
+      {
+        name: "session-late-subscriber-hears-queue",
+        mistake: "queued events go to the listeners subscribed at delivery, so a listener subscribed mid-delivery hears an earlier append",
+      },
     ],
     needs: ["05.1"],
   },
@@ -101,7 +125,10 @@ const entries: readonly Step[] = [
     decoys: [
       { name: "projection-includes-tool-call", mistake: "tool/call is projected as a second assistant message" },
       { name: "projection-drops-reasoning", mistake: "reasoning_content is not carried into the assistant message" },
-      { name: "projection-drops-empty-content", mistake: 'an assistant reply with content "" is dropped like content null' },
+      {
+        name: "projection-drops-empty-content",
+        mistake: 'an assistant reply with content "" is dropped like content null',
+      },
     ],
     needs: ["05.2"],
   },
@@ -115,9 +142,15 @@ const entries: readonly Step[] = [
     test: "05.4-replay.test.ts",
     answerDir: chapterDir,
     decoys: [
-      { name: "replay-accepts-id-gap", mistake: "replay only checks that ids increase, so a gap or a log numbered from 1 passes" },
+      {
+        name: "replay-accepts-id-gap",
+        mistake: "replay only checks that ids increase, so a gap or a log numbered from 1 passes",
+      },
       { name: "replay-shares-input", mistake: "replay keeps the caller's data objects instead of frozen copies" },
-      { name: "replay-index-one-based", mistake: "the ReplayError counts entries from 1, so its index points past the broken entry" },
+      {
+        name: "replay-index-one-based",
+        mistake: "the ReplayError counts entries from 1, so its index points past the broken entry",
+      },
     ],
     needs: ["05.1", "05.2", "05.3"],
   },
@@ -131,9 +164,18 @@ const entries: readonly Step[] = [
     test: "05.5-agent-loop.test.ts",
     answerDir: chapterDir,
     decoys: [
-      { name: "loop-skips-step-end-on-error", mistake: "no finally: a step whose model call throws is never closed with step/end" },
-      { name: "loop-system-as-message", mistake: "the system prompt is logged as a user/message and sent as conversation" },
-      { name: "loop-reasoning-undefined", mistake: "reasoning_content logged without ?? null, so a reply that omits it logs undefined" },
+      {
+        name: "loop-skips-step-end-on-error",
+        mistake: "no finally: a step whose model call throws is never closed with step/end",
+      },
+      {
+        name: "loop-system-as-message",
+        mistake: "the system prompt is logged as a user/message and sent as conversation",
+      },
+      {
+        name: "loop-reasoning-undefined",
+        mistake: "reasoning_content logged without ?? null, so a reply that omits it logs undefined",
+      },
       { name: "loop-throws-on-tool-error", mistake: "tools run without runToolCall, so a failing tool ends the run" },
     ],
     needs: ["05.1", "05.2", "05.3"],
@@ -149,9 +191,18 @@ const entries: readonly Step[] = [
     test: "p2-coding-assistant.test.ts",
     answerDir: solutionsDir,
     decoys: [
-      { name: "coding-assistant-file-read-projects", mistake: "recordFileRead also writes a user/message, so the inspection event reaches the model" },
-      { name: "coding-assistant-lax-schemas", mistake: "schemas check JSON types only: any string is a sha256, any number a byte count" },
-      { name: "coding-assistant-counts-chars", mistake: "bytes is the string's length (UTF-16 units), not its UTF-8 byte count" },
+      {
+        name: "coding-assistant-file-read-projects",
+        mistake: "recordFileRead also writes a user/message, so the inspection event reaches the model",
+      },
+      {
+        name: "coding-assistant-lax-schemas",
+        mistake: "schemas check JSON types only: any string is a sha256, any number a byte count",
+      },
+      {
+        name: "coding-assistant-counts-chars",
+        mistake: "bytes is the string's length (UTF-16 units), not its UTF-8 byte count",
+      },
     ],
     needs: [],
   },
@@ -165,13 +216,31 @@ const entries: readonly Step[] = [
     test: "p3-redaction.test.ts",
     answerDir: solutionsDir,
     decoys: [
-      { name: "redaction-drops-message", mistake: "a redacted event's message is dropped instead of masked, breaking call/result pairing" },
-      { name: "redaction-strips-calls", mistake: "a redacted assistant message loses its tool_calls, orphaning their results" },
-      { name: "redaction-export-raw", mistake: "only the model projection is masked; the export shows the raw content" },
-      { name: "redaction-skips-invalid", mistake: "a stored redaction that cannot apply is silently ignored instead of reported" },
+      {
+        name: "redaction-drops-message",
+        mistake: "a redacted event's message is dropped instead of masked, breaking call/result pairing",
+      },
+      {
+        name: "redaction-strips-calls",
+        mistake: "a redacted assistant message loses its tool_calls, orphaning their results",
+      },
+      {
+        name: "redaction-export-raw",
+        mistake: "only the model projection is masked; the export shows the raw content",
+      },
+      {
+        name: "redaction-skips-invalid",
+        mistake: "a stored redaction that cannot apply is silently ignored instead of reported",
+      },
       { name: "redaction-edits-raw", mistake: "the redaction overwrites the logged event's content in place" },
-      { name: "redaction-reply-leaves-call", mistake: "redacting an assistant message leaves its arguments in the tool/call events" },
-      { name: "redaction-tool-call-model-unmasked", mistake: "a redacted tool/call's arguments still reach the model in the assistant message's tool_calls entry" },
+      {
+        name: "redaction-reply-leaves-call",
+        mistake: "redacting an assistant message leaves its arguments in the tool/call events",
+      },
+      {
+        name: "redaction-tool-call-model-unmasked",
+        mistake: "a redacted tool/call's arguments still reach the model in the assistant message's tool_calls entry",
+      },
     ],
     needs: [],
   },
@@ -186,8 +255,14 @@ const entries: readonly Step[] = [
     answerDir: solutionsDir,
     decoys: [
       { name: "usage-view-cache", mistake: "the view reads running totals kept by recordUsage, not the log" },
-      { name: "usage-view-last-call-wins", mistake: "each usage event replaces its turn's row instead of adding to it" },
-      { name: "usage-view-counts-steps", mistake: "turn and step are counted over the whole log, not read from the open step" },
+      {
+        name: "usage-view-last-call-wins",
+        mistake: "each usage event replaces its turn's row instead of adding to it",
+      },
+      {
+        name: "usage-view-counts-steps",
+        mistake: "turn and step are counted over the whole log, not read from the open step",
+      },
       { name: "usage-view-no-hit-check", mistake: "the schema allows more cache-hit tokens than prompt tokens" },
     ],
     needs: [],
@@ -203,11 +278,28 @@ const entries: readonly Step[] = [
     test: "05.6-incremental.test.ts",
     answerDir: chapterDir,
     decoys: [
-      { name: "message-cache-shared-array", mistake: "messages() hands out the cache's own array, so a caller's push shows up in every later call" },
-      { name: "message-cache-unfrozen", mistake: "a new array each call, but of the cache's own unfrozen messages: a caller's edit shows up later" },
-      { name: "message-cache-reprojects", mistake: "the cache keeps the events and projects them all again on every messages() call" },
-      { name: "session-full-projection", replaces: "session.ts", mistake: "the session still projects the whole log on every deriveMessages() call (the 05.5 state)" },
-      { name: "session-cache-by-subscriber", replaces: "session.ts", mistake: "the messages are kept by a subscriber: a listener's own append reaches it late, and a replayed log never" },
+      {
+        name: "message-cache-shared-array",
+        mistake: "messages() hands out the cache's own array, so a caller's push shows up in every later call",
+      },
+      {
+        name: "message-cache-unfrozen",
+        mistake: "a new array each call, but of the cache's own unfrozen messages: a caller's edit shows up later",
+      },
+      {
+        name: "message-cache-reprojects",
+        mistake: "the cache keeps the events and projects them all again on every messages() call",
+      },
+      {
+        name: "session-full-projection",
+        replaces: "session.ts",
+        mistake: "the session still projects the whole log on every deriveMessages() call (the 05.5 state)",
+      },
+      {
+        name: "session-cache-by-subscriber",
+        replaces: "session.ts",
+        mistake: "the messages are kept by a subscriber: a listener's own append reaches it late, and a replayed log never",
+      },
     ],
     needs: ["05.1", "05.2", "05.3", "05.4"],
   },
@@ -221,14 +313,38 @@ const entries: readonly Step[] = [
     test: "05.7-log-on-disk.test.ts",
     answerDir: chapterDir,
     decoys: [
-      { name: "log-file-skips-bad-lines", mistake: "the reader skips a line that is not JSON wherever it is, so a damaged file loads with events missing" },
-      { name: "log-file-torn-drops-all", mistake: "a torn last line makes the reader give up on the whole file, losing every good event before it" },
-      { name: "log-file-repair-edits-last", mistake: "repair rebuilds the log with its last event overwritten by the closing turn/end, instead of appending" },
-      { name: "log-file-buffered-writer", mistake: "the writer appends through an async stream, so an event the session acknowledged may not be in the file yet" },
-      { name: "log-file-counts-lines", mistake: "the writer only compares line counts, so it appends to another session's log of the same length" },
-      { name: "log-file-no-change-check", mistake: "the writer never checks the file before a write, so two sessions attached to one file interleave" },
-      { name: "log-file-repair-skips-calls", mistake: "repair closes the step and the turn but leaves unanswered tool calls without a result" },
-      { name: "log-file-line-is-index", mistake: "a ReplayError's event index is reported as the line number, one line too early" },
+      {
+        name: "log-file-skips-bad-lines",
+        mistake: "the reader skips a line that is not JSON wherever it is, so a damaged file loads with events missing",
+      },
+      {
+        name: "log-file-torn-drops-all",
+        mistake: "a torn last line makes the reader give up on the whole file, losing every good event before it",
+      },
+      {
+        name: "log-file-repair-edits-last",
+        mistake: "repair rebuilds the log with its last event overwritten by the closing turn/end, instead of appending",
+      },
+      {
+        name: "log-file-buffered-writer",
+        mistake: "the writer appends through an async stream, so an event the session acknowledged may not be in the file yet",
+      },
+      {
+        name: "log-file-counts-lines",
+        mistake: "the writer only compares line counts, so it appends to another session's log of the same length",
+      },
+      {
+        name: "log-file-no-change-check",
+        mistake: "the writer never checks the file before a write, so two sessions attached to one file interleave",
+      },
+      {
+        name: "log-file-repair-skips-calls",
+        mistake: "repair closes the step and the turn but leaves unanswered tool calls without a result",
+      },
+      {
+        name: "log-file-line-is-index",
+        mistake: "a ReplayError's event index is reported as the line number, one line too early",
+      },
     ],
     needs: [],
   },
@@ -280,9 +396,7 @@ export function learnerFiles(): string[] {
 
 /** Every file a learner edits, mapped to the answer that stands in for it in the answers run. */
 export function answerFiles(): Map<string, string> {
-  return new Map(
-    steps.map((step) => [path.join(exercisesDir, step.file), path.join(step.answerDir, step.file)]),
-  );
+  return new Map(steps.map((step) => [path.join(exercisesDir, step.file), path.join(step.answerDir, step.file)]));
 }
 
 /** Every file a learner edits, mapped to its shipped stub: the stubs run and reset both read these. */

@@ -17,7 +17,12 @@ const maxLines = 250;
 describe("the workbook's structure", () => {
   test("the scan sees the whole workbook", () => {
     const seen = new Set(files.map(relative));
-    for (const file of ["chapters/05-session-log/session.ts", "exercises/05-session-log/session.ts", "scripts/steps.ts", "vitest.config.ts"]) {
+    for (const file of [
+      "chapters/05-session-log/session.ts",
+      "exercises/05-session-log/session.ts",
+      "scripts/steps.ts",
+      "vitest.config.ts",
+    ]) {
       expect(seen, file).toContain(file);
     }
   });
@@ -31,9 +36,25 @@ describe("the workbook's structure", () => {
     const a = "/x/a.ts";
     const b = "/x/b.ts";
     const c = "/x/c.ts";
-    expect(importCircles(new Map([[a, [b]], [b, [c]], [c, [a]]]))).toEqual([[a, b, c, a]]);
+    expect(
+      importCircles(
+        new Map([
+          [a, [b]],
+          [b, [c]],
+          [c, [a]],
+        ]),
+      ),
+    ).toEqual([[a, b, c, a]]);
     expect(importCircles(new Map([[a, [a]]]))).toEqual([[a, a]]);
-    expect(importCircles(new Map([[a, [b]], [b, [c]], [c, []]]))).toEqual([]);
+    expect(
+      importCircles(
+        new Map([
+          [a, [b]],
+          [b, [c]],
+          [c, []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   test.each(learnerFiles().map((file) => [relative(file), file] as const))(
@@ -41,8 +62,7 @@ describe("the workbook's structure", () => {
     (_name, stub) => {
       // A step's stub may lean on what the learner has already written by then: 05.7 runs on the
       // chapter's Session, whose code answers 05.2–05.6, steps the learner order puts before it.
-      const position = (file: string, by: (step: Step) => string) =>
-        steps.flatMap((step, index) => (by(step) === file ? [index] : []));
+      const position = (file: string, by: (step: Step) => string) => steps.flatMap((step, index) => (by(step) === file ? [index] : []));
       const stubAt = Math.min(...position(stub, (step) => path.join(exercisesDir, step.file)));
       const answerTo = (file: string) => position(file, (step) => path.join(step.answerDir, step.file));
       const forbidden = (file: string) =>
@@ -59,7 +79,11 @@ describe("the workbook's structure", () => {
     const stub = path.join(root, "exercises/05-session-log/projection.ts");
     const contract = path.join(chapterDir, "events.ts");
     const answer = path.join(chapterDir, "session.ts");
-    const leaky = new Map([[stub, [contract]], [contract, [answer]], [answer, []]]);
+    const leaky = new Map([
+      [stub, [contract]],
+      [contract, [answer]],
+      [answer, []],
+    ]);
     expect([...reachable(leaky, stub).keys()]).toContain(answer);
   });
 
@@ -67,6 +91,9 @@ describe("the workbook's structure", () => {
     const chapterFiles = files.filter((file) => relative(file).startsWith("chapters/"));
     const lengths = new Map(chapterFiles.map((file) => [relative(file), readFileSync(file, "utf8").split("\n").length - 1]));
     const tooLong = [...lengths].filter(([, lines]) => lines > maxLines);
-    expect(tooLong.map(([file, lines]) => `${file}: ${lines} lines`), "split it by concern").toEqual([]);
+    expect(
+      tooLong.map(([file, lines]) => `${file}: ${lines} lines`),
+      "split it by concern",
+    ).toEqual([]);
   });
 });

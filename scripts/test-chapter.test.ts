@@ -13,7 +13,9 @@ describe("npm run test:chapter", () => {
   });
 
   test("a 练习 answer in solutions/ maps to its step too", () => {
-    expect(testsOf(resolveChapterFile("solutions/05-session-log/redaction.ts")).files).toEqual([path.join(exercisesDir, "p3-redaction.test.ts")]);
+    expect(testsOf(resolveChapterFile("solutions/05-session-log/redaction.ts")).files).toEqual([
+      path.join(exercisesDir, "p3-redaction.test.ts"),
+    ]);
     expect(resolveChapterFile("redaction.ts")).toBe(path.join(solutionsDir, "redaction.ts"));
   });
 

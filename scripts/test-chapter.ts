@@ -13,7 +13,12 @@ import { exercisesDir, root, solutionsDir, steps, type Step } from "./steps.ts";
 
 /** `session.ts`, `chapters/05-session-log/session.ts` or `common/tools.ts` → the file. */
 export function resolveChapterFile(name: string): string {
-  const candidates = [path.resolve(root, name), path.join(root, "chapters", name), path.join(root, "chapters/05-session-log", name), path.join(solutionsDir, name)];
+  const candidates = [
+    path.resolve(root, name),
+    path.join(root, "chapters", name),
+    path.join(root, "chapters/05-session-log", name),
+    path.join(solutionsDir, name),
+  ];
   const found = candidates.find((candidate) => existsSync(candidate) && candidate.endsWith(".ts"));
   if (found === undefined) throw new UsageError(`no chapter file "${name}" (try session.ts, common/tools.ts or a path from the repo root)`);
   return found;
@@ -39,11 +44,13 @@ async function main(argv: readonly string[]): Promise<void> {
   if (name === undefined || name.startsWith("-")) throw new UsageError("which file? Usage: npm run test:chapter -- session.ts");
   const file = resolveChapterFile(name);
   const { files, steps: answered } = testsOf(file);
-  if (answered.length > 0) console.log(`${shown(file)} answers step ${answered.map((step) => step.id).join(", ")}: its exercise tests run against it.`);
+  if (answered.length > 0)
+    console.log(`${shown(file)} answers step ${answered.map((step) => step.id).join(", ")}: its exercise tests run against it.`);
   if (files.length === 0) console.log(`${shown(file)} answers no step and has no test beside it: running every test that imports it.`);
   for (const test of files) console.log(`  ${shown(test)}`);
   const testNamePattern = vitestArgs[0] === "-t" ? vitestArgs[1] : undefined;
-  if (vitestArgs.length > 0 && testNamePattern === undefined) throw new UsageError(`only -t "<test name>" may follow the file, got: ${vitestArgs.join(" ")}`);
+  if (vitestArgs.length > 0 && testNamePattern === undefined)
+    throw new UsageError(`only -t "<test name>" may follow the file, got: ${vitestArgs.join(" ")}`);
   const vitest = await startVitest("test", files.length > 0 ? [...files] : [], {
     mode: "workbook", // the answers project: exercise tests resolve the learner's imports to the chapter
     run: true,

@@ -18,7 +18,9 @@ const checks = await checkExercises(process.argv.includes("--fresh-clone"));
 
 // The browser tests skip without Chromium; say so where it cannot be missed, never silently.
 if (findChromium() === undefined) console.log(pc.yellow(`\nBrowser tests skipped: no Chromium found. To run them, ${CHROMIUM_HINT}.`));
-console.log(`\nanswers run: ${answers.passed} passed, ${answers.failed} failed; workbook checks: ${checks.passed} passed, ${checks.failed} failed`);
+console.log(
+  `\nanswers run: ${answers.passed} passed, ${answers.failed} failed; workbook checks: ${checks.passed} passed, ${checks.failed} failed`,
+);
 const failed = answers.failed + checks.failed;
 console.log(`${answers.passed + checks.passed} passed, ${failed} failed`);
 // startVitest sets process.exitCode itself (the check run's stubs fail on purpose), so set it last.

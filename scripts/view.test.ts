@@ -61,7 +61,13 @@ describe("npm run view -- --load FILE", () => {
 
   it("a log that breaks a replay rule is refused, naming the file, the event and the rule", async () => {
     const file = path.join(dir, "gap.json");
-    writeFileSync(file, JSON.stringify([{ id: 0, type: "turn/start", ts: 1, data: { turn: 1 } }, { id: 2, type: "turn/end", ts: 2, data: { turn: 1, reason: "completed" } }]));
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { id: 0, type: "turn/start", ts: 1, data: { turn: 1 } },
+        { id: 2, type: "turn/end", ts: 2, data: { turn: 1, reason: "completed" } },
+      ]),
+    );
     await expect(view("--load", file)).rejects.toThrow(`cannot load ${file}: replay failed at event #1: id is 2, expected 1`);
   });
 
@@ -75,7 +81,9 @@ describe("npm run view -- --load FILE", () => {
 
 describe("arguments", () => {
   it("refuses options that do not go together, a bad --port and an unknown option, saying what is allowed", async () => {
-    await expect(view("--load", "x.json", "--scenario", "calculator")).rejects.toThrow(/--load and --scenario do not go together; usage: npm run view/);
+    await expect(view("--load", "x.json", "--scenario", "calculator")).rejects.toThrow(
+      /--load and --scenario do not go together; usage: npm run view/,
+    );
     await expect(view("--live", "--port", "http")).rejects.toThrow(/--port must be a number from 0 to 65535/);
     await expect(view("--colour")).rejects.toThrow(/Unknown option '--colour'.*usage: npm run view/);
     await expect(view("--live", "--load", "x.json")).rejects.toThrow(/--live writes no file and loads none/);

@@ -28,7 +28,8 @@ export interface ViewIO {
   readonly onServing?: (url: string) => void;
 }
 
-const usage = "usage: npm run view -- --scenario NAME | --load FILE [--out FILE]   or   npm run view -- --live [--scenario NAME] [--port N]";
+const usage =
+  "usage: npm run view -- --scenario NAME | --load FILE [--out FILE]   or   npm run view -- --live [--scenario NAME] [--port N]";
 
 export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<void> {
   const { values } = readArgs(argv);
@@ -37,7 +38,8 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
     if (values.load !== undefined || values.out !== undefined) throw new UsageError(`--live writes no file and loads none; ${usage}`);
     return watchLive(scenario, readPort(values.port), io);
   }
-  if (values.load !== undefined && values.scenario !== undefined) throw new UsageError(`--load and --scenario do not go together; ${usage}`);
+  if (values.load !== undefined && values.scenario !== undefined)
+    throw new UsageError(`--load and --scenario do not go together; ${usage}`);
   if (values.port !== undefined) throw new UsageError(`--port goes with --live; ${usage}`);
   const { session, name, source } = values.load === undefined ? await replayForPage(scenario, io) : loadLog(values.load);
   const file = values.out ?? path.join(io.outDir ?? defaultOutDir, `timeline-${name}.html`);
@@ -79,7 +81,11 @@ function loadLog(file: string): { session: Session; name: string; source: string
   try {
     const { session, torn } = readLogFile(file);
     const tornNote = torn === undefined ? "" : `; torn last line ${torn.line} dropped (${torn.reason})`;
-    return { session, name: path.basename(file, path.extname(file)), source: `log file ${shown(path.resolve(file))}${tornNote}` };
+    return {
+      session,
+      name: path.basename(file, path.extname(file)),
+      source: `log file ${shown(path.resolve(file))}${tornNote}`,
+    };
   } catch (error) {
     // A missing file, a bad line, or an event that breaks a replay rule: all say which file.
     // A LogFileError names the file (and the line) itself.

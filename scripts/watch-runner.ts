@@ -8,7 +8,9 @@ import { fileURLToPath } from "node:url";
 import type { FileOutcome } from "./step-runner.ts";
 import type { Step } from "./steps.ts";
 
-type ToChild = { readonly kind: "run"; readonly id: number; readonly steps: readonly Step[] } | { readonly kind: "changed"; readonly file: string };
+type ToChild =
+  | { readonly kind: "run"; readonly id: number; readonly steps: readonly Step[] }
+  | { readonly kind: "changed"; readonly file: string };
 type ToParent =
   | { readonly kind: "ready" }
   | { readonly kind: "result"; readonly id: number; readonly outcomes: FileOutcome[] }

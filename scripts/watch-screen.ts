@@ -25,7 +25,11 @@ const maxDiffLines = 16;
 export function renderScreen(screen: Screen): string {
   const { reports } = screen;
   const current = nextStep(reports);
-  const lines = [pc.bold("第 05 章 会话日志 · 专注模式 / Chapter 05 session log · watch"), `${current?.step.id ?? "✓"} ${progressBar(reports)}`, ""];
+  const lines = [
+    pc.bold("第 05 章 会话日志 · 专注模式 / Chapter 05 session log · watch"),
+    `${current?.step.id ?? "✓"} ${progressBar(reports)}`,
+    "",
+  ];
   for (const step of screen.passedNow ?? []) {
     lines.push(pc.green(pc.bold(`✓ 练习步骤 ${step.id} 通过！/ step ${step.id} passes!`)) + pc.green(` ${step.titleZh}`));
   }

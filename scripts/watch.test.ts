@@ -9,7 +9,12 @@ import type { FileOutcome, TestOutcome } from "./step-runner.ts";
 import { findStep, steps, type Step } from "./steps.ts";
 import { watchExercises, WatchLoop, type Runner } from "./watch.ts";
 
-const stubbed = (id: string): TestOutcome => ({ name: `${id} > a rule`, state: "failed", errors: [new NotImplementedError(id, "x").message], at: "exercises/05-session-log/json.ts:15:10" });
+const stubbed = (id: string): TestOutcome => ({
+  name: `${id} > a rule`,
+  state: "failed",
+  errors: [new NotImplementedError(id, "x").message],
+  at: "exercises/05-session-log/json.ts:15:10",
+});
 const passing = (name: string): TestOutcome => ({ name, state: "passed", errors: [] });
 const file = (...tests: TestOutcome[]): FileOutcome => ({ exists: true, loadErrors: [], tests });
 
@@ -65,7 +70,13 @@ describe("npm run watch", () => {
     const { watch, last } = loop(runner);
     await watch.start();
     await watch.settled();
-    const wrong: TestOutcome = { name: "freezeJson > -0 is rejected", state: "failed", errors: ["expected [Function] to throw JsonValueError"], diff: "- Expected\n+ Received", at: "exercises/05-session-log/json.ts:20:3" };
+    const wrong: TestOutcome = {
+      name: "freezeJson > -0 is rejected",
+      state: "failed",
+      errors: ["expected [Function] to throw JsonValueError"],
+      diff: "- Expected\n+ Received",
+      at: "exercises/05-session-log/json.ts:20:3",
+    };
     runner.results.set("05.1", file(passing("a"), wrong));
     await watch.saved("/repo/exercises/05-session-log/json.ts");
     expect(runner.runs.at(-1)).toEqual(["05.1"]);

@@ -67,7 +67,7 @@ export class WatchLoop {
     if (unchecked.length > 0) {
       void this.#enqueue(async () => {
         const outcomes = await this.options.runner.run(unchecked);
-        unchecked.forEach((step, index) => this.#set(step, classify(outcomes[index]!, step.id)));
+        for (const [index, step] of unchecked.entries()) this.#set(step, classify(outcomes[index]!, step.id));
         this.#screen = { ...this.#screen, checking: false };
         this.#draw();
       });
@@ -115,7 +115,7 @@ export class WatchLoop {
     const targets = all ? this.#reports.map((report) => report.step) : [nextStep(this.#reports)!.step];
     for (let list = targets; list.length > 0; ) {
       const outcomes = await this.options.runner.run(list);
-      list.forEach((step, index) => this.#set(step, classify(outcomes[index]!, step.id)));
+      for (const [index, step] of list.entries()) this.#set(step, classify(outcomes[index]!, step.id));
       if (all) break;
       const [step] = list;
       if (this.#statusOf(step!)?.kind !== "passed") break;
@@ -140,7 +140,8 @@ export class WatchLoop {
     if (key === "l") this.#screen = { ...this.#screen, showList: this.#screen.showList !== true };
     if (key === "h") {
       const current = nextStep(this.#reports);
-      if (current !== undefined) this.#screen = { ...this.#screen, showList: false, hint: (this.options.hint ?? defaultHint)(current.step) };
+      if (current !== undefined)
+        this.#screen = { ...this.#screen, showList: false, hint: (this.options.hint ?? defaultHint)(current.step) };
     }
     this.#draw();
     return true;

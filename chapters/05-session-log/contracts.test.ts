@@ -14,7 +14,11 @@ describe("error classes", () => {
     const errors = [
       [new JsonValueError("$.a[2]", "NaN is not a finite number", { cause }), "JsonValueError", "$.a[2]: NaN is not a finite number"],
       [new ReplayError(3, "BAD_TS", "ts must be …", { cause }), "ReplayError", "replay failed at event #3: ts must be …"],
-      [new EventDataError("user/message", "$.content", "expected string"), "EventDataError", 'invalid data for "user/message" at $.content: expected string'],
+      [
+        new EventDataError("user/message", "$.content", "expected string"),
+        "EventDataError",
+        'invalid data for "user/message" at $.content: expected string',
+      ],
       [new AgentRunError("turn 1 failed", new Session(), { cause }), "AgentRunError", "turn 1 failed"],
     ] as const;
     for (const [error, name, message] of errors) {
@@ -77,7 +81,15 @@ describe("describe.ts: what was found, in a few words", () => {
     ["a bigint (JSON.stringify would throw)", 10n, "a bigint"],
     ["a symbol", Symbol("s"), "a symbol"],
     ["a function", () => 1, "a function"],
-    ["a revoked Proxy (Array.isArray would throw)", (() => { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); return proxy; })(), "a revoked Proxy"],
+    [
+      "a revoked Proxy (Array.isArray would throw)",
+      (() => {
+        const { proxy, revoke } = Proxy.revocable({}, {});
+        revoke();
+        return proxy;
+      })(),
+      "a revoked Proxy",
+    ],
   ])("%s", (_, value, described) => {
     expect(describeValue(value)).toBe(described);
   });

@@ -129,7 +129,10 @@ function startDemo(args: string[], baseURL: string) {
   });
   let stdout = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-  const exited = once(child, "exit").then(([code, signal]) => ({ code: code as number | null, signal: signal as string | null }));
+  const exited = once(child, "exit").then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as string | null,
+  }));
   return { child, exited, stdout: () => stripVTControlCharacters(stdout) };
 }
 
@@ -137,7 +140,9 @@ describe("a run stopped in the middle", () => {
   let standIn: StandIn | undefined;
   afterEach(async () => standIn?.close());
 
-  test("SIGKILL during a --save run leaves a file that loads; --load repairs the open step and turn", { timeout: 60_000 }, async () => {
+  test("SIGKILL during a --save run leaves a file that loads; --load repairs the open step and turn", {
+    timeout: 60_000,
+  }, async () => {
     standIn = await standInThatStalls();
     const file = path.join(dir, "killed.jsonl");
     const demo = startDemo(["--save", file], standIn.baseURL);
@@ -160,7 +165,9 @@ describe("a run stopped in the middle", () => {
     expect(readLogFile(file).session.events, "--load alone does not write the repair").toHaveLength(9);
   });
 
-  test("Ctrl-C (SIGINT) during a --save run exits 130, says where the log is, and the file loads", { timeout: 60_000 }, async () => {
+  test("Ctrl-C (SIGINT) during a --save run exits 130, says where the log is, and the file loads", {
+    timeout: 60_000,
+  }, async () => {
     standIn = await standInThatStalls();
     const file = path.join(dir, "interrupted.jsonl");
     const demo = startDemo(["--save", file], standIn.baseURL);
@@ -172,7 +179,9 @@ describe("a run stopped in the middle", () => {
     expect(readLogFile(file).session.events.map((event) => event.type)).toEqual(ROUND_TRIP.slice(0, 9));
   });
 
-  test("live, --load --ask goes on with the repaired conversation: the model is sent the loaded messages and the new question", { timeout: 60_000 }, async () => {
+  test("live, --load --ask goes on with the repaired conversation: the model is sent the loaded messages and the new question", {
+    timeout: 60_000,
+  }, async () => {
     standIn = await standInThatStalls();
     const file = path.join(dir, "killed.jsonl");
     const demo = startDemo(["--save", file], standIn.baseURL);
@@ -186,7 +195,7 @@ describe("a run stopped in the middle", () => {
     const env = { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL };
     const { code } = await runInProcess(["--load", file, "--ask", "刚才怎么了？"], env);
     expect(code).toBe(0);
-    const sent = (standIn.requests[0]?.body as { messages: { role: string; content: string }[] }).messages;
+    const sent = (standIn.requests[0]!.body as { messages: { role: string; content: string }[] }).messages;
     expect(sent.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool", "user"]);
     expect(sent.at(-1)?.content).toBe("刚才怎么了？");
     const { session } = readLogFile(file);

@@ -13,10 +13,25 @@ import { Session } from "./session.ts";
 
 /** The demo's disk flags, for its flag table (chapters/common/flags.ts). */
 export const DISK_FLAGS = {
-  save: { type: "string", value: "<file>", help: "边运行边把日志写进这个 JSONL 文件 / also write the log to this JSONL file as it happens" },
-  load: { type: "string", value: "<file>", help: "从保存的日志打印 ②–④，不调用模型 / show ②–④ from a saved log, with no model call" },
-  continue: { type: "boolean", help: "和 --load 一起：接着问录好的第二个问题 / with --load: go on with the recorded follow-up question" },
-  ask: { type: "string", value: "<question>", help: "和 --load 一起：在线接着问你自己的问题 / with --load: go on live with your own question" },
+  save: {
+    type: "string",
+    value: "<file>",
+    help: "边运行边把日志写进这个 JSONL 文件 / also write the log to this JSONL file as it happens",
+  },
+  load: {
+    type: "string",
+    value: "<file>",
+    help: "从保存的日志打印 ②–④，不调用模型 / show ②–④ from a saved log, with no model call",
+  },
+  continue: {
+    type: "boolean",
+    help: "和 --load 一起：接着问录好的第二个问题 / with --load: go on with the recorded follow-up question",
+  },
+  ask: {
+    type: "string",
+    value: "<question>",
+    help: "和 --load 一起：在线接着问你自己的问题 / with --load: go on live with your own question",
+  },
 } as const satisfies Flags;
 
 export type DiskArgs = FlagValues<typeof DISK_FLAGS>;
@@ -41,15 +56,18 @@ function saveTarget(args: DiskArgs): string | undefined {
 
 /** The plan, or the usage error to print. `offline`: no live model will be called. */
 export function planDisk(args: DiskArgs, offline: boolean): DiskPlan | string {
-  if (goesOn(args) && args.load === undefined) return "--continue 和 --ask 要接着一段读入的对话 / --continue and --ask go on with a loaded conversation: add --load <file>";
-  if (args.continue === true && args.ask !== undefined) return "--continue 和 --ask 只能选一个 / --continue asks the recorded follow-up question and --ask your own: use one of them";
+  if (goesOn(args) && args.load === undefined)
+    return "--continue 和 --ask 要接着一段读入的对话 / --continue and --ask go on with a loaded conversation: add --load <file>";
+  if (args.continue === true && args.ask !== undefined)
+    return "--continue 和 --ask 只能选一个 / --continue asks the recorded follow-up question and --ask your own: use one of them";
   const prompt = args.load === undefined ? CALCULATOR_PROMPT : goesOn(args) ? (args.ask ?? FOLLOW_UP_PROMPT) : undefined;
   if (offline && args.load !== undefined && prompt !== undefined && prompt !== FOLLOW_UP_PROMPT) {
     return `离线时只录了一个后续问题，请用 --continue / Offline, the only follow-up question recorded is "${FOLLOW_UP_PROMPT}": use --continue, or set DEEPSEEK_API_KEY to ask your own`;
   }
   const save = saveTarget(args);
   const replaysTurn = args.load === undefined ? 1 : 2;
-  const recording = offline && prompt !== undefined && (save !== undefined || args.load !== undefined) ? followUpTurn(replaysTurn) : undefined;
+  const recording =
+    offline && prompt !== undefined && (save !== undefined || args.load !== undefined) ? followUpTurn(replaysTurn) : undefined;
   return { load: args.load, save, prompt, recording };
 }
 
@@ -90,7 +108,8 @@ function load(file: string, { out }: DiskIO): { session: Session; torn: boolean 
     const count = session.events.length;
     out(`从 ${file} 读入 ${count} 条事件（${format}），不调用模型 / Loaded ${file}: ${count} events (${format}), no model call`);
     if (torn !== undefined) {
-      const [zh, en] = torn.reason === "unterminated" ? ["没有换行结尾", "no newline at its end"] : ["不是事件的 JSON", "not an event's JSON"];
+      const [zh, en] =
+        torn.reason === "unterminated" ? ["没有换行结尾", "no newline at its end"] : ["不是事件的 JSON", "not an event's JSON"];
       out(`  第 ${torn.line} 行被撕裂（${zh}，${torn.bytes} 字节）：崩溃打断的写入，已丢弃，之前的事件全部保留`);
       out(`  (line ${torn.line} is torn — ${en}, ${torn.bytes} bytes: a write cut short by a crash; dropped, every event before it kept)`);
     }
@@ -111,7 +130,9 @@ function attach(session: Session, file: string, tornFile: boolean, { out }: Disk
     if (!(error instanceof LogFileError)) throw error;
     out(`无法保存到 ${file} / Cannot save to ${file}: ${error.message}`);
     if (tornFile) {
-      out("  撕裂的行留在原处（日志里已有的内容不改写），请在新文件里继续 / A torn line stays where it is (nothing in a log is edited): go on in a new file:");
+      out(
+        "  撕裂的行留在原处（日志里已有的内容不改写），请在新文件里继续 / A torn line stays where it is (nothing in a log is edited): go on in a new file:",
+      );
       out(`    npm run demo -- --load ${file} --save new.jsonl --continue`);
     } else {
       out("  --save 开始一份新日志：换一个文件，或者接着这份日志 / --save starts a new log: choose another file, or go on with that log:");
@@ -131,8 +152,13 @@ function repair(session: Session, saved: boolean, { out, format }: DiskIO): void
     return;
   }
   const added = session.events.slice(before);
-  if (added.length === 0) return out("  每一轮都已闭合，无需修复 / Every turn is closed: nothing to repair");
-  const [zh, en] = saved ? ["", ""] : ["（只在内存里，文件要等对话继续时才写入）", " (in memory: the file gets them when the conversation goes on)"];
+  if (added.length === 0) {
+    out("  每一轮都已闭合，无需修复 / Every turn is closed: nothing to repair");
+    return;
+  }
+  const [zh, en] = saved
+    ? ["", ""]
+    : ["（只在内存里，文件要等对话继续时才写入）", " (in memory: the file gets them when the conversation goes on)"];
   out(`  最后一轮没有闭合（崩溃或 Ctrl-C），追加了 ${added.length} 条事件来修复${zh}：`);
   out(`  (repaired: the last turn was left open by a crash or Ctrl-C, so ${added.length} events were appended${en})`);
   for (const event of added) out(`    ${format(event)}`);
@@ -161,14 +187,20 @@ function followUpTurn(turn: 1 | 2): Recording {
 /** Said after ④ when the run was saved. */
 export function savedNote(plan: DiskPlan, session: Session): string[] {
   if (plan.save === undefined) return [];
-  return [`已保存 / Saved: ${plan.save} holds ${session.events.length} events; read it back with:`, `  npm run demo -- --load ${plan.save}`];
+  return [
+    `已保存 / Saved: ${plan.save} holds ${session.events.length} events; read it back with:`,
+    `  npm run demo -- --load ${plan.save}`,
+  ];
 }
 
 /** What the demo says when Ctrl-C stops it: the file is already complete up to the last event logged. */
 export function interruptedNote(argv: readonly string[]): string[] {
   const options = Object.fromEntries(Object.entries(DISK_FLAGS).map(([name, flag]) => [name, { type: flag.type }]));
   const save = saveTarget(parseArgs({ args: [...argv], options, strict: false }).values as DiskArgs);
-  if (save === undefined) return ["已中断（没有保存：--save <file> 会边运行边保存日志） / Interrupted (nothing was being saved: --save <file> keeps the log as it happens)"];
+  if (save === undefined)
+    return [
+      "已中断（没有保存：--save <file> 会边运行边保存日志） / Interrupted (nothing was being saved: --save <file> keeps the log as it happens)",
+    ];
   return [
     `已中断。${save} 里已有中断前记下的每一条事件，读回来（没闭合的一轮会被修复）： / Interrupted. ${save} holds every event logged before Ctrl-C; read it back (the open turn gets repaired) with:`,
     `  npm run demo -- --load ${save}`,

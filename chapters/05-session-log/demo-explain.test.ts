@@ -10,8 +10,16 @@ import { Session } from "./session.ts";
 
 const failure = (error: unknown) => new AgentRunError("turn 1 failed", new Session(), { cause: error });
 const kinds: readonly [DeepSeekErrorKind, number | undefined][] = [
-  ["authentication", 401], ["insufficient_balance", 402], ["rate_limit", 429], ["server", 503], ["bad_request", 400],
-  ["network", undefined], ["timeout", undefined], ["empty_reply", 200], ["bad_reply", 200], ["other", undefined],
+  ["authentication", 401],
+  ["insufficient_balance", 402],
+  ["rate_limit", 429],
+  ["server", 503],
+  ["bad_request", 400],
+  ["network", undefined],
+  ["timeout", undefined],
+  ["empty_reply", 200],
+  ["bad_reply", 200],
+  ["other", undefined],
 ];
 const hasChinese = (line: string) => /[\u4e00-\u9fff]/.test(line);
 
@@ -22,15 +30,18 @@ function expectCopyableCommands({ lines }: Explanation): void {
 }
 
 describe("explain: one paragraph per kind of failure", () => {
-  test.each(kinds)("%s: what happened in Chinese, then in English, the details, and the offline command on its own line", (kind, status) => {
-    const explanation = explain(failure(new DeepSeekError(`what the client said about ${kind}`, kind, status)));
-    const [zh = "", en = ""] = explanation.lines;
-    expect(explanation.title).toEqual(["运行失败", "The run failed"]);
-    expect(hasChinese(zh), zh).toBe(true);
-    expect(hasChinese(en), en).toBe(false);
-    expect(explanation.lines).toContain(`详情 / Details: what the client said about ${kind}`);
-    expectCopyableCommands(explanation);
-  });
+  test.each(kinds)(
+    "%s: what happened in Chinese, then in English, the details, and the offline command on its own line",
+    (kind, status) => {
+      const explanation = explain(failure(new DeepSeekError(`what the client said about ${kind}`, kind, status)));
+      const [zh = "", en = ""] = explanation.lines;
+      expect(explanation.title).toEqual(["运行失败", "The run failed"]);
+      expect(hasChinese(zh), zh).toBe(true);
+      expect(hasChinese(en), en).toBe(false);
+      expect(explanation.lines).toContain(`详情 / Details: what the client said about ${kind}`);
+      expectCopyableCommands(explanation);
+    },
+  );
 
   test.each([
     ["authentication", 401, "DeepSeek refused the API key (401). Check that DEEPSEEK_API_KEY is complete"],
@@ -95,8 +106,15 @@ describe("formatMessage: ③ shows each message as one entry", () => {
   const call = (n: number) => ({ id: `call_0${n}`, name: "calculator", arguments: `{"expression": "${n}+${n}"}` });
 
   test("all of one reply's tool calls on one line, with any text the reply had after them", () => {
-    const message = { role: "assistant", content: "先算一下", reasoning_content: null, tool_calls: [call(1), call(2)] } as const;
-    expect(formatMessage(message)).toBe('[assistant → 请求工具] calculator({"expression": "1+1"}), calculator({"expression": "2+2"}) — 先算一下');
+    const message = {
+      role: "assistant",
+      content: "先算一下",
+      reasoning_content: null,
+      tool_calls: [call(1), call(2)],
+    } as const;
+    expect(formatMessage(message)).toBe(
+      '[assistant → 请求工具] calculator({"expression": "1+1"}), calculator({"expression": "2+2"}) — 先算一下',
+    );
   });
 
   test("a reply with no text and no calls is still one entry", () => {

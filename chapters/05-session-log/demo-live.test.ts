@@ -46,7 +46,10 @@ describe("against the loopback stand-in", { timeout: 60_000 }, () => {
 
   test("a spent step budget is said plainly under the log, in both languages, and the structure check names max_steps", async () => {
     // The model calls the calculator at every one of the scenario's 10 steps and never answers.
-    standIn = await startStandIn({ apiKey: KEY, replies: Array.from({ length: 5 }, () => repliesOf("max-steps")).flat() });
+    standIn = await startStandIn({
+      apiKey: KEY,
+      replies: Array.from({ length: 5 }, () => repliesOf("max-steps")).flat(),
+    });
     const { code, lines, text } = await runInProcess([], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
     expect(code, "the log is whole and replays: not a crash").toBe(0);
     expect(eventLines(lines).at(-1)).toContain('{"turn":1,"reason":"max_steps"}');
@@ -62,10 +65,18 @@ describe("against the loopback stand-in", { timeout: 60_000 }, () => {
   test("a wrong key exits 1 after printing the log so far and one explanation, never the key", async () => {
     standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("calculator") });
     const wrongKey = "sk-demo-wrong-key-000000-k3y9";
-    const { code, lines, text } = await runInProcess([], { DEEPSEEK_API_KEY: wrongKey, DEEPSEEK_BASE_URL: standIn.baseURL });
+    const { code, lines, text } = await runInProcess([], {
+      DEEPSEEK_API_KEY: wrongKey,
+      DEEPSEEK_BASE_URL: standIn.baseURL,
+    });
     expect(code).toBe(1);
     expect(eventLines(lines).map((line) => line.split(/\s+/)[2])).toEqual([
-      "turn/start", "user/message", "request/header", "step/start", "step/end", "turn/end",
+      "turn/start",
+      "user/message",
+      "request/header",
+      "step/start",
+      "step/end",
+      "turn/end",
     ]);
     expect(eventLines(lines)[5]).toContain('"reason":"error"');
     const explanation = section(lines, FAILED).join("\n");
@@ -91,7 +102,9 @@ describe("with a key or a setting that needs care", { timeout: 20_000 }, () => {
     expect(code).toBe(1);
     expect(lines).toContain("=== 设置有误 / A setting is wrong ===");
     expect(text).toContain("设置有误，还没有发出任何请求。DEEPSEEK_BASE_URL 的值 http://127.0.0.1:9/v1 里带有 user:password@");
-    expect(text).toContain("A setting is wrong, so nothing was sent. DEEPSEEK_BASE_URL (http://127.0.0.1:9/v1) has user:password@ in it; fetch refuses");
+    expect(text).toContain(
+      "A setting is wrong, so nothing was sent. DEEPSEEK_BASE_URL (http://127.0.0.1:9/v1) has user:password@ in it; fetch refuses",
+    );
     expect(text, "not a network failure: nothing was sent").not.toContain("could not reach DeepSeek");
     expect(text).not.toMatch(/learner|pa55word|sk-in-the-query/);
   });
@@ -105,7 +118,10 @@ describe("with a key or a setting that needs care", { timeout: 20_000 }, () => {
   });
 
   test("a key with a space inside is refused without showing it", async () => {
-    const { code, text } = await runInProcess([], { DEEPSEEK_API_KEY: "sk-pasted 0123456789abcdef", DEEPSEEK_BASE_URL: "http://127.0.0.1:9" });
+    const { code, text } = await runInProcess([], {
+      DEEPSEEK_API_KEY: "sk-pasted 0123456789abcdef",
+      DEEPSEEK_BASE_URL: "http://127.0.0.1:9",
+    });
     expect(code).toBe(1);
     expect(text).toContain("DEEPSEEK_API_KEY has a space, line break or other character no API key contains (at position 10)");
     expect(text).not.toMatch(/pasted|0123/);

@@ -77,7 +77,9 @@ function connectLive(env: Env): Connection {
 function connectOffline(scenario: string | Recording, why: "no key" | "--offline"): Connection {
   // `file` as shown to the learner; fixturePath is the absolute one.
   const { file, fixture, note } =
-    typeof scenario === "string" ? { file: `fixtures/data/${scenario}.json`, fixture: loadFixture(fixturePath(scenario)), note: undefined } : scenario;
+    typeof scenario === "string"
+      ? { file: `fixtures/data/${scenario}.json`, fixture: loadFixture(fixturePath(scenario)), note: undefined }
+      : scenario;
   const { meta } = fixture;
   const [zh, en] =
     meta.provenance === "recorded"

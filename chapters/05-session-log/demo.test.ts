@@ -25,7 +25,9 @@ describe("offline (no key, or --offline)", () => {
 
   test("the second line says how to go live, in both languages, with the command last on the line", async () => {
     const { lines } = await runInProcess([]);
-    expect(lines[1]).toBe("要调用真实模型，请设置 DEEPSEEK_API_KEY 再运行 / To call the live model, set DEEPSEEK_API_KEY and run: npm run demo");
+    expect(lines[1]).toBe(
+      "要调用真实模型，请设置 DEEPSEEK_API_KEY 再运行 / To call the live model, set DEEPSEEK_API_KEY and run: npm run demo",
+    );
   });
 
   test("prints sections ①–④: 12 subscriber lines, 12 events, 4 messages, and a replay that is deep-equal", async () => {
@@ -50,7 +52,12 @@ describe("offline (no key, or --offline)", () => {
   test("a multi-line answer goes on below its first line, indented further, so ③ has one entry per message", async () => {
     const { lines } = await runInProcess([]);
     const answer = section(lines, "=== ③").slice(3);
-    expect(answer).toEqual(["  [assistant] 根据计算，**1 + 2 × 3 = 7**。", "", "    这里需要注意运算顺序：先算乘法（2 × 3 = 6），再算加法（1 + 6 = 7）。", ""]);
+    expect(answer).toEqual([
+      "  [assistant] 根据计算，**1 + 2 × 3 = 7**。",
+      "",
+      "    这里需要注意运算顺序：先算乘法（2 × 3 = 6），再算加法（1 + 6 = 7）。",
+      "",
+    ]);
   });
 
   test("the structure check reports how the turn ended", async () => {
@@ -71,13 +78,19 @@ describe("offline (no key, or --offline)", () => {
 
   test("a blank DEEPSEEK_API_KEY (only spaces or a line break) means offline", async () => {
     // If it were taken for a key, the run would go to this closed port and fail.
-    const { code, lines } = await runInProcess([], { DEEPSEEK_API_KEY: " \r\n", DEEPSEEK_BASE_URL: "http://127.0.0.1:9" });
+    const { code, lines } = await runInProcess([], {
+      DEEPSEEK_API_KEY: " \r\n",
+      DEEPSEEK_BASE_URL: "http://127.0.0.1:9",
+    });
     expect(lines[0]).toMatch(/^离线回放 /);
     expect(code).toBe(0);
   });
 
   test("without a key, the other settings are not read: a wrong one does not stop the offline replay", async () => {
-    const { code, lines } = await runInProcess([], { DEEPSEEK_BASE_URL: "ftp://nowhere.test", DEEPSEEK_TIMEOUT_MS: "soon" });
+    const { code, lines } = await runInProcess([], {
+      DEEPSEEK_BASE_URL: "ftp://nowhere.test",
+      DEEPSEEK_TIMEOUT_MS: "soon",
+    });
     expect(code).toBe(0);
     expect(lines[0]).toMatch(/^离线回放 /);
   });

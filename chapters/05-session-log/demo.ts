@@ -27,8 +27,15 @@ import { writeTimelinePage } from "./timeline/page.ts";
 const COMMAND = {
   usage: ["npm run demo -- [flags]"],
   flags: {
-    offline: { type: "boolean", help: "即使设置了 DEEPSEEK_API_KEY 也离线回放 / replay a recording even with DEEPSEEK_API_KEY set" },
-    html: { type: "string", value: "<file>", help: "把这次运行的时间线页面写到 <file> / write the run's timeline page to <file>" },
+    offline: {
+      type: "boolean",
+      help: "即使设置了 DEEPSEEK_API_KEY 也离线回放 / replay a recording even with DEEPSEEK_API_KEY set",
+    },
+    html: {
+      type: "string",
+      value: "<file>",
+      help: "把这次运行的时间线页面写到 <file> / write the run's timeline page to <file>",
+    },
     ...DISK_FLAGS,
   },
 } as const satisfies Command<Flags>;
@@ -58,7 +65,8 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
   // --load alone tells the file's story with no model, so it needs no connection.
   const connection = plan.prompt === undefined ? undefined : connect(offline, io.env, plan.recording ?? SCENARIO);
   // Nothing printed should hold the key; scrubbing every line makes sure (a refused setting shows none).
-  const out = (line: string) => io.out(connection === undefined || connection instanceof DeepSeekConfigError ? line : connection.scrub(line));
+  const out = (line: string) =>
+    io.out(connection === undefined || connection instanceof DeepSeekConfigError ? line : connection.scrub(line));
   const heading = ([zh, en]: readonly [string, string]) => out(`\n${c.bold(`=== ${zh} / ${en} ===`)}`);
   const report = ({ title, lines }: Explanation) => {
     heading(title);

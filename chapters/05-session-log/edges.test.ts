@@ -27,7 +27,10 @@ describe("freezeJson: the chapter's answer at the edges", () => {
 
   it("an instance of an anonymous class is named by its prototype, not by an empty name", () => {
     const error = thrownBy(() => freezeJson({ v: new (class {})() }));
-    expect(error).toMatchObject({ path: "$.v", reason: "an object with a custom prototype is not a plain object or array" });
+    expect(error).toMatchObject({
+      path: "$.v",
+      reason: "an object with a custom prototype is not a plain object or array",
+    });
   });
 });
 

@@ -34,9 +34,7 @@ export const eventSchemas: { readonly [T in ChapterEventType]: z.ZodType<Session
     header: z.strictObject({
       model: z.string(),
       system: z.string(),
-      tools: z.array(
-        z.strictObject({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) }),
-      ),
+      tools: z.array(z.strictObject({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) })),
     }),
     reason: z.literal("initial"),
   }),

@@ -45,9 +45,7 @@ export interface SessionEventMap {
 export type KnownEventType = keyof SessionEventMap;
 
 /** The data an event of type `T` carries: its declared shape, or any JSON object for other types. */
-export type EventData<T extends string> = T extends KnownEventType
-  ? DeepReadonly<SessionEventMap[T]>
-  : JsonObject;
+export type EventData<T extends string> = T extends KnownEventType ? DeepReadonly<SessionEventMap[T]> : JsonObject;
 
 type DeepReadonly<T> = T extends (infer Item)[]
   ? readonly DeepReadonly<Item>[]

@@ -5,7 +5,7 @@ import type { AssistantMessage } from "../common/messages.ts";
 import { runAgent } from "./agent-loop.ts";
 import { findLogProblems } from "./invariants.ts";
 import { Session } from "./session.ts";
-import { type SessionEvent } from "./events.ts";
+import type { SessionEvent } from "./events.ts";
 
 const callReply: AssistantMessage = {
   role: "assistant",
@@ -162,10 +162,14 @@ describe("findLogProblems: turns and steps closed, every tool call answered once
     session.append("tool/result", { call_id: "y", content: "1", is_error: false });
     session.append("tool/result", { call_id: "y", content: "1", is_error: false });
     const messages = findLogProblems(session.events).map((p) => p.message);
-    [/^event #0: .*\bturn 1\b.*\bturn 2\b/, /^event #1: .*\bturn 2\b/, /^event #2: .*\bx\b.*never made/, /^event #5: .*second.*\by$/].forEach(
-      (part, i) => expect(messages[i]).toMatch(part),
-    );
+    [
+      /^event #0: .*\bturn 1\b.*\bturn 2\b/,
+      /^event #1: .*\bturn 2\b/,
+      /^event #2: .*\bx\b.*never made/,
+      /^event #5: .*second.*\by$/,
+    ].forEach((part, i) => {
+      expect(messages[i]).toMatch(part);
+    });
     expect(messages).toHaveLength(4);
   });
 });
-

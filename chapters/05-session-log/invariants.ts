@@ -37,12 +37,14 @@ export function findLogProblems(events: readonly SessionEvent[]): LogProblem[] {
       openTurn = event;
     } else if (isEventOfType(event, "turn/end")) {
       if (openStep) report(openStep.id, "OPEN_STEP", `step ${openStep.data.step} never ended before its turn did`);
-      if (openTurn?.data.turn !== event.data.turn) report(event.id, "UNEXPECTED_BOUNDARY", `turn/end for turn ${event.data.turn}, which is not open`);
+      if (openTurn?.data.turn !== event.data.turn)
+        report(event.id, "UNEXPECTED_BOUNDARY", `turn/end for turn ${event.data.turn}, which is not open`);
       openTurn = undefined;
       openStep = undefined;
     } else if (isEventOfType(event, "step/start")) {
       if (openStep) report(openStep.id, "OPEN_STEP", `step ${openStep.data.step} never ended before step ${event.data.step} began`);
-      if (openTurn?.data.turn !== event.data.turn) report(event.id, "UNEXPECTED_BOUNDARY", `step/start outside its turn ${event.data.turn}`);
+      if (openTurn?.data.turn !== event.data.turn)
+        report(event.id, "UNEXPECTED_BOUNDARY", `step/start outside its turn ${event.data.turn}`);
       openStep = event;
     } else if (isEventOfType(event, "step/end")) {
       const closesOpenStep = openStep?.data.turn === event.data.turn && openStep.data.step === event.data.step;

@@ -57,7 +57,10 @@ describe("MAX_JSON_DEPTH leaves the caller most of the call stack", () => {
   // JSON.stringify of frozen arrays is the costliest step: at 1,000 levels this fails from about 55%.
   test("with two thirds of the stack already in use, data at the limit appends, saves and replays", () => {
     const atLimit = { deep: nested(MAX_JSON_DEPTH - 1) }; // the data object is a level of its own
-    expect(withStackUsed(2 / 3, () => appendSaveReplay(atLimit)), "no RangeError anywhere on the way").toBe(1);
+    expect(
+      withStackUsed(2 / 3, () => appendSaveReplay(atLimit)),
+      "no RangeError anywhere on the way",
+    ).toBe(1);
   });
 
   test("with two thirds of the stack already in use, data past the limit is still a JsonValueError, not a RangeError", () => {

@@ -67,3 +67,10 @@ export class RepairError extends Error {
     );
   }
 }
+
+// ── what a repair says ──
+// What the model reads on the next turn, so each says what happened and that nothing was retried.
+export const TURN_INTERRUPTED =
+  "interrupted: the run stopped before this turn ended (the process was killed or crashed); closed when the log was loaded";
+export const OUTCOME_UNKNOWN = "error: interrupted while this tool call was running; its outcome is unknown and it was not run again";
+export const NOT_STARTED = "error: interrupted before this tool call started; it never ran";

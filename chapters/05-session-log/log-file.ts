@@ -7,13 +7,19 @@
 import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
 import { isEventOfType, type SessionEvent } from "./events.ts";
 import { findLogProblems, type LogProblem } from "./invariants.ts";
-import { LogFileError, RepairError, type LoadedLog, type ReadOptions, type TornLine } from "./log-file-types.ts";
+import {
+  LogFileError,
+  NOT_STARTED,
+  OUTCOME_UNKNOWN,
+  RepairError,
+  TURN_INTERRUPTED,
+  type LoadedLog,
+  type ReadOptions,
+  type TornLine,
+} from "./log-file-types.ts";
 import { Session } from "./session.ts";
 import { ReplayError, type SessionLog } from "./session-types.ts";
-
-function lineOf(event: SessionEvent): Buffer {
-  return Buffer.from(`${JSON.stringify(event)}\n`);
-}
+import { decode, lineOf, parseLine, startsWithBracket } from "./jsonl.ts";
 
 // ── writing: persistence is just a subscriber ───────────────────────────────────────────────────
 
@@ -40,7 +46,12 @@ export function attachLogFile(session: SessionLog, file: string): () => void {
     // Anything but our own bytes at the end means someone else wrote here: stop rather than interleave.
     const found = fstatSync(fd).size;
     if (found !== size) {
-      throw new LogFileError("FILE_CHANGED", file, undefined, `event #${event.id} was not written: the file has ${found} bytes, this writer wrote ${size} (another writer is appending to it)`);
+      throw new LogFileError(
+        "FILE_CHANGED",
+        file,
+        undefined,
+        `event #${event.id} was not written: the file has ${found} bytes, this writer wrote ${size} (another writer is appending to it)`,
+      );
     }
     size += writeDurably(fd, lineOf(event));
   });
@@ -103,16 +114,6 @@ export function parseLogText(input: string | Uint8Array, options: ReadOptions = 
   return { session: replay(entries, source, sessionOptions, (index) => index + 1), torn, format: "jsonl" };
 }
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-
-function decode(bytes: Uint8Array): string | undefined {
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Parses each line; only the last may be torn. */
 function readLines(bytes: Uint8Array, source: string): { entries: unknown[]; torn: TornLine | undefined } {
   const entries: unknown[] = [];
@@ -124,27 +125,16 @@ function readLines(bytes: Uint8Array, source: string): { entries: unknown[]; tor
     const isLast = newline === bytes.length - 1;
     if (entry.ok) entries.push(entry.value);
     else if (isLast) return { entries, torn: { line, reason: "not-json", bytes: newline + 1 - start } };
-    else throw new LogFileError("BAD_LINE", source, line, `${entry.why}; only the last line can be torn by a crash, so a bad line before it means a damaged file`);
+    else
+      throw new LogFileError(
+        "BAD_LINE",
+        source,
+        line,
+        `${entry.why}; only the last line can be torn by a crash, so a bad line before it means a damaged file`,
+      );
     start = newline + 1;
   }
   return { entries, torn: undefined };
-}
-
-type Parsed = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly why: string };
-
-function parseLine(bytes: Uint8Array): Parsed {
-  const text = decode(bytes);
-  if (text === undefined) return { ok: false, why: "the line is not valid UTF-8" };
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (error) {
-    return { ok: false, why: `the line is not JSON (${(error as Error).message})` };
-  }
-}
-
-function startsWithBracket(bytes: Uint8Array): boolean {
-  const first = bytes.findIndex((byte) => byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d);
-  return first !== -1 && bytes[first] === 0x5b; // "["
 }
 
 function parseJsonArray(bytes: Uint8Array, source: string): unknown {
@@ -153,12 +143,22 @@ function parseJsonArray(bytes: Uint8Array, source: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new LogFileError("BAD_JSON", source, undefined, `a log that starts with "[" is one JSON array of events, but this is not JSON (${(error as Error).message})`);
+    throw new LogFileError(
+      "BAD_JSON",
+      source,
+      undefined,
+      `a log that starts with "[" is one JSON array of events, but this is not JSON (${(error as Error).message})`,
+    );
   }
 }
 
 /** Session.fromLog, with its ReplayError's event index told as the line the event was on. */
-function replay(entries: unknown, source: string, options: Omit<ReadOptions, "source">, lineOf: (index: number) => number | undefined): Session {
+function replay(
+  entries: unknown,
+  source: string,
+  options: Omit<ReadOptions, "source">,
+  lineOf: (index: number) => number | undefined,
+): Session {
   try {
     return Session.fromLog(entries, options);
   } catch (error) {
@@ -168,11 +168,6 @@ function replay(entries: unknown, source: string, options: Omit<ReadOptions, "so
 }
 
 // ── repair: a crash leaves the last turn open; close it by appending ────────────────────────────
-
-// What the model reads on the next turn, so each says what happened and that nothing was retried.
-const TURN_INTERRUPTED = "interrupted: the run stopped before this turn ended (the process was killed or crashed); closed when the log was loaded";
-const OUTCOME_UNKNOWN = "error: interrupted while this tool call was running; its outcome is unknown and it was not run again";
-const NOT_STARTED = "error: interrupted before this tool call started; it never ran";
 
 /**
  * Closes the last turn if a crash left it open — an error result for each call the turn left

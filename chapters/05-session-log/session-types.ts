@@ -29,15 +29,7 @@ export interface SessionLog {
 }
 
 /** The rules a stored log is checked against, in the order `fromLog` checks them. */
-export type ReplayRule =
-  | "NOT_A_LOG"
-  | "NOT_AN_EVENT"
-  | "UNEXPECTED_KEY"
-  | "ID_MISMATCH"
-  | "BAD_TYPE"
-  | "BAD_TS"
-  | "BAD_DATA"
-  | "SCHEMA";
+export type ReplayRule = "NOT_A_LOG" | "NOT_AN_EVENT" | "UNEXPECTED_KEY" | "ID_MISMATCH" | "BAD_TYPE" | "BAD_TS" | "BAD_DATA" | "SCHEMA";
 
 /** A stored log broke a rule; `index` is the event's position and `code` names the rule. */
 export class ReplayError extends Error {

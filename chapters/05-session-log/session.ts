@@ -2,7 +2,7 @@
 // is read through frozen snapshots; subscribers hear about each event after it is committed; and a
 // stored log replays into a new Session with `fromLog`, checked event by event.
 import type { Message } from "../common/messages.ts";
-import { type EventData, type SessionEvent } from "./events.ts";
+import type { EventData, SessionEvent } from "./events.ts";
 import { checkEventData, eventSchemas, EventDataError, type EventSchemas } from "./event-schemas.ts";
 import { describeValue } from "./describe.ts";
 import { freezeJson } from "./json.ts";
@@ -201,7 +201,9 @@ function readStored<T>(index: number, code: "NOT_A_LOG" | "NOT_AN_EVENT", readin
   try {
     return reading();
   } catch (error) {
-    throw new ReplayError(index, code, "reading it threw an error (a Proxy or a getter?), kept as the cause", { cause: error });
+    throw new ReplayError(index, code, "reading it threw an error (a Proxy or a getter?), kept as the cause", {
+      cause: error,
+    });
   }
 }
 

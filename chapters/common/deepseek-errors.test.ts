@@ -39,7 +39,11 @@ describe("an HTTP error status becomes the kind that says what to do", () => {
   ])("%i is kind %s, and the message keeps the status and what the body said", async (status, kind, said) => {
     failWith(status, said);
     const error = await deepSeekError(ask(client()));
-    expect(error).toMatchObject({ kind, status, message: `DeepSeek API error ${status} (invalid_request_error): ${said}` });
+    expect(error).toMatchObject({
+      kind,
+      status,
+      message: `DeepSeek API error ${status} (invalid_request_error): ${said}`,
+    });
   });
 
   test("429 is kind rate_limit only after the SDK's retries are used up (1 + maxRetries requests)", async () => {
@@ -59,26 +63,39 @@ describe("an HTTP error status becomes the kind that says what to do", () => {
 
 describe("failures without an HTTP status", () => {
   test("a server that accepts and never answers is kind timeout (not network), naming the limit and the tries", async () => {
-    server.use(http.post(URL_DEFAULT, async () => {
-      await delay("infinite");
-      return HttpResponse.json({});
-    }));
+    server.use(
+      http.post(URL_DEFAULT, async () => {
+        await delay("infinite");
+        return HttpResponse.json({});
+      }),
+    );
     const error = await deepSeekError(ask(new DeepSeekClient({ apiKey: KEY, timeoutMs: 50, maxRetries: 0 })));
-    expect(error).toMatchObject({ kind: "timeout", message: "no answer from DeepSeek at https://api.deepseek.com within 50 ms (1 try)" });
+    expect(error).toMatchObject({
+      kind: "timeout",
+      message: "no answer from DeepSeek at https://api.deepseek.com within 50 ms (1 try)",
+    });
   });
 
   test("a connection failure is kind network and names the base URL, not the key", async () => {
     server.use(http.post(URL_DEFAULT, () => HttpResponse.error()));
     const error = await deepSeekError(ask(client()));
-    expect(error).toMatchObject({ kind: "network", message: expect.stringContaining("could not reach DeepSeek at https://api.deepseek.com") });
+    expect(error).toMatchObject({
+      kind: "network",
+      message: expect.stringContaining("could not reach DeepSeek at https://api.deepseek.com"),
+    });
     expect(error.message).not.toContain(KEY);
   });
 
   test("anything else the SDK throws (here: the body breaking off mid-read) is kind other, its message scrubbed", async () => {
-    const broken = new ReadableStream({ start: (controller) => controller.error(new Error(`stream reset while sending ${KEY}`)) });
+    const broken = new ReadableStream({
+      start: (controller) => controller.error(new Error(`stream reset while sending ${KEY}`)),
+    });
     server.use(http.post(URL_DEFAULT, () => new HttpResponse(broken, { status: 200, headers: { "content-type": "application/json" } })));
     const error = await deepSeekError(ask(client()));
-    expect(error).toMatchObject({ kind: "other", message: "DeepSeek call failed: stream reset while sending [redacted]" });
+    expect(error).toMatchObject({
+      kind: "other",
+      message: "DeepSeek call failed: stream reset while sending [redacted]",
+    });
     expect(error.status).toBeUndefined();
   });
 });
@@ -88,7 +105,9 @@ describe("errors never reveal the key", () => {
     failWith(401, `Authentication Fails, Your api key: ****cdef is invalid (sent ${KEY})`, "authentication_error");
     const error = await deepSeekError(ask(client()));
     expect(error).toMatchObject({ kind: "authentication", status: 401 });
-    expect(error.message).toBe("DeepSeek API error 401 (authentication_error): Authentication Fails, Your api key: **** is invalid (sent [redacted])");
+    expect(error.message).toBe(
+      "DeepSeek API error 401 (authentication_error): Authentication Fails, Your api key: **** is invalid (sent [redacted])",
+    );
     expect(`${error.message}${error.stack}`).not.toContain(KEY);
     expect(`${error.message}${error.stack}`, "not even the last four characters").not.toContain(KEY.slice(-4));
     expect(error).not.toHaveProperty("cause");
@@ -110,11 +129,18 @@ describe("errors never reveal the key", () => {
   ])("a key read with %s is trimmed, so a 401 echoing the key the server got is scrubbed", async (_, raw) => {
     vi.stubEnv("DEEPSEEK_API_KEY", raw);
     // fetch trims header values: this server sees, and echoes, the trimmed key.
-    server.use(http.post(URL_DEFAULT, ({ request }) => {
-      const sent = request.headers.get("authorization")?.replace(/^Bearer /, "");
-      const error = { message: `Authentication Fails, your api key ${sent} is invalid`, type: "authentication_error", param: null, code: null };
-      return HttpResponse.json({ error }, { status: 401 });
-    }));
+    server.use(
+      http.post(URL_DEFAULT, ({ request }) => {
+        const sent = request.headers.get("authorization")?.replace(/^Bearer /, "");
+        const error = {
+          message: `Authentication Fails, your api key ${sent} is invalid`,
+          type: "authentication_error",
+          param: null,
+          code: null,
+        };
+        return HttpResponse.json({ error }, { status: 401 });
+      }),
+    );
     const error = await deepSeekError(ask(new DeepSeekClient({ maxRetries: 0 })));
     expect(error.message).toBe("DeepSeek API error 401 (authentication_error): Authentication Fails, your api key [redacted] is invalid");
     expect(`${error.message}${error.stack}`).not.toContain(KEY);

@@ -3,7 +3,7 @@
 import { http, HttpResponse, type JsonBodyType } from "msw";
 import { setupServer, type SetupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from "vitest";
-import { DeepSeekClient, DeepSeekError } from "./deepseek.ts";
+import { type DeepSeekClient, DeepSeekError } from "./deepseek.ts";
 
 export const KEY = "sk-test-0123456789abcdef0123456789abcdef";
 export const URL_DEFAULT = "https://api.deepseek.com/chat/completions";

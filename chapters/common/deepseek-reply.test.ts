@@ -39,15 +39,43 @@ describe("a malformed 200 reply is a DeepSeekError of kind bad_reply naming the 
     ["a choice that is not an object", withChoice("stop"), 'choices[0] should be an object, but is "stop"'],
     ["a message that is null", withChoice({ index: 0, message: null }), "choices[0].message should be an object, but is null"],
     ["content that is not text", completion({ content: 42 }), "choices[0].message.content should be a string or null, but is a number"],
-    ["content that is an array of parts", completion({ content: [{ type: "text", text: "7" }] }), "choices[0].message.content should be a string or null, but is an array"],
-    ["reasoning_content that is not text", completion({ content: "7", reasoning_content: 42 }), "choices[0].message.reasoning_content should be a string or null, but is a number"],
-    ["tool_calls that are not an array", completion({ content: "", tool_calls: { 0: call } }), "choices[0].message.tool_calls should be an array, but is an object"],
-    ["a tool call that is not an object", withCall("calculator"), 'choices[0].message.tool_calls[0] should be an object, but is "calculator"'],
+    [
+      "content that is an array of parts",
+      completion({ content: [{ type: "text", text: "7" }] }),
+      "choices[0].message.content should be a string or null, but is an array",
+    ],
+    [
+      "reasoning_content that is not text",
+      completion({ content: "7", reasoning_content: 42 }),
+      "choices[0].message.reasoning_content should be a string or null, but is a number",
+    ],
+    [
+      "tool_calls that are not an array",
+      completion({ content: "", tool_calls: { 0: call } }),
+      "choices[0].message.tool_calls should be an array, but is an object",
+    ],
+    [
+      "a tool call that is not an object",
+      withCall("calculator"),
+      'choices[0].message.tool_calls[0] should be an object, but is "calculator"',
+    ],
     ["a tool call without id", withCall(noId), "choices[0].message.tool_calls[0].id should be a string, but is missing"],
     ["a tool call without type", withCall(noType), 'choices[0].message.tool_calls[0].type should be "function", but is missing'],
-    ["a tool call without function", withCall(noFunction), "choices[0].message.tool_calls[0].function should be an object with name and arguments, but is missing"],
-    ["a function name that is not text", withCall({ ...call, function: { name: 7, arguments: "{}" } }), "choices[0].message.tool_calls[0].function.name should be a string, but is a number"],
-    ["arguments that are an object, not JSON text", withCall({ ...call, function: { name: "calculator", arguments: {} } }), "choices[0].message.tool_calls[0].function.arguments should be a string (JSON text), but is an object"],
+    [
+      "a tool call without function",
+      withCall(noFunction),
+      "choices[0].message.tool_calls[0].function should be an object with name and arguments, but is missing",
+    ],
+    [
+      "a function name that is not text",
+      withCall({ ...call, function: { name: 7, arguments: "{}" } }),
+      "choices[0].message.tool_calls[0].function.name should be a string, but is a number",
+    ],
+    [
+      "arguments that are an object, not JSON text",
+      withCall({ ...call, function: { name: "calculator", arguments: {} } }),
+      "choices[0].message.tool_calls[0].function.arguments should be a string (JSON text), but is an object",
+    ],
   ])("%s", async (_, reply, said) => {
     capture(server, reply);
     const error = await deepSeekError(ask(client()));
@@ -64,7 +92,10 @@ describe("a malformed 200 reply is a DeepSeekError of kind bad_reply naming the 
   test("a tool call of another type is an error, not dropped (the model would wait for its result forever)", async () => {
     capture(server, withCall({ ...call, type: "code_interpreter" }));
     const error = await deepSeekError(ask(client()));
-    expect(error).toMatchObject({ kind: "bad_reply", message: expect.stringContaining('tool_calls[0].type should be "function", but is "code_interpreter"') });
+    expect(error).toMatchObject({
+      kind: "bad_reply",
+      message: expect.stringContaining('tool_calls[0].type should be "function", but is "code_interpreter"'),
+    });
   });
 
   test("a text found in place of a field is quoted cut to 40 characters, so the message stays one short line", async () => {
@@ -85,14 +116,17 @@ describe("a malformed 200 reply is a DeepSeekError of kind bad_reply naming the 
     const cut = JSON.stringify(completion({ content: "7" })).slice(0, 60);
     server.use(http.post(URL_DEFAULT, () => new HttpResponse(cut, { status: 200, headers: { "content-type": "application/json" } })));
     const error = await deepSeekError(ask(client()));
-    expect(error).toMatchObject({ kind: "bad_reply", message: expect.stringContaining("the response is not valid JSON") });
+    expect(error).toMatchObject({
+      kind: "bad_reply",
+      message: expect.stringContaining("the response is not valid JSON"),
+    });
   });
 
   test("a bad_reply that quotes the key is scrubbed like every other error", async () => {
     capture(server, completion({ content: "", tool_calls: KEY }, "tool_calls"));
     const error = await deepSeekError(ask(client()));
     expect(error.kind).toBe("bad_reply");
-    expect(error.message).toContain("tool_calls should be an array, but is \"[redacted]");
+    expect(error.message).toContain('tool_calls should be an array, but is "[redacted]');
     expect(error.message).not.toContain(KEY.slice(0, 8));
   });
 });

@@ -9,7 +9,10 @@ import { clip } from "./text.ts";
 // Each schema's error is what the field should be; `badReply` adds where, and what it is instead.
 const should = (be: string) => ({ error: be });
 const text = z.string(should("a string"));
-const textOrNull = z.string(should("a string or null")).nullish().transform((value) => value ?? null);
+const textOrNull = z
+  .string(should("a string or null"))
+  .nullish()
+  .transform((value) => value ?? null);
 
 /** A tool call is never dropped: the model would then wait for a result that no one sends. */
 const toolCallSchema = z
@@ -17,10 +20,7 @@ const toolCallSchema = z
     {
       id: text,
       type: z.literal("function", should('"function"')),
-      function: z.object(
-        { name: text, arguments: z.string(should("a string (JSON text)")) },
-        should("an object with name and arguments"),
-      ),
+      function: z.object({ name: text, arguments: z.string(should("a string (JSON text)")) }, should("an object with name and arguments")),
     },
     should("an object"),
   )
@@ -29,7 +29,10 @@ const toolCallSchema = z
 const messageSchema = z.object(
   {
     content: textOrNull,
-    tool_calls: z.array(toolCallSchema, should("an array")).nullish().transform((calls) => calls ?? []),
+    tool_calls: z
+      .array(toolCallSchema, should("an array"))
+      .nullish()
+      .transform((calls) => calls ?? []),
     reasoning_content: textOrNull,
   },
   should("an object"),

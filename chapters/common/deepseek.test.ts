@@ -43,7 +43,11 @@ describe("request wire format", () => {
           content: "",
           reasoning_content: "Use the calculator.",
           tool_calls: [
-            { id: "call_00_abc", type: "function", function: { name: "calculator", arguments: '{"expression":"1+2*3"}' } },
+            {
+              id: "call_00_abc",
+              type: "function",
+              function: { name: "calculator", arguments: '{"expression":"1+2*3"}' },
+            },
           ],
         },
         { role: "tool", content: "7", tool_call_id: "call_00_abc" },
@@ -94,7 +98,12 @@ describe("request wire format", () => {
 
 describe("reply", () => {
   test("becomes an AssistantMessage with content, reasoning_content and tool_calls", async () => {
-    const toolCall = { index: 0, id: "call_00_abc", type: "function", function: { name: "calculator", arguments: '{"expression":"1+2*3"}' } };
+    const toolCall = {
+      index: 0,
+      id: "call_00_abc",
+      type: "function",
+      function: { name: "calculator", arguments: '{"expression":"1+2*3"}' },
+    };
     capture(server, completion({ content: "", reasoning_content: "用户问 1+2*3，用计算器。", tool_calls: [toolCall] }, "tool_calls"));
     const reply = await new DeepSeekClient({ apiKey: KEY }).chat(roundTrip);
     expect(reply).toEqual({
@@ -113,7 +122,11 @@ describe("reply", () => {
     const first = await client.chat({ system: "s", tools: [], messages: [{ role: "user", content: "q" }] });
     server.resetHandlers();
     const seen = capture(server, completion({ content: "7" }));
-    await client.chat({ system: "s", tools: [], messages: [first, { role: "tool", content: "7", tool_call_id: "call_00_r" }] });
+    await client.chat({
+      system: "s",
+      tools: [],
+      messages: [first, { role: "tool", content: "7", tool_call_id: "call_00_r" }],
+    });
     const messages = seen[0]?.body.messages as Record<string, unknown>[];
     expect(messages[1]?.reasoning_content).toBe(reasoning);
   });

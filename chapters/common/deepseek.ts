@@ -2,10 +2,7 @@
 // `AssistantMessage` out. The system prompt and tool specs travel beside the messages, not inside
 // them — chapter 05 logs them in `request/header`, never as a message.
 import OpenAI from "openai";
-import type {
-  ChatCompletionMessageParam,
-  ChatCompletionTool,
-} from "openai/resources/chat/completions";
+import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import { describeFailure } from "./deepseek-errors.ts";
 import { parseReply } from "./deepseek-reply.ts";
 import type { AssistantMessage, Message, ToolCall } from "./messages.ts";
@@ -67,10 +64,7 @@ export class DeepSeekClient implements ChatClient {
   }
 
   async chat(request: ChatRequest): Promise<AssistantMessage> {
-    const messages: WireMessage[] = [
-      { role: "system", content: request.system },
-      ...request.messages.map(toWire),
-    ];
+    const messages: WireMessage[] = [{ role: "system", content: request.system }, ...request.messages.map(toWire)];
     const tools = request.tools.map(toWireTool);
     try {
       const completion: unknown = await this.#openai.chat.completions.create({
@@ -80,7 +74,12 @@ export class DeepSeekClient implements ChatClient {
       });
       return parseReply(completion);
     } catch (error) {
-      const call = { apiKey: this.#apiKey, baseURL: this.baseURL, timeoutMs: this.timeoutMs, tries: this.#openai.maxRetries + 1 };
+      const call = {
+        apiKey: this.#apiKey,
+        baseURL: this.baseURL,
+        timeoutMs: this.timeoutMs,
+        tries: this.#openai.maxRetries + 1,
+      };
       throw describeFailure(error, call);
     }
   }

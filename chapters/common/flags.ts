@@ -13,7 +13,9 @@ export interface Flag {
 export type Flags = Readonly<Record<string, Flag>>;
 
 /** What parseArgs gives for `F`: text for a string flag, true for a boolean one; absent when not given. */
-export type FlagValues<F extends Flags> = { readonly [K in keyof F]?: F[K]["type"] extends "string" ? string : boolean };
+export type FlagValues<F extends Flags> = {
+  readonly [K in keyof F]?: F[K]["type"] extends "string" ? string : boolean;
+};
 
 export interface Command<F extends Flags> {
   /** How the command is typed, one line per form: `npm run demo -- [flags]`. */
@@ -45,7 +47,12 @@ export function readFlags<F extends Flags>(
 ): { values: FlagValues<F>; positionals: string[] } | number {
   try {
     const options: Flags = { ...command.flags, help: HELP };
-    const { values, positionals } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: command.positionals ?? false });
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      options,
+      strict: true,
+      allowPositionals: command.positionals ?? false,
+    });
     // parseArgs checked each value against its flag's type, which is what FlagValues<F> says.
     if (values.help !== true) return { values: values as FlagValues<F>, positionals };
     for (const line of usage(command)) print.out(line);

@@ -1,14 +1,7 @@
 // The DeepSeek settings: read from the environment handed over, trimmed, checked, and explained in
 // Chinese with the English beside it, never showing a secret.
 import { describe, expect, test } from "vitest";
-import {
-  DeepSeekConfigError,
-  hasApiKey,
-  MissingApiKeyError,
-  publicURL,
-  readSettings,
-  THINKING_TIMEOUT_MS,
-} from "./settings.ts";
+import { DeepSeekConfigError, hasApiKey, MissingApiKeyError, publicURL, readSettings, THINKING_TIMEOUT_MS } from "./settings.ts";
 
 const KEY = "sk-test-0123456789abcdef0123456789abcdef";
 
@@ -40,7 +33,12 @@ describe("reading", () => {
       DEEPSEEK_MODEL: " deepseek-v4-pro\n",
       DEEPSEEK_TIMEOUT_MS: " 5000\r\n",
     };
-    expect(readSettings(env)).toEqual({ apiKey: KEY, baseURL: "https://proxy.example.test/v1", model: "deepseek-v4-pro", timeoutMs: 5000 });
+    expect(readSettings(env)).toEqual({
+      apiKey: KEY,
+      baseURL: "https://proxy.example.test/v1",
+      model: "deepseek-v4-pro",
+      timeoutMs: 5000,
+    });
   });
 
   test("a blank value (spaces, a line break) counts as not set", () => {
@@ -83,7 +81,11 @@ describe("the base URL", () => {
   test.each([
     ["user:password@", "https://learner:pa55word@proxy.example.test/v1", "has user:password@ in it; fetch refuses"],
     ["a user name alone", "https://learner@proxy.example.test/v1", "has user:password@ in it; fetch refuses"],
-    ["a query string", "https://proxy.example.test/v1?api_key=sk-in-the-query", "has a query string or #fragment; the SDK appends /chat/completions"],
+    [
+      "a query string",
+      "https://proxy.example.test/v1?api_key=sk-in-the-query",
+      "has a query string or #fragment; the SDK appends /chat/completions",
+    ],
     ["a bare ?", "https://proxy.example.test/v1?", "has a query string or #fragment"],
     ["a #fragment", "https://proxy.example.test/v1#sk-in-the-hash", "has a query string or #fragment"],
   ])("with %s is refused naming DEEPSEEK_BASE_URL, shown without its secrets", (_, url, why) => {
@@ -95,8 +97,16 @@ describe("the base URL", () => {
   });
 
   test.each([
-    ["not a URL (and not echoed: it may be a secret in the wrong variable)", "sk-pasted-here-by-mistake", "DEEPSEEK_BASE_URL is not a valid URL; it should look like https://api.deepseek.com"],
-    ["another protocol", "ftp://proxy.example.test/v1", "DEEPSEEK_BASE_URL (ftp://proxy.example.test/v1) must start with http:// or https://"],
+    [
+      "not a URL (and not echoed: it may be a secret in the wrong variable)",
+      "sk-pasted-here-by-mistake",
+      "DEEPSEEK_BASE_URL is not a valid URL; it should look like https://api.deepseek.com",
+    ],
+    [
+      "another protocol",
+      "ftp://proxy.example.test/v1",
+      "DEEPSEEK_BASE_URL (ftp://proxy.example.test/v1) must start with http:// or https://",
+    ],
   ])("that is %s is refused", (_, url, said) => {
     const error = refusal({ DEEPSEEK_BASE_URL: url });
     expect(error.message).toBe(said);

@@ -106,7 +106,10 @@ function checkBaseURL(url: string): string {
   }
   const shown = publicURL(url);
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw bad(`DEEPSEEK_BASE_URL 的值 ${shown} 必须以 http:// 或 https:// 开头`, `DEEPSEEK_BASE_URL (${shown}) must start with http:// or https://`);
+    throw bad(
+      `DEEPSEEK_BASE_URL 的值 ${shown} 必须以 http:// 或 https:// 开头`,
+      `DEEPSEEK_BASE_URL (${shown}) must start with http:// or https://`,
+    );
   }
   if (parsed.username !== "" || parsed.password !== "") {
     throw bad(

@@ -24,7 +24,10 @@ const call = (name: string, args: string) => ({ id: "call_1", name, arguments: a
 
 describe("runToolCall: every failure is an outcome the model can read, never an exception", () => {
   it("runs a call whose arguments fit the schema", async () => {
-    expect(await runToolCall(tools, call("echo", '{"word":"ab","times":2}'))).toEqual({ content: "abab", is_error: false });
+    expect(await runToolCall(tools, call("echo", '{"word":"ab","times":2}'))).toEqual({
+      content: "abab",
+      is_error: false,
+    });
   });
 
   it("an unknown tool names itself and the tools there are", async () => {

@@ -39,10 +39,7 @@ export interface ToolOutcome {
  * are not JSON, arguments that do not fit the schema, a tool that throws — comes back as an error
  * outcome the model can read and react to, never as an exception that would end the run.
  */
-export async function runToolCall(
-  toolsByName: ReadonlyMap<string, Tool>,
-  call: ToolCall,
-): Promise<ToolOutcome> {
+export async function runToolCall(toolsByName: ReadonlyMap<string, Tool>, call: ToolCall): Promise<ToolOutcome> {
   const tool = toolsByName.get(call.name);
   if (tool === undefined) {
     const known = [...toolsByName.keys()].join(", ") || "none";

@@ -37,7 +37,7 @@ function pathFrom(keys: readonly (string | number)[]): string {
   const parts = keys.map((key) =>
     typeof key === "number" ? `[${key}]` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`,
   );
-  return "$" + parts.join("");
+  return `$${parts.join("")}`;
 }
 
 /** Every object and array inside `value` (itself included), with its path. A loop, not recursion. */
@@ -119,7 +119,12 @@ describe("05.1 freezeJson: what it accepts", () => {
   test("nested objects and arrays come back as an equal copy", () => {
     const input = { user: { name: "ada", tags: ["a", "b"] }, scores: [1, 2.5, null, true], empty: {}, none: [] };
     const result = freezeJson(input);
-    expect(result).toEqual({ user: { name: "ada", tags: ["a", "b"] }, scores: [1, 2.5, null, true], empty: {}, none: [] });
+    expect(result).toEqual({
+      user: { name: "ada", tags: ["a", "b"] },
+      scores: [1, 2.5, null, true],
+      empty: {},
+      none: [],
+    });
     expect(result, "return a copy, not the input itself").not.toBe(input);
     const copy = result as typeof input;
     expect(copy.user, "copy nested objects too").not.toBe(input.user);
@@ -141,11 +146,15 @@ describe("05.1 freezeJson: what it accepts", () => {
     const shared = { n: 1 };
     const row = [1, 2];
     const input = { a: shared, b: [shared, { c: shared }], rows: [row, row] };
-    const expected = { a: { n: 1 }, b: [{ n: 1 }, { c: { n: 1 } }], rows: [[1, 2], [1, 2]] };
-    expect(
-      freezeJson(input),
-      "the same object twice side by side is not a cycle: only an object inside itself is",
-    ).toEqual(expected);
+    const expected = {
+      a: { n: 1 },
+      b: [{ n: 1 }, { c: { n: 1 } }],
+      rows: [
+        [1, 2],
+        [1, 2],
+      ],
+    };
+    expect(freezeJson(input), "the same object twice side by side is not a cycle: only an object inside itself is").toEqual(expected);
   });
 
   test('a "__proto__" key (as JSON.parse makes it) stays an own property of the copy', () => {
@@ -240,23 +249,20 @@ describe("05.1 freezeJson: at most MAX_JSON_DEPTH levels of nesting", () => {
     expect(JSON.stringify(copy) === JSON.stringify(input), "the copy must write out as the input does").toBe(true);
   });
 
-  test.each(["array", "object"] as const)(
-    "one level more is a JsonValueError at the innermost %s, naming the limit",
-    (kind) => {
-      const rejection = rejectionOf(nested(MAX_JSON_DEPTH + 1, "bottom", kind));
-      const step = kind === "array" ? "[0]" : ".next";
-      expect(rejection.path === "$" + step.repeat(MAX_JSON_DEPTH), `the path is the container at level ${MAX_JSON_DEPTH + 1}`).toBe(true);
-      expect(rejection.reason.replaceAll(",", ""), "the reason names the limit, e.g. `deeper than ${MAX_JSON_DEPTH} levels`").toContain(
-        String(MAX_JSON_DEPTH),
-      );
-    },
-  );
+  test.each(["array", "object"] as const)("one level more is a JsonValueError at the innermost %s, naming the limit", (kind) => {
+    const rejection = rejectionOf(nested(MAX_JSON_DEPTH + 1, "bottom", kind));
+    const step = kind === "array" ? "[0]" : ".next";
+    expect(rejection.path === `$${step.repeat(MAX_JSON_DEPTH)}`, `the path is the container at level ${MAX_JSON_DEPTH + 1}`).toBe(true);
+    expect(rejection.reason.replaceAll(",", ""), "the reason names the limit, e.g. `deeper than ${MAX_JSON_DEPTH} levels`").toContain(
+      String(MAX_JSON_DEPTH),
+    );
+  });
 
   test("depth counts containers only: a string or number at the bottom adds no level", () => {
     // Compared as JSON text: a failing diff of 500 levels would help nobody.
     expect(JSON.stringify(freezeDeep(nested(MAX_JSON_DEPTH, 42))) === JSON.stringify(nested(MAX_JSON_DEPTH, 42))).toBe(true);
     expect(JSON.stringify(freezeDeep(nested(MAX_JSON_DEPTH - 1, {}))) === JSON.stringify(nested(MAX_JSON_DEPTH - 1, {}))).toBe(true);
-    expect(rejectionOf(nested(MAX_JSON_DEPTH, [])).path === "$" + "[0]".repeat(MAX_JSON_DEPTH)).toBe(true);
+    expect(rejectionOf(nested(MAX_JSON_DEPTH, [])).path === `$${"[0]".repeat(MAX_JSON_DEPTH)}`).toBe(true);
   });
 
   test("100,000 levels are the same JsonValueError, never a RangeError (stack overflow)", () => {
@@ -267,7 +273,7 @@ describe("05.1 freezeJson: at most MAX_JSON_DEPTH levels of nesting", () => {
       rejection = error;
     }
     expect(rejection, "stop at MAX_JSON_DEPTH: check the depth before going one level deeper").toBeInstanceOf(JsonValueError);
-    expect((rejection as JsonValueError).path === "$" + "[0]".repeat(MAX_JSON_DEPTH)).toBe(true);
+    expect((rejection as JsonValueError).path === `$${"[0]".repeat(MAX_JSON_DEPTH)}`).toBe(true);
   });
 
   test("a cycle deep down is a JsonValueError with the whole path", () => {
@@ -282,7 +288,7 @@ describe("05.1 freezeJson: at most MAX_JSON_DEPTH levels of nesting", () => {
     bottom.next = top;
     const rejection = rejectionOf(top);
     // Compared as a boolean: a failing diff of two long strings would help nobody.
-    expect(rejection.path === "$" + ".next".repeat(depth), `the path must be "$.next.next…" (${depth} times)`).toBe(true);
+    expect(rejection.path === `$${".next".repeat(depth)}`, `the path must be "$.next.next…" (${depth} times)`).toBe(true);
     expect(rejection.reason).toMatch(/circular|cycle/i);
   });
 
@@ -369,12 +375,33 @@ const rejections: [string, () => unknown, string, RegExp][] = [
   ["an array with an extra key that looks like a number", () => Object.assign([1], { "-1": 0 }), '$["-1"]', /extra|not an index/i],
   // keys and properties
   ["a symbol key (the path is the object holding it)", () => ({ meta: { [Symbol("id")]: 1 } }), "$.meta", /symbol/i],
-  ["a getter", () => ({ a: { get b() { return 1; } } }), "$.a.b", /getter|accessor/i],
+  [
+    "a getter",
+    () => ({
+      a: {
+        get b() {
+          return 1;
+        },
+      },
+    }),
+    "$.a.b",
+    /getter|accessor/i,
+  ],
   ["a setter without a getter", () => ({ set c(_: number) {} }), "$.c", /setter|accessor/i],
   ["a getter on an array item", () => [Object.defineProperty([0], 0, { get: () => 1, enumerable: true })], "$[0][0]", /getter|accessor/i],
-  ["a non-enumerable property (JSON.stringify would drop it)", () => Object.defineProperty({}, "hidden", { value: 1 }), "$.hidden", /enumerable/i],
+  [
+    "a non-enumerable property (JSON.stringify would drop it)",
+    () => Object.defineProperty({}, "hidden", { value: 1 }),
+    "$.hidden",
+    /enumerable/i,
+  ],
   // the path's spelling
-  ["a bad value under keys that are not identifiers", () => ({ "weird key": { "0": { "a-b": [{ "": Number.NaN }] } } }), '$["weird key"]["0"]["a-b"][0][""]', /NaN/],
+  [
+    "a bad value under keys that are not identifiers",
+    () => ({ "weird key": { "0": { "a-b": [{ "": Number.NaN }] } } }),
+    '$["weird key"]["0"]["a-b"][0][""]',
+    /NaN/,
+  ],
   ["a bad value under identifier keys with _ and $", () => ({ _a: { $b: { c1: Number.NaN } } }), "$._a.$b.c1", /NaN/],
   ["a bad value under a key with quotes in it", () => ({ 'say "hi"': Number.NaN }), '$["say \\"hi\\""]', /NaN/],
   ["a bad value under a non-ASCII key", () => ({ 名字: Number.NaN }), '$["名字"]', /NaN/],
@@ -442,7 +469,16 @@ describe("05.1 freezeJson: what it rejects, and where", () => {
     bad("a sparse array", () => [1, , 3], "[1]", /hole|sparse/i),
     bad("an array with an extra property", () => Object.assign([1], { note: "x" }), ".note", /extra|not an index/i),
     bad("a symbol key", () => ({ [Symbol("id")]: 1 }), "", /symbol/i),
-    bad("a getter", () => ({ get g() { return 1; } }), ".g", /getter|accessor/i),
+    bad(
+      "a getter",
+      () => ({
+        get g() {
+          return 1;
+        },
+      }),
+      ".g",
+      /getter|accessor/i,
+    ),
   ];
 
   /** Builds the containers top-down (so a cycle can point back up), puts the bad value at the end. */
@@ -451,7 +487,12 @@ describe("05.1 freezeJson: what it rejects, and where", () => {
     const keys = steps.map((step) => ("key" in step ? step.key : step.before.length));
     const children = [...containers.slice(1), badValue.make(containers, pick)];
     containers.forEach((container, i) => {
-      Object.defineProperty(container, keys[i]!, { value: children[i], enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(container, keys[i]!, {
+        value: children[i],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     });
     return { value: containers.length > 0 ? containers[0] : children[0], path: pathFrom(keys) + badValue.under };
   }
@@ -489,7 +530,7 @@ describe("05.1 freezeJson: a Proxy runs the caller's code while it is read; its 
     });
     expect(
       freezeJson({ list: liar }),
-      "read the length from Object.getOwnPropertyDescriptor(value, \"length\"): `value.length` asks the Proxy's get trap",
+      'read the length from Object.getOwnPropertyDescriptor(value, "length"): `value.length` asks the Proxy\'s get trap',
     ).toEqual({ list: [1, 2] });
   });
 
@@ -575,7 +616,9 @@ describe("05.1 property: for any value, a copy the log can write and read back, 
         try {
           text = JSON.stringify(copy);
         } catch (error) {
-          return expect.unreachable(`freezeJson accepted a value JSON.stringify cannot write (${String(error)}): is MAX_JSON_DEPTH enforced?`);
+          return expect.unreachable(
+            `freezeJson accepted a value JSON.stringify cannot write (${String(error)}): is MAX_JSON_DEPTH enforced?`,
+          );
         }
         expect(JSON.parse(text), "what was accepted must read back equal").toEqual(copy);
       }),

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { EventDataError } from "../../chapters/05-session-log/event-schemas.ts";
 import { JsonValueError } from "../../chapters/05-session-log/json-value.ts";
 import { Session } from "./session.ts";
-import { type SessionEvent } from "../../chapters/05-session-log/events.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import { badEventInputArb, eventInputsArb, tickingClock, type EventInput } from "./arbitraries.ts";
 
 // ── helpers ───────────────────────────────────────────────────────────────────────────────────────
@@ -256,7 +256,9 @@ describe("05.2 append: the only write path", () => {
     ["switched off with undefined", undefined],
     ["replaced by a permissive schema", z.unknown()],
   ])("the constructor's schemas only add types: a built-in check cannot be %s", (_, replacement) => {
-    const session = new Session({ schemas: { "user/message": replacement, "test/note": z.object({ text: z.string() }) } });
+    const session = new Session({
+      schemas: { "user/message": replacement, "test/note": z.object({ text: z.string() }) },
+    });
     expect(
       () => session.append("user/message", { content: 1 } as never),
       "the built-in check must still run: pass this.#schemas (already merged for you) to checkEventData",
@@ -335,7 +337,10 @@ describe("05.2 subscribe: listeners hear each event after commit", () => {
     session.subscribe((event) => heard.push({ event, inLog: session.events[event.id] === event }));
     const first = session.append("turn/start", { turn: 1 });
     const second = session.append("user/message", { content: "hi" });
-    expect(heard.map(({ event }) => event), "listeners get the committed events themselves").toEqual([first, second]);
+    expect(
+      heard.map(({ event }) => event),
+      "listeners get the committed events themselves",
+    ).toEqual([first, second]);
     expect(heard[0]!.event).toBe(first);
     expect(
       heard.map(({ inLog }) => inLog),
@@ -506,13 +511,13 @@ describe("05.2 subscribe: listeners hear each event after commit", () => {
   test("appends inside listeners, several deep: each listener hears strictly increasing ids", () => {
     const session = new Session();
     const heard: number[][] = [[], [], []];
-    heard.forEach((ids, n) =>
+    for (const [n, ids] of heard.entries()) {
       session.subscribe((event) => {
         ids.push(event.id);
         // Listener n appends once for each of the first events it hears, so appends nest.
         if (n < 2 && event.id < 3) session.append("test/note", { from: n, on: event.id });
-      }),
-    );
+      });
+    }
     session.append("test/note", { from: "test" });
     const all = session.events.map((event) => event.id);
     for (const ids of heard) expect(ids, "every listener hears every event once, in id order").toEqual(all);
@@ -543,7 +548,13 @@ describe("05.2 properties (random logs; on failure fast-check prints a seed to r
   test("rejected appends use up no id and leave every snapshot as it was", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(eventInputsArb, badEventInputArb.map((bad) => [bad])), { maxLength: 8 }),
+        fc.array(
+          fc.oneof(
+            eventInputsArb,
+            badEventInputArb.map((bad) => [bad]),
+          ),
+          { maxLength: 8 },
+        ),
         (batches) => {
           const session = new Session({ clock: tickingClock() });
           const errorClasses = { TypeError, JsonValueError, EventDataError };

@@ -96,18 +96,22 @@ describe("05.3 deriveEventMessage: the three events that become messages", () =>
 
   test("reasoning_content is carried on a reply without tool calls too", () => {
     const event = eventOf("assistant/message", { content: "7", reasoning_content: "想一想", tool_calls: [] });
-    expect(
-      deriveEventMessage(event),
-      "DeepSeek's thinking-mode trace must go back to the API, so the projection keeps it",
-    ).toStrictEqual({ role: "assistant", content: "7", reasoning_content: "想一想", tool_calls: [] });
+    expect(deriveEventMessage(event), "DeepSeek's thinking-mode trace must go back to the API, so the projection keeps it").toStrictEqual({
+      role: "assistant",
+      content: "7",
+      reasoning_content: "想一想",
+      tool_calls: [],
+    });
   });
 
   test("an assistant/message without reasoning_content projects reasoning_content: null", () => {
     const event = eventOf("assistant/message", { content: "7", tool_calls: [] });
-    expect(
-      deriveEventMessage(event),
-      "a missing reasoning_content becomes null, not undefined and not a missing key",
-    ).toStrictEqual({ role: "assistant", content: "7", reasoning_content: null, tool_calls: [] });
+    expect(deriveEventMessage(event), "a missing reasoning_content becomes null, not undefined and not a missing key").toStrictEqual({
+      role: "assistant",
+      content: "7",
+      reasoning_content: null,
+      tool_calls: [],
+    });
   });
 
   test("every tool call rides on the assistant message, in order, as { id, name, arguments }", () => {
@@ -125,7 +129,10 @@ describe("05.3 deriveEventMessage: the three events that become messages", () =>
     // Made by hand, as a log read back from disk might hold it: the call carries the wire format's
     // `type` and `index`, which the vocabulary does not have.
     const [event] = logOf([
-      { type: "assistant/message", data: { content: "", tool_calls: [{ ...calculatorCall, type: "function", index: 0 }] } },
+      {
+        type: "assistant/message",
+        data: { content: "", tool_calls: [{ ...calculatorCall, type: "function", index: 0 }] },
+      },
     ]);
     expect(
       deriveEventMessage(event!),
@@ -140,19 +147,18 @@ describe("05.3 deriveEventMessage: the three events that become messages", () =>
 
   test("a failed tool result is still shown to the model (is_error itself is not sent)", () => {
     const event = eventOf("tool/result", { call_id: "call_00_x", content: "Error: division by zero", is_error: true });
-    expect(
-      deriveEventMessage(event),
-      "the model must read the error to react to it",
-    ).toStrictEqual({ role: "tool", content: "Error: division by zero", tool_call_id: "call_00_x" });
+    expect(deriveEventMessage(event), "the model must read the error to react to it").toStrictEqual({
+      role: "tool",
+      content: "Error: division by zero",
+      tool_call_id: "call_00_x",
+    });
   });
 });
 
 describe("05.3 deriveEventMessage: an assistant reply that says nothing is dropped", () => {
   test("content null, no reasoning and no tool call → null", () => {
     expect(deriveEventMessage(eventOf("assistant/message", { content: null, tool_calls: [] }))).toBeNull();
-    expect(
-      deriveEventMessage(eventOf("assistant/message", { content: null, reasoning_content: null, tool_calls: [] })),
-    ).toBeNull();
+    expect(deriveEventMessage(eventOf("assistant/message", { content: null, reasoning_content: null, tool_calls: [] }))).toBeNull();
   });
 
   test('empty reasoning counts as no reasoning: content null, reasoning "" and no call → null', () => {
@@ -211,10 +217,17 @@ describe("05.3 deriveEventMessage: every other event stays in the log only", () 
   test("tool/call is never projected: the assistant message already carries the request", () => {
     const log = logOf([
       entry("assistant/message", { content: "", tool_calls: [calculatorCall] }),
-      entry("tool/call", { call_id: calculatorCall.id, name: calculatorCall.name, arguments: calculatorCall.arguments }),
+      entry("tool/call", {
+        call_id: calculatorCall.id,
+        name: calculatorCall.name,
+        arguments: calculatorCall.arguments,
+      }),
     ]);
     const messages = deriveMessages(log);
-    expect(messages.map((m) => m.role), "one assistant message, not a second one for the tool/call").toEqual(["assistant"]);
+    expect(
+      messages.map((m) => m.role),
+      "one assistant message, not a second one for the tool/call",
+    ).toEqual(["assistant"]);
     expect(messages[0], "the assistant message as projected (reasoning_content null when absent)").toStrictEqual({
       role: "assistant",
       content: "",
@@ -275,10 +288,10 @@ describe("05.3 session.deriveMessages(): the Session projects its own log (needs
     session.deriveMessages();
     session.append("turn/start", { turn: 2 });
     session.append("user/message", { content: "再乘以 2 呢？" });
-    expect(
-      session.deriveMessages(),
-      "messages are derived from the log each time, never kept beside it",
-    ).toStrictEqual([...bookMessages, { role: "user", content: "再乘以 2 呢？" }]);
+    expect(session.deriveMessages(), "messages are derived from the log each time, never kept beside it").toStrictEqual([
+      ...bookMessages,
+      { role: "user", content: "再乘以 2 呢？" },
+    ]);
   });
 });
 

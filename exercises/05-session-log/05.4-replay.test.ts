@@ -104,7 +104,8 @@ function expectDeepFrozen(value: unknown, where: string): void {
 // ── a good log ────────────────────────────────────────────────────────────────────────────────────
 
 describe("05.4 fromLog: a well-formed log replays as it was", () => {
-  const asStored = "each event comes back as stored, ts included: commit the stored events, do not append them again (append stamps a new ts)";
+  const asStored =
+    "each event comes back as stored, ts included: commit the stored events, do not append them again (append stamps a new ts)";
 
   test("a stored log replays to the same events", () => {
     expect(Session.fromLog(storedLog()).events, asStored).toEqual(storedLog());
@@ -186,7 +187,11 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     ["a string id", 2, "2"],
     ["a missing id", 2, undefined],
   ])("ids must equal their index — %s is ID_MISMATCH", (_, index, id) => {
-    expectReplayError(logWith(index, (entry) => withKey(entry, "id", id)), index, "ID_MISMATCH");
+    expectReplayError(
+      logWith(index, (entry) => withKey(entry, "id", id)),
+      index,
+      "ID_MISMATCH",
+    );
   });
 
   test("ids must start at 0 — a log numbered from 1 fails at entry #0", () => {
@@ -195,7 +200,11 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
   });
 
   test("the message of an ID_MISMATCH says which id was found and which was expected", () => {
-    const error = expectReplayError(logWith(3, (entry) => ({ ...entry, id: 7 })), 3, "ID_MISMATCH");
+    const error = expectReplayError(
+      logWith(3, (entry) => ({ ...entry, id: 7 })),
+      3,
+      "ID_MISMATCH",
+    );
     const detail = error.message.replace("replay failed at event #3: ", "");
     expect(detail, "name the id that was found").toContain("7");
     expect(detail, "and the id that was expected (the index)").toContain("3");
@@ -207,7 +216,11 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     ["a number", 3],
     ["an array", [3, "user/message", 1_003, {}]],
   ])("an entry that is not an object (%s) is NOT_AN_EVENT", (_, entry) => {
-    expectReplayError(logWith(3, () => entry), 3, "NOT_AN_EVENT");
+    expectReplayError(
+      logWith(3, () => entry),
+      3,
+      "NOT_AN_EVENT",
+    );
   });
 
   test("a hole in a hand-made sparse array is NOT_AN_EVENT, not skipped", () => {
@@ -222,7 +235,11 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     ["a number", 42],
     ["null", null],
   ])("a type that is %s is BAD_TYPE", (_, type) => {
-    expectReplayError(logWith(3, (entry) => withKey(entry, "type", type)), 3, "BAD_TYPE");
+    expectReplayError(
+      logWith(3, (entry) => withKey(entry, "type", type)),
+      3,
+      "BAD_TYPE",
+    );
   });
 
   test.each([
@@ -235,7 +252,11 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     ["NaN (not from JSON.parse, but from a hand-made array)", Number.NaN],
     ["-0 (JSON.stringify writes it as 0)", -0],
   ])("a ts that is %s is BAD_TS", (_, ts) => {
-    expectReplayError(logWith(3, (entry) => withKey(entry, "ts", ts)), 3, "BAD_TS");
+    expectReplayError(
+      logWith(3, (entry) => withKey(entry, "ts", ts)),
+      3,
+      "BAD_TS",
+    );
   });
 
   test.each([
@@ -247,7 +268,11 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     ["an object with NaN inside", { scores: [1, Number.NaN] }],
     ["an object with -0 inside", { scores: [1, -0] }],
   ])("data that is %s is BAD_DATA (data must be a JSON object)", (_, data) => {
-    expectReplayError(logWith(6, (entry) => withKey(entry, "data", data)), 6, "BAD_DATA");
+    expectReplayError(
+      logWith(6, (entry) => withKey(entry, "data", data)),
+      6,
+      "BAD_DATA",
+    );
   });
 
   test("JSON.parse can produce -0 (from the text -0): fromLog rejects it in data and as a ts", () => {
@@ -290,7 +315,11 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     ["a key that is 100,000 characters long", "UNEXPECTED_KEY", "x".repeat(100_000), 1],
     ["data with NaN under a 100,000-character key", "BAD_DATA", "data", { ["k".repeat(100_000)]: Number.NaN }],
   ] as const)("%s is %s, with a short message", (_, code, key, value) => {
-    const error = expectReplayError(logWith(3, (entry) => ({ ...entry, [key]: value })), 3, code);
+    const error = expectReplayError(
+      logWith(3, (entry) => ({ ...entry, [key]: value })),
+      3,
+      code,
+    );
     expect(
       error.message.length,
       "describe what was found in a few words (clip long strings, name arrays and objects): never JSON.stringify it whole",
@@ -330,12 +359,20 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
   });
 
   test("an unexpected extra key is UNEXPECTED_KEY (an event has exactly id, type, ts and data)", () => {
-    const error = expectReplayError(logWith(3, (entry) => ({ ...entry, role: "assistant" })), 3, "UNEXPECTED_KEY");
+    const error = expectReplayError(
+      logWith(3, (entry) => ({ ...entry, role: "assistant" })),
+      3,
+      "UNEXPECTED_KEY",
+    );
     expect(error.message).toContain("role");
   });
 
   test("bad data for a known type is SCHEMA, and the message names the type and the field", () => {
-    const error = expectReplayError(logWith(1, (entry) => ({ ...entry, data: { content: 1 } })), 1, "SCHEMA");
+    const error = expectReplayError(
+      logWith(1, (entry) => ({ ...entry, data: { content: 1 } })),
+      1,
+      "SCHEMA",
+    );
     expect(error.message).toContain("user/message");
     expect(error.message).toContain("content");
   });
@@ -344,7 +381,11 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     ["a user/message", 1, { content: "1+2*3 等于几？", role: "user" }, "role"],
     ["an assistant/message's tool call", 3, { content: "", tool_calls: [{ ...calculatorCall, type: "function" }] }, "type"],
   ])("a key the vocabulary does not know, in %s, is SCHEMA naming the key", (_, index, data, key) => {
-    const error = expectReplayError(logWith(index, (entry) => ({ ...entry, data })), index, "SCHEMA");
+    const error = expectReplayError(
+      logWith(index, (entry) => ({ ...entry, data })),
+      index,
+      "SCHEMA",
+    );
     expect(error.message, "keep the EventDataError's message: it names the unknown key").toContain(`"${key}"`);
   });
 
@@ -354,7 +395,11 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
     ["an assistant/message whose tool_calls is not an array", "assistant/message", { content: "", tool_calls: {} }],
     ["a step/start with step 0 (counters start at 1)", "step/start", { turn: 1, step: 0 }],
   ])("known types are re-checked against their schema: %s is SCHEMA", (_, type, data) => {
-    expectReplayError(logWith(4, (entry) => ({ ...entry, type, data })), 4, "SCHEMA");
+    expectReplayError(
+      logWith(4, (entry) => ({ ...entry, type, data })),
+      4,
+      "SCHEMA",
+    );
   });
 
   test.each([
@@ -487,7 +532,9 @@ describe("05.4 properties (random logs; on failure fast-check prints a seed to r
     { requiredKeys: [] },
   );
   const storedLogArb = fc.oneof(
-    fc.array(fc.oneof({ arbitrary: storedEntryArb, weight: 4 }, { arbitrary: fc.jsonValue(), weight: 1 }), { maxLength: 4 }),
+    fc.array(fc.oneof({ arbitrary: storedEntryArb, weight: 4 }, { arbitrary: fc.jsonValue(), weight: 1 }), {
+      maxLength: 4,
+    }),
     fc.jsonValue(),
   );
 
@@ -507,4 +554,3 @@ describe("05.4 properties (random logs; on failure fast-check prints a seed to r
     );
   });
 });
-

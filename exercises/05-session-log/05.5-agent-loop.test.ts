@@ -77,8 +77,7 @@ async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
 }
 
 const typesOf = (session: SessionLog) => session.events.map((event) => event.type);
-const dataOf = (session: SessionLog, type: string) =>
-  session.events.filter((event) => event.type === type).map((event) => event.data);
+const dataOf = (session: SessionLog, type: string) => session.events.filter((event) => event.type === type).map((event) => event.data);
 
 // ── the round trip ──────────────────────────────────────────────────────────────────────────────
 
@@ -147,9 +146,10 @@ describe("05.5 the request: the system prompt and tools travel beside the messag
     const client = new ScriptedClient(roundTripScript());
     const session = await run(client);
     const mentions = session.events.filter((event) => JSON.stringify(event.data).includes(SYSTEM));
-    expect(mentions.map((event) => event.type), "only request/header may hold the system prompt").toEqual([
-      "request/header",
-    ]);
+    expect(
+      mentions.map((event) => event.type),
+      "only request/header may hold the system prompt",
+    ).toEqual(["request/header"]);
     for (const request of client.requests) {
       expect(
         request.messages.filter((message) => message.content === SYSTEM),
@@ -182,20 +182,18 @@ describe("05.5 the request: the system prompt and tools travel beside the messag
       { role: "assistant", content: "", reasoning_content: firstReasoning, tool_calls: [firstCall] },
       { role: "tool", content: "7", tool_call_id: firstCall.id },
     ];
-    expect(
-      client.requests[1]?.messages,
-      "DeepSeek answers 400 when a tool-call turn's reasoning_content is not sent back",
-    ).toEqual(expected);
+    expect(client.requests[1]?.messages, "DeepSeek answers 400 when a tool-call turn's reasoning_content is not sent back").toEqual(
+      expected,
+    );
   });
 
   test("a reply without reasoning_content is logged with reasoning_content: null", async () => {
     // A ChatClient may leave the optional field out; undefined is not JSON, so append would reject it.
     const { reasoning_content: _omitted, ...withoutReasoning } = reply("答案是 7。");
     const session = await run(new ScriptedClient([withoutReasoning]));
-    expect(
-      dataOf(session, "assistant/message"),
-      "log reply.reasoning_content ?? null: a missing field is recorded as null",
-    ).toEqual([{ content: "答案是 7。", reasoning_content: null, tool_calls: [] }]);
+    expect(dataOf(session, "assistant/message"), "log reply.reasoning_content ?? null: a missing field is recorded as null").toEqual([
+      { content: "答案是 7。", reasoning_content: null, tool_calls: [] },
+    ]);
   });
 });
 
@@ -206,9 +204,7 @@ describe("05.5 runAgent checks what it is given before logging anything", () => 
     const session = new Session();
     const client = new ScriptedClient(roundTripScript());
     const error = await rejectionOf(run(client, { maxSteps, session }));
-    expect(error, "the step budget must be a positive integer (Number.isInteger(maxSteps) && maxSteps >= 1)").toBeInstanceOf(
-      RangeError,
-    );
+    expect(error, "the step budget must be a positive integer (Number.isInteger(maxSteps) && maxSteps >= 1)").toBeInstanceOf(RangeError);
     expect((error as Error).message, "name the option that is wrong").toMatch(/maxSteps/);
     expect(session.events, "check maxSteps before the first append: a turn that starts must also end").toEqual([]);
     expect(client.requests, "and before the first model call").toEqual([]);
@@ -223,9 +219,7 @@ describe("05.5 runAgent checks what it is given before logging anything", () => 
     });
     const session = new Session();
     const client = new ScriptedClient(roundTripScript());
-    const error = await rejectionOf(
-      runAgent({ client, tools: [calculator, reminder], systemPrompt: SYSTEM, userPrompt: PROMPT, session }),
-    );
+    const error = await rejectionOf(runAgent({ client, tools: [calculator, reminder], systemPrompt: SYSTEM, userPrompt: PROMPT, session }));
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message, "toolSpec(reminder) throws zod's error").toContain("cannot be represented in JSON Schema");
     expect(
@@ -242,15 +236,21 @@ describe("05.5 tool failures become error results, and the loop goes on", () => 
   const failures = [
     { what: "an unknown tool", toolCall: call("call_00_unknown", '{"city":"北京"}', "weather"), says: "weather" },
     { what: "arguments that are not valid JSON", toolCall: call("call_00_json", '{"expression": "1+'), says: "JSON" },
-    { what: "arguments that do not match the schema", toolCall: call("call_00_schema", '{"expr":"1+1"}'), says: "expression" },
-    { what: "a tool that throws (1/0)", toolCall: call("call_00_throws", '{"expression":"1/0"}'), says: "division by zero" },
+    {
+      what: "arguments that do not match the schema",
+      toolCall: call("call_00_schema", '{"expr":"1+1"}'),
+      says: "expression",
+    },
+    {
+      what: "a tool that throws (1/0)",
+      toolCall: call("call_00_throws", '{"expression":"1/0"}'),
+      says: "division by zero",
+    },
   ];
 
   test.each(failures)("$what → tool/result with is_error: true", async ({ toolCall, says }) => {
     const session = await run(new ScriptedClient([reply("", [toolCall]), reply("抱歉，计算失败了。")]));
-    expect(dataOf(session, "tool/result")).toEqual([
-      { call_id: toolCall.id, content: expect.stringContaining(says), is_error: true },
-    ]);
+    expect(dataOf(session, "tool/result")).toEqual([{ call_id: toolCall.id, content: expect.stringContaining(says), is_error: true }]);
   });
 
   test.each(failures)("$what → the model reads the error in the next step and the turn completes", async ({ toolCall }) => {
@@ -259,7 +259,11 @@ describe("05.5 tool failures become error results, and the loop goes on", () => 
     expect(typesOf(session), "a failed tool must not end the run").toEqual(ROUND_TRIP);
     expect(dataOf(session, "turn/end")).toEqual([{ turn: 1, reason: "completed" }]);
     const [result] = dataOf(session, "tool/result");
-    expect(client.requests[1]?.messages[2]).toEqual({ role: "tool", content: result?.["content"], tool_call_id: toolCall.id });
+    expect(client.requests[1]?.messages[2]).toEqual({
+      role: "tool",
+      content: result?.["content"],
+      tool_call_id: toolCall.id,
+    });
   });
 
   test("every call in one reply runs, in order, each tool/call logged before its tool/result", async () => {
@@ -326,7 +330,12 @@ describe("05.5 when the model call fails: step/end, turn/end error, AgentRunErro
     const { session } = error as AgentRunError;
     expect(session).toBeInstanceOf(Session);
     expect(typesOf(session), "the failed step is closed by step/end before turn/end (use finally)").toEqual([
-      "turn/start", "user/message", "request/header", "step/start", "step/end", "turn/end",
+      "turn/start",
+      "user/message",
+      "request/header",
+      "step/start",
+      "step/end",
+      "turn/end",
     ]);
     expect(session.events.at(-1)?.data).toEqual({
       turn: 1,
@@ -357,9 +366,7 @@ describe("05.5 when the model call fails: step/end, turn/end error, AgentRunErro
       { turn: 1, step: 1 },
       { turn: 1, step: 2 },
     ]);
-    expect(dataOf(session, "turn/end")).toEqual([
-      { turn: 1, reason: "error", message: expect.stringContaining("connection reset") },
-    ]);
+    expect(dataOf(session, "turn/end")).toEqual([{ turn: 1, reason: "error", message: expect.stringContaining("connection reset") }]);
   });
 
   test("the error carries the session that was passed in, earlier turns included", async () => {
@@ -391,7 +398,10 @@ describe("05.5 continuing a session: the `session` option starts the next turn",
       ["step/end", { turn: 2, step: 1 }],
       ["turn/end", { turn: 2, reason: "completed" }],
     ]);
-    expect(session.events.map((event) => event.id), "ids go on counting without gaps").toEqual([...Array(19).keys()]);
+    expect(
+      session.events.map((event) => event.id),
+      "ids go on counting without gaps",
+    ).toEqual([...Array(19).keys()]);
   });
 
   test("the model sees the earlier turn: turn 2's request starts with turn 1's 4 messages", async () => {
@@ -414,7 +424,12 @@ const someCall = fc.constantFrom(
   { name: "weather", arguments: "{}" },
 );
 const scriptedStep: fc.Arbitrary<ScriptedStep> = fc.oneof(
-  { weight: 3, arbitrary: fc.array(someCall, { minLength: 1, maxLength: 3 }).map((calls) => ({ kind: "tools" as const, calls: calls.map((c, i) => ({ id: `call_0${i}_x`, ...c })) })) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .array(someCall, { minLength: 1, maxLength: 3 })
+      .map((calls) => ({ kind: "tools" as const, calls: calls.map((c, i) => ({ id: `call_0${i}_x`, ...c })) })),
+  },
   { weight: 1, arbitrary: fc.constant({ kind: "answer" as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: "fail" as const }) },
 );
@@ -422,53 +437,47 @@ const scriptedStep: fc.Arbitrary<ScriptedStep> = fc.oneof(
 describe("05.5 properties: whatever the model does, the log is well formed", () => {
   test("ids contiguous, steps opened and closed in pairs, exactly one turn/end with the right reason", async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(scriptedStep, { minLength: 1, maxLength: 6 }),
-        fc.integer({ min: 1, max: 5 }),
-        async (steps, maxSteps) => {
-          const script = steps.map((s) => {
-            if (s.kind === "tools") return reply("", s.calls);
-            return s.kind === "answer" ? reply("done") : new Error("model unavailable");
-          });
-          const client = new ScriptedClient(script);
-          const outcome = await run(client, { maxSteps }).then(
-            (session) => ({ session, failed: false }),
-            (error: unknown) => {
-              expect(error).toBeInstanceOf(AgentRunError);
-              return { session: (error as AgentRunError).session, failed: true };
-            },
-          );
-          const { session } = outcome;
-          const events = session.events;
+      fc.asyncProperty(fc.array(scriptedStep, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 5 }), async (steps, maxSteps) => {
+        const script = steps.map((s) => {
+          if (s.kind === "tools") return reply("", s.calls);
+          return s.kind === "answer" ? reply("done") : new Error("model unavailable");
+        });
+        const client = new ScriptedClient(script);
+        const outcome = await run(client, { maxSteps }).then(
+          (session) => ({ session, failed: false }),
+          (error: unknown) => {
+            expect(error).toBeInstanceOf(AgentRunError);
+            return { session: (error as AgentRunError).session, failed: true };
+          },
+        );
+        const { session } = outcome;
+        const events = session.events;
 
-          // What the script and the budget say must happen. `stop` is the first reply that ends the turn;
-          // past the end of the script the client has no reply left, which is a failed call too.
-          const firstNonTool = steps.findIndex((s) => s.kind !== "tools");
-          const stop = firstNonTool === -1 ? steps.length : firstNonTool;
-          const [stepsRun, ending] =
-            stop < maxSteps
-              ? [stop + 1, steps[stop]?.kind === "answer" ? "completed" : "error"]
-              : [maxSteps, "max_steps"];
+        // What the script and the budget say must happen. `stop` is the first reply that ends the turn;
+        // past the end of the script the client has no reply left, which is a failed call too.
+        const firstNonTool = steps.findIndex((s) => s.kind !== "tools");
+        const stop = firstNonTool === -1 ? steps.length : firstNonTool;
+        const [stepsRun, ending] =
+          stop < maxSteps ? [stop + 1, steps[stop]?.kind === "answer" ? "completed" : "error"] : [maxSteps, "max_steps"];
 
-          expect(events.map((e) => e.id)).toEqual([...events.keys()]);
-          expect(events.slice(0, 3).map((e) => e.type)).toEqual(["turn/start", "user/message", "request/header"]);
-          expect(events.filter((e) => e.type === "turn/end").map((e) => e.data["reason"])).toEqual([ending]);
-          expect(events.at(-1)?.type).toBe("turn/end");
-          expect(outcome.failed, "the promise rejects exactly when the turn ends in error").toBe(ending === "error");
-          expect(client.requests).toHaveLength(stepsRun);
+        expect(events.map((e) => e.id)).toEqual([...events.keys()]);
+        expect(events.slice(0, 3).map((e) => e.type)).toEqual(["turn/start", "user/message", "request/header"]);
+        expect(events.filter((e) => e.type === "turn/end").map((e) => e.data["reason"])).toEqual([ending]);
+        expect(events.at(-1)?.type).toBe("turn/end");
+        expect(outcome.failed, "the promise rejects exactly when the turn ends in error").toBe(ending === "error");
+        expect(client.requests).toHaveLength(stepsRun);
 
-          const boundaries = events.filter((e) => e.type === "step/start" || e.type === "step/end");
-          const expectedBoundaries = Array.from({ length: stepsRun }, (_, i) => [
-            ["step/start", { turn: 1, step: i + 1 }],
-            ["step/end", { turn: 1, step: i + 1 }],
-          ]).flat();
-          expect(boundaries.map((e) => [e.type, e.data])).toEqual(expectedBoundaries);
+        const boundaries = events.filter((e) => e.type === "step/start" || e.type === "step/end");
+        const expectedBoundaries = Array.from({ length: stepsRun }, (_, i) => [
+          ["step/start", { turn: 1, step: i + 1 }],
+          ["step/end", { turn: 1, step: i + 1 }],
+        ]).flat();
+        expect(boundaries.map((e) => [e.type, e.data])).toEqual(expectedBoundaries);
 
-          const callIds = events.filter((e) => e.type === "tool/call").map((e) => e.data["call_id"]);
-          const resultIds = events.filter((e) => e.type === "tool/result").map((e) => e.data["call_id"]);
-          expect(resultIds, "every tool/call gets its tool/result").toEqual(callIds);
-        },
-      ),
+        const callIds = events.filter((e) => e.type === "tool/call").map((e) => e.data["call_id"]);
+        const resultIds = events.filter((e) => e.type === "tool/result").map((e) => e.data["call_id"]);
+        expect(resultIds, "every tool/call gets its tool/result").toEqual(callIds);
+      }),
       { numRuns: 60 },
     );
   });
@@ -491,7 +500,13 @@ async function replayWithYourLoop(name: string): Promise<{ session?: SessionLog;
     // Built after the replay starts, so the SDK's fetch is the one MSW intercepts.
     const client = new DeepSeekClient({ apiKey: REPLAY_KEY, baseURL: replay.baseURL, model: fixture.meta.model });
     const { tools, systemPrompt, userPrompt, maxSteps } = findScenario(name);
-    const outcome: { session?: SessionLog; error?: unknown } = await runAgent({ client, tools, systemPrompt, userPrompt, maxSteps }).then(
+    const outcome: { session?: SessionLog; error?: unknown } = await runAgent({
+      client,
+      tools,
+      systemPrompt,
+      userPrompt,
+      maxSteps,
+    }).then(
       (session) => ({ session }),
       (error: unknown) => ({ error }),
     );
@@ -510,15 +525,20 @@ describe("05.5 against recorded DeepSeek traffic (real DeepSeekClient, MSW repla
     expect(typesOf(session!)).toEqual(ROUND_TRIP);
     expect(session!.deriveMessages().map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
     expect(dataOf(session!, "request/header")).toEqual([
-      { header: { model: "deepseek-flash", system: findScenario("calculator").systemPrompt, tools: [toolSpec(calculator)] }, reason: "initial" },
+      {
+        header: {
+          model: "deepseek-flash",
+          system: findScenario("calculator").systemPrompt,
+          tools: [toolSpec(calculator)],
+        },
+        reason: "initial",
+      },
     ]);
     const [firstReply] = dataOf(session!, "assistant/message");
     expect(firstReply?.["reasoning_content"], "the reply's reasoning is logged (and was sent back: request #2 matched)").toEqual(
       expect.stringContaining("1+2*3"),
     );
-    expect(dataOf(session!, "tool/result")).toEqual([
-      { call_id: expect.stringMatching(/^call_00_/), content: "7", is_error: false },
-    ]);
+    expect(dataOf(session!, "tool/result")).toEqual([{ call_id: expect.stringMatching(/^call_00_/), content: "7", is_error: false }]);
     expect(JSON.stringify(session!.events), "the API key never reaches the log").not.toContain(REPLAY_KEY);
   });
 
@@ -527,7 +547,11 @@ describe("05.5 against recorded DeepSeek traffic (real DeepSeekClient, MSW repla
     expect(error).toBeUndefined();
     expect(typesOf(session!)).toEqual(ROUND_TRIP);
     expect(dataOf(session!, "tool/result")).toEqual([
-      { call_id: expect.stringMatching(/^call_00_/), content: expect.stringContaining("division by zero"), is_error: true },
+      {
+        call_id: expect.stringMatching(/^call_00_/),
+        content: expect.stringContaining("division by zero"),
+        is_error: true,
+      },
     ]);
     expect(dataOf(session!, "turn/end")).toEqual([{ turn: 1, reason: "completed" }]);
   });
@@ -578,7 +602,11 @@ describe("05.5 the API key never reaches the log (real DeepSeekClient, MSW)", ()
       expect(error).toBeInstanceOf(AgentRunError);
       const { session, message } = error as AgentRunError;
       const turnEnd = session.events.at(-1);
-      expect(turnEnd?.data).toEqual({ turn: 1, reason: "error", message: expect.stringContaining("Authentication Fails") });
+      expect(turnEnd?.data).toEqual({
+        turn: 1,
+        reason: "error",
+        message: expect.stringContaining("Authentication Fails"),
+      });
       const places = [
         ["the session's events", JSON.stringify(session.events)],
         ["AgentRunError.message", message],

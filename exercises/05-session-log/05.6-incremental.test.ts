@@ -56,11 +56,20 @@ function unfrozenPart(messages: readonly Message[]): string | undefined {
  * was projected once, not again. Returns `messages`, to compare the next call with.
  */
 function expectIncremental(messages: Message[], events: readonly SessionEvent[], earlier: readonly Message[], when: string): Message[] {
-  expect(messages, `${when}: the messages differ from deriveMessages(events) over the same events — project every committed event, once, in id order, and keep the non-null results`).toStrictEqual(deriveMessages(events));
+  expect(
+    messages,
+    `${when}: the messages differ from deriveMessages(events) over the same events — project every committed event, once, in id order, and keep the non-null results`,
+  ).toStrictEqual(deriveMessages(events));
   const unfrozen = unfrozenPart(messages);
-  expect(unfrozen, `${when}: ${unfrozen} is not frozen, so a caller could change what the next call gets — freeze each message (and its tool_calls) once, when you project it`).toBeUndefined();
+  expect(
+    unfrozen,
+    `${when}: ${unfrozen} is not frozen, so a caller could change what the next call gets — freeze each message (and its tool_calls) once, when you project it`,
+  ).toBeUndefined();
   const reprojected = earlier.findIndex((message, index) => messages[index] !== message);
-  expect(reprojected, `${when}: message #${reprojected} is a new object, so it was projected again — keep each message from the commit that projected it and hand out that same object`).toBe(-1);
+  expect(
+    reprojected,
+    `${when}: message #${reprojected} is a new object, so it was projected again — keep each message from the commit that projected it and hand out that same object`,
+  ).toBe(-1);
   return messages;
 }
 
@@ -71,18 +80,27 @@ const tampers: readonly (readonly [string, (messages: Message[]) => void])[] = [
   ["reverse the array", (messages) => void messages.reverse()],
   ["replace the first message", (messages) => void (messages[0] = { role: "user", content: "tampered" })],
   ["edit the first message's content", (messages) => void (messages[0] && ((messages[0] as { content: unknown }).content = "tampered"))],
-  ["add a key to the last message", (messages) => {
-    const last: object | undefined = messages.at(-1);
-    if (last) (last as { tampered?: boolean }).tampered = true;
-  }],
-  ["push onto an assistant message's tool_calls", (messages) => {
-    const assistant = messages.find((message) => message.role === "assistant");
-    if (assistant) (assistant.tool_calls as ToolCall[]).push({ id: "tampered", name: "tampered", arguments: "{}" });
-  }],
-  ["rename a tool call", (messages) => {
-    const call = messages.flatMap((message) => (message.role === "assistant" ? message.tool_calls : []))[0];
-    if (call) (call as { name: string }).name = "tampered";
-  }],
+  [
+    "add a key to the last message",
+    (messages) => {
+      const last: object | undefined = messages.at(-1);
+      if (last) (last as { tampered?: boolean }).tampered = true;
+    },
+  ],
+  [
+    "push onto an assistant message's tool_calls",
+    (messages) => {
+      const assistant = messages.find((message) => message.role === "assistant");
+      if (assistant) (assistant.tool_calls as ToolCall[]).push({ id: "tampered", name: "tampered", arguments: "{}" });
+    },
+  ],
+  [
+    "rename a tool call",
+    (messages) => {
+      const call = messages.flatMap((message) => (message.role === "assistant" ? message.tool_calls : []))[0];
+      if (call) (call as { name: string }).name = "tampered";
+    },
+  ],
 ];
 
 /** Lets each tamper loose on a fresh result of `derive`, and checks the next result is untouched. */
@@ -94,7 +112,10 @@ function expectTamperProof(derive: () => Message[], events: readonly SessionEven
     } catch {
       // refused: a frozen value cannot be changed, which is the point
     }
-    expect(derive(), `${when}: a caller tried to ${what}, and the next call shows it — hand out a new array (or a frozen one) of frozen messages`).toStrictEqual(expected);
+    expect(
+      derive(),
+      `${when}: a caller tried to ${what}, and the next call shows it — hand out a new array (or a frozen one) of frozen messages`,
+    ).toStrictEqual(expected);
   }
 }
 
@@ -130,7 +151,9 @@ describe("05.6 MessageCache: each committed event is projected once", () => {
   test("the book's calculator run, projected event by event, gives its 4 messages", () => {
     const cache = new MessageCache();
     for (const event of committed(bookRun)) cache.project(event);
-    expect(cache.messages(), "project each event with deriveEventMessage and keep the non-null results in order").toStrictEqual(bookMessages);
+    expect(cache.messages(), "project each event with deriveEventMessage and keep the non-null results in order").toStrictEqual(
+      bookMessages,
+    );
   });
 
   test("after every event, messages() equals deriveMessages() of the events so far, frozen, and keeps the objects it handed out before", () => {
@@ -189,8 +212,14 @@ describe("05.6 session.deriveMessages() comes from the MessageCache, fed where e
     const first = session.deriveMessages();
     const second = session.deriveMessages();
     expect(first, "the session must still derive the book's 4 messages").toStrictEqual(bookMessages);
-    expect(Object.isFrozen(first[1]), "deriveMessages() must return your cache's frozen messages: in your session.ts, return this cache's messages()").toBe(true);
-    expect(second[1], "the second call projected the log again: feed a MessageCache as each event is committed, and return its messages()").toBe(first[1]);
+    expect(
+      Object.isFrozen(first[1]),
+      "deriveMessages() must return your cache's frozen messages: in your session.ts, return this cache's messages()",
+    ).toBe(true);
+    expect(
+      second[1],
+      "the second call projected the log again: feed a MessageCache as each event is committed, and return its messages()",
+    ).toBe(first[1]);
   });
 
   test("after every append, deriveMessages() equals the full projection of session.events and keeps the messages it handed out before", () => {
@@ -240,7 +269,9 @@ describe("05.6 session.deriveMessages() comes from the MessageCache, fed where e
           const reply = event.id % 2 === 0 ? pending.shift() : undefined;
           if (reply === undefined) return;
           const appended = session.append(reply.type, reply.data);
-          check(`inside a listener, right after its append of #${appended.id} (${reply.type}) — a subscriber-fed cache has not heard it yet`);
+          check(
+            `inside a listener, right after its append of #${appended.id} (${reply.type}) — a subscriber-fed cache has not heard it yet`,
+          );
         });
         session.subscribe((event) => check(`inside a second listener, hearing #${event.id}`));
         // The first event (#0, even) is always answered from inside the listener.

@@ -36,14 +36,21 @@ const call = { id: "call_00_calc", name: "calculator", arguments: '{"expression"
 const roundTrip: readonly EventInput[] = [
   input("turn/start", { turn: 1 }), // #0
   input("user/message", { content: "1+2*3 等于几？" }), // #1
-  input("request/header", { header: { model: "deepseek-flash", system: "用 calculator 计算。", tools: [] }, reason: "initial" }),
+  input("request/header", {
+    header: { model: "deepseek-flash", system: "用 calculator 计算。", tools: [] },
+    reason: "initial",
+  }),
   input("step/start", { turn: 1, step: 1 }), // #3
   input("assistant/message", { content: "", reasoning_content: "先乘后加，用工具。", tool_calls: [call] }), // #4
   input("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments }), // #5
   input("tool/result", { call_id: call.id, content: "7", is_error: false }), // #6
   input("step/end", { turn: 1, step: 1 }), // #7
   input("step/start", { turn: 1, step: 2 }), // #8
-  input("assistant/message", { content: "1 + 2 × 3 = 7：先算乘法，再算加法。", reasoning_content: "结果是 7。", tool_calls: [] }),
+  input("assistant/message", {
+    content: "1 + 2 × 3 = 7：先算乘法，再算加法。",
+    reasoning_content: "结果是 7。",
+    tool_calls: [],
+  }),
   input("step/end", { turn: 1, step: 2 }), // #10
   input("turn/end", { turn: 1, reason: "completed" }), // #11
 ];
@@ -281,13 +288,17 @@ describe("repairLog: closing what a crash left open, by appending only", () => {
   const cutAfter = (count: number, inputs: readonly EventInput[] = roundTrip) =>
     Session.fromLog(storedCopy(sessionOf(inputs.slice(0, count)).events));
 
-  test("an unanswered call gets an is_error tool/result, then step/end, then turn/end { reason: \"error\" } saying the run was interrupted", () => {
+  test('an unanswered call gets an is_error tool/result, then step/end, then turn/end { reason: "error" } saying the run was interrupted', () => {
     const session = cutAfter(6); // the crash came while the calculator was running
     const before = session.events;
     repairLog(session);
     const added = session.events.slice(before.length);
     expect(added.map((event) => event.type)).toEqual(["tool/result", "step/end", "turn/end"]);
-    expect(added[0]?.data).toMatchObject({ call_id: call.id, is_error: true, content: expect.stringMatching(/interrupted/i) });
+    expect(added[0]?.data).toMatchObject({
+      call_id: call.id,
+      is_error: true,
+      content: expect.stringMatching(/interrupted/i),
+    });
     expect(added[1]?.data).toEqual({ turn: 1, step: 1 });
     expect(added[2]?.data).toMatchObject({ turn: 1, reason: "error", message: expect.stringMatching(/interrupted/i) });
     expect(findLogProblems(session.events)).toEqual([]);
@@ -295,9 +306,11 @@ describe("repairLog: closing what a crash left open, by appending only", () => {
 
   test("a call the model asked for that never started is logged and answered with an error saying so", () => {
     const second = { id: "call_01_calc", name: "calculator", arguments: '{"expression": "10/4"}' };
-    const twoCalls = roundTrip.slice(0, 7).map((entry) =>
-      entry.type === "assistant/message" ? input("assistant/message", { content: "", tool_calls: [call, second] }) : entry,
-    );
+    const twoCalls = roundTrip
+      .slice(0, 7)
+      .map((entry) =>
+        entry.type === "assistant/message" ? input("assistant/message", { content: "", tool_calls: [call, second] }) : entry,
+      );
     const session = cutAfter(7, twoCalls); // call 1 answered, call 2 never started
     repairLog(session);
     const added = session.events.slice(7);
@@ -334,7 +347,10 @@ describe("repairLog: closing what a crash left open, by appending only", () => {
   test("problems a crash does not leave are refused with RepairError naming them, and nothing is appended", () => {
     const orphan = [...roundTrip, input("tool/result", { call_id: "call_never_made", content: "?", is_error: false })];
     const earlierTurnOpen = [...roundTrip.slice(0, 4), input("turn/start", { turn: 2 })];
-    for (const [inputs, code] of [[orphan, "ORPHAN_TOOL_RESULT"], [earlierTurnOpen, "OPEN_TURN"]] as const) {
+    for (const [inputs, code] of [
+      [orphan, "ORPHAN_TOOL_RESULT"],
+      [earlierTurnOpen, "OPEN_TURN"],
+    ] as const) {
       const session = cutAfter(inputs.length, inputs);
       let error: unknown;
       try {

@@ -19,9 +19,7 @@ export interface EventInput {
  */
 const jsonNumberArb: fc.Arbitrary<number> = fc.oneof(
   fc.maxSafeInteger(),
-  fc
-    .double({ min: -1e15, max: 1e15, noNaN: true, noDefaultInfinity: true })
-    .map((x) => (Object.is(x, -0) ? 0 : x)),
+  fc.double({ min: -1e15, max: 1e15, noNaN: true, noDefaultInfinity: true }).map((x) => (Object.is(x, -0) ? 0 : x)),
 );
 
 /** Any JSON value, a few levels deep; object keys include tricky ones such as "__proto__". */
@@ -61,10 +59,9 @@ export const knownEventDataArbs = {
     header: fc.record({
       model: fc.string(),
       system: fc.string(),
-      tools: fc.array(
-        fc.record({ name: fc.string(), description: fc.string(), parameters: jsonObjectArb }),
-        { maxLength: 3 },
-      ),
+      tools: fc.array(fc.record({ name: fc.string(), description: fc.string(), parameters: jsonObjectArb }), {
+        maxLength: 3,
+      }),
     }),
     reason: fc.constant("initial"),
   }),
@@ -96,9 +93,7 @@ export const knownEventTypes = Object.keys(knownEventDataArbs) as BuiltInEventTy
 
 /** A known type with data its schema accepts. */
 export const knownEventInputArb: fc.Arbitrary<EventInput> = fc.oneof(
-  ...knownEventTypes.map((type) =>
-    (knownEventDataArbs[type] as fc.Arbitrary<JsonObject>).map((data): EventInput => ({ type, data })),
-  ),
+  ...knownEventTypes.map((type) => (knownEventDataArbs[type] as fc.Arbitrary<JsonObject>).map((data): EventInput => ({ type, data }))),
 );
 
 /** A `domain/verb` type outside the built-in vocabulary, e.g. "ui/note": logged as any JSON object. */
@@ -144,11 +139,13 @@ export const badEventInputArb: fc.Arbitrary<BadEventInput> = fc.oneof(
   fc
     .oneof(jsonNumberArb, fc.boolean(), fc.constant(null))
     .map((content): BadEventInput => ({ type: "user/message", data: { content }, throws: "EventDataError" })),
-  fc.string().map((reason): BadEventInput => ({
-    type: "turn/end",
-    data: { turn: 1, reason: `not-${reason}` },
-    throws: "EventDataError",
-  })),
+  fc.string().map(
+    (reason): BadEventInput => ({
+      type: "turn/end",
+      data: { turn: 1, reason: `not-${reason}` },
+      throws: "EventDataError",
+    }),
+  ),
 );
 
 /** A clock for tests: starts at `start` and moves on by 1 ms each time it is read. */

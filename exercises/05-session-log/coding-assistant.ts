@@ -1,13 +1,3 @@
-// Step p2 — 练习2 (book, end of chapter: "为一个代码助手设计事件日志").
-// A coding assistant logs two more kinds of event, for inspecting a run and for the UI only:
-//   "ui/diff-preview"   { path, diff }           the user was shown a pending edit as a diff
-//   "inspect/file-read" { path, bytes, sha256 }  the agent read a file (its size and digest, not its content)
-// The types are given (declaration merging, in given/coding-assistant.ts). Write their zod schemas (a
-// non-empty path, bytes a non-negative integer, sha256 64 lowercase hex digits) and the two record
-// helpers. Then think about — and write down in a comment — why neither may ever reach the model.
-// These exercises use the chapter's Session, so they do not depend on your steps 05.1–05.5.
-// Run: npx vitest exercises/05-session-log/p2-coding-assistant.test.ts
-import type { SessionEventMap } from "../../chapters/05-session-log/events.ts";
 import type { EventSchemas } from "../../chapters/05-session-log/event-schemas.ts";
 import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
 import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
@@ -32,10 +22,6 @@ export function recordDiffPreview(session: SessionLog, path: string, diff: strin
  * Logs that the agent read `path`: its size in bytes (UTF-8 for a string) and its SHA-256 as
  * lowercase hex — not the content. Tip: `Buffer.byteLength`, `createHash` from "node:crypto".
  */
-export function recordFileRead(
-  session: SessionLog,
-  path: string,
-  content: string | Uint8Array,
-): SessionEvent<"inspect/file-read"> {
+export function recordFileRead(session: SessionLog, path: string, content: string | Uint8Array): SessionEvent<"inspect/file-read"> {
   return todo("p2", `recordFileRead: log the size and SHA-256 of ${path}, not its content`);
 }

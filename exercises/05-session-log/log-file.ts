@@ -1,21 +1,7 @@
-// Step 05.7 (challenge, past the book) — the log on disk, and a crash in the middle. The book's 对照官方
-// table says the official harness persists the log with a plugin that subscribes to the session; this
-// is that plugin, its reader, and the repair a crash calls for. Write:
-//   attachLogFile   a subscriber that appends each event as one line, `JSON.stringify(event)` + "\n",
-//                   before append returns (writeSync, then fsyncSync); the file must be new, empty, or
-//                   hold exactly the session's events so far, and must not change under the writer
-//   parseLogText    JSONL (or one JSON array) → Session.fromLog; only the last line may be torn
-//   readLogFile     parseLogText of a file's bytes, with the file's path in every error
-//   repairLog       close the last turn a crash left open, by appending to the session
-// Uses the chapter's Session, so it does not depend on your steps 05.1–05.5.
-// Run: npx vitest exercises/05-session-log/05.7-log-on-disk.test.ts
-import { isEventOfType, type SessionEvent } from "../../chapters/05-session-log/events.ts";
-import { findLogProblems, type LogProblem } from "../../chapters/05-session-log/invariants.ts";
-import { LogFileError, RepairError, type LoadedLog, type ReadOptions, type TornLine } from "../../chapters/05-session-log/log-file-types.ts";
-import { Session } from "../../chapters/05-session-log/session.ts";
-import { ReplayError, type SessionLog } from "../../chapters/05-session-log/session-types.ts";
+import { type LoadedLog, type ReadOptions } from "../../chapters/05-session-log/log-file-types.ts";
+import type { Session } from "../../chapters/05-session-log/session.ts";
+import { type SessionLog } from "../../chapters/05-session-log/session-types.ts";
 import { todo } from "./todo.ts";
-
 
 // Given (chapters/05-session-log/log-file-types.ts): what reading gives back (LoadedLog, TornLine), the
 // options (ReadOptions), and the errors: LogFileError(code, source, line, detail, { cause }) and
@@ -41,7 +27,10 @@ export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog 
  * An entry fromLog refuses: LogFileError "REPLAY", line = the ReplayError's index + 1, cause = the ReplayError.
  */
 export function parseLogText(input: string | Uint8Array, options: ReadOptions = {}): LoadedLog {
-  return todo("05.7", `parseLogText: split ${input.length} ${typeof input === "string" ? "characters" : "bytes"} into lines (source: ${options.source ?? "log"})`);
+  return todo(
+    "05.7",
+    `parseLogText: split ${input.length} ${typeof input === "string" ? "characters" : "bytes"} into lines (source: ${options.source ?? "log"})`,
+  );
 }
 
 /**

@@ -22,8 +22,6 @@
 // Run: npx vitest exercises/05-session-log/05.6-incremental.test.ts (then `npm run bench`)
 import type { Message } from "../../chapters/common/messages.ts";
 import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
-// What you will need: your projection of one event, from step 05.3.
-import { deriveEventMessage } from "./projection.ts";
 import { todo } from "./todo.ts";
 
 export class MessageCache {

@@ -27,7 +27,10 @@ const readCall = { id: "call_read", name: "read_file", arguments: '{"path":"src/
 const codingRun: readonly EventInput[] = [
   input("turn/start", { turn: 1 }),
   input("user/message", { content: "把 let 改成 const" }),
-  input("request/header", { header: { model: "deepseek-flash", system: "你是编程助手。", tools: [] }, reason: "initial" }),
+  input("request/header", {
+    header: { model: "deepseek-flash", system: "你是编程助手。", tools: [] },
+    reason: "initial",
+  }),
   input("step/start", { turn: 1, step: 1 }),
   input("assistant/message", { content: "", reasoning_content: "先读文件。", tool_calls: [readCall] }),
   input("tool/call", { call_id: readCall.id, name: readCall.name, arguments: readCall.arguments }),
@@ -130,19 +133,54 @@ describe("p2 the new events never reach the model (练习2)", () => {
 describe("p2 the new events are checked on append and on replay (练习2)", () => {
   const sha = "a".repeat(64);
   const badData: readonly { type: string; why: string; data: JsonObject; field: string }[] = [
-    { type: "inspect/file-read", why: "negative bytes", data: { path: "a.ts", bytes: -1, sha256: sha }, field: "$.bytes" },
-    { type: "inspect/file-read", why: "fractional bytes", data: { path: "a.ts", bytes: 1.5, sha256: sha }, field: "$.bytes" },
-    { type: "inspect/file-read", why: "bytes as a string", data: { path: "a.ts", bytes: "12", sha256: sha }, field: "$.bytes" },
-    { type: "inspect/file-read", why: "an uppercase digest", data: { path: "a.ts", bytes: 1, sha256: sha.toUpperCase() }, field: "$.sha256" },
-    { type: "inspect/file-read", why: "a short digest", data: { path: "a.ts", bytes: 1, sha256: "abc123" }, field: "$.sha256" },
+    {
+      type: "inspect/file-read",
+      why: "negative bytes",
+      data: { path: "a.ts", bytes: -1, sha256: sha },
+      field: "$.bytes",
+    },
+    {
+      type: "inspect/file-read",
+      why: "fractional bytes",
+      data: { path: "a.ts", bytes: 1.5, sha256: sha },
+      field: "$.bytes",
+    },
+    {
+      type: "inspect/file-read",
+      why: "bytes as a string",
+      data: { path: "a.ts", bytes: "12", sha256: sha },
+      field: "$.bytes",
+    },
+    {
+      type: "inspect/file-read",
+      why: "an uppercase digest",
+      data: { path: "a.ts", bytes: 1, sha256: sha.toUpperCase() },
+      field: "$.sha256",
+    },
+    {
+      type: "inspect/file-read",
+      why: "a short digest",
+      data: { path: "a.ts", bytes: 1, sha256: "abc123" },
+      field: "$.sha256",
+    },
     { type: "inspect/file-read", why: "an empty path", data: { path: "", bytes: 1, sha256: sha }, field: "$.path" },
     { type: "inspect/file-read", why: "no path", data: { bytes: 1, sha256: sha }, field: "$.path" },
     { type: "ui/diff-preview", why: "a diff that is not text", data: { path: "a.ts", diff: 42 }, field: "$.diff" },
     { type: "ui/diff-preview", why: "no path", data: { diff: "" }, field: "$.path" },
-    { type: "inspect/file-read", why: "a 65-digit digest", data: { path: "a.ts", bytes: 1, sha256: `${sha}0` }, field: "$.sha256" },
+    {
+      type: "inspect/file-read",
+      why: "a 65-digit digest",
+      data: { path: "a.ts", bytes: 1, sha256: `${sha}0` },
+      field: "$.sha256",
+    },
     // Strict, like the chapter's schemas: a key the vocabulary does not list is a mistake, and here
     // it would be the very content this event exists to keep out of the log.
-    { type: "inspect/file-read", why: "an extra content key", data: { path: "a.ts", bytes: 1, sha256: sha, content: "x" }, field: "$" },
+    {
+      type: "inspect/file-read",
+      why: "an extra content key",
+      data: { path: "a.ts", bytes: 1, sha256: sha, content: "x" },
+      field: "$",
+    },
     { type: "ui/diff-preview", why: "an extra key", data: { path: "a.ts", diff: "", shown_at: 1 }, field: "$" },
   ];
 

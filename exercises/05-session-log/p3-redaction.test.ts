@@ -7,7 +7,7 @@ import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import type { JsonObject } from "../../chapters/05-session-log/json-value.ts";
 import { Session } from "../../chapters/05-session-log/session.ts";
-import { type SessionEvent } from "../../chapters/05-session-log/events.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import type { Message } from "../../chapters/common/messages.ts";
 import {
   deriveRedactedMessages,
@@ -29,7 +29,10 @@ const call = { id: "call_00_calc", name: "calculator", arguments: `{"expression"
 const leakyRun: readonly EventInput[] = [
   input("turn/start", { turn: 1 }), // #0
   input("user/message", { content: `我的 key 是 ${secret}，顺便算 1+2*3` }), // #1
-  input("request/header", { header: { model: "deepseek-flash", system: "你会用计算器。", tools: [] }, reason: "initial" }), // #2
+  input("request/header", {
+    header: { model: "deepseek-flash", system: "你会用计算器。", tools: [] },
+    reason: "initial",
+  }), // #2
   input("step/start", { turn: 1, step: 1 }), // #3
   input("assistant/message", { content: "", reasoning_content: `用户给了 ${secret}`, tool_calls: [call] }), // #4
   input("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments }), // #5
@@ -197,7 +200,9 @@ describe("p3 redacted content is masked in the model's messages (练习3)", () =
     deriveRedactedMessages(session.events);
     exportTranscript(session.events);
     expect(storedCopy(session.events).slice(0, leakyRun.length), "raw events are deep-equal to before").toEqual(before);
-    expect(session.events[1]?.data, "redaction masks views, not the record").toEqual({ content: leakyRun[1]?.data.content });
+    expect(session.events[1]?.data, "redaction masks views, not the record").toEqual({
+      content: leakyRun[1]?.data.content,
+    });
   });
 });
 
@@ -223,7 +228,11 @@ describe("p3 the export for a UI or an auditor (练习3)", () => {
     });
     for (const id of [0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]) {
       const raw = session.events[id]!;
-      expect(transcript[id], `event #${id} is not redacted: shown as logged`).toEqual({ ...raw, data: raw.data, redaction: null });
+      expect(transcript[id], `event #${id} is not redacted: shown as logged`).toEqual({
+        ...raw,
+        data: raw.data,
+        redaction: null,
+      });
     }
   });
 
@@ -305,10 +314,9 @@ describe("p3 replay, and redactions read from a stored log (练习3)", () => {
 });
 
 /** A redaction to make after the run's event number `after`, of one of the redactable events so far. */
-const plansArb = fc.array(
-  fc.record({ after: fc.nat(), pick: fc.nat(), reason: fc.string({ minLength: 1, maxLength: 8 }) }),
-  { maxLength: 6 },
-);
+const plansArb = fc.array(fc.record({ after: fc.nat(), pick: fc.nat(), reason: fc.string({ minLength: 1, maxLength: 8 }) }), {
+  maxLength: 6,
+});
 const redactable = new Set(["user/message", "assistant/message", "tool/call", "tool/result"]);
 
 describe("p3 properties over random runs (练习3)", () => {

@@ -76,9 +76,13 @@ describe("p4 recording model/usage (练习4)", () => {
     const session = newSession();
     session.append("step/start", { turn: 1, step: 1 });
     const fromApi = { ...usage(10, 5, 0), total_tokens: 15, prompt_cache_miss_tokens: 10 };
-    expect(Object.keys(recordUsage(session, fromApi).data).sort()).toEqual(
-      ["completion_tokens", "prompt_cache_hit_tokens", "prompt_tokens", "step", "turn"],
-    );
+    expect(Object.keys(recordUsage(session, fromApi).data).sort()).toEqual([
+      "completion_tokens",
+      "prompt_cache_hit_tokens",
+      "prompt_tokens",
+      "step",
+      "turn",
+    ]);
   });
 
   const noOpenStep: readonly [string, readonly EventInput[]][] = [
@@ -95,12 +99,24 @@ describe("p4 recording model/usage (练习4)", () => {
 
   const good = { turn: 1, step: 1, prompt_tokens: 10, completion_tokens: 5, prompt_cache_hit_tokens: 4 };
   const badData: readonly { why: string; data: JsonObject; field: string }[] = [
-    { why: "negative prompt_tokens", data: { ...good, prompt_tokens: -1, prompt_cache_hit_tokens: 0 }, field: "$.prompt_tokens" },
+    {
+      why: "negative prompt_tokens",
+      data: { ...good, prompt_tokens: -1, prompt_cache_hit_tokens: 0 },
+      field: "$.prompt_tokens",
+    },
     { why: "fractional completion_tokens", data: { ...good, completion_tokens: 1.5 }, field: "$.completion_tokens" },
     { why: "step 0 (steps count from 1)", data: { ...good, step: 0 }, field: "$.step" },
     { why: "turn as a string", data: { ...good, turn: "1" }, field: "$.turn" },
-    { why: "more cache hits than prompt tokens", data: { ...good, prompt_cache_hit_tokens: 11 }, field: "$.prompt_cache_hit_tokens" },
-    { why: "an extra total_tokens key (strict, like the chapter's schemas)", data: { ...good, total_tokens: 15 }, field: "$" },
+    {
+      why: "more cache hits than prompt tokens",
+      data: { ...good, prompt_cache_hit_tokens: 11 },
+      field: "$.prompt_cache_hit_tokens",
+    },
+    {
+      why: "an extra total_tokens key (strict, like the chapter's schemas)",
+      data: { ...good, total_tokens: 15 },
+      field: "$",
+    },
   ];
 
   test.each(badData)("the schema rejects $why, at $field", ({ data, field }) => {
@@ -134,9 +150,24 @@ describe("p4 the cost dashboard's view (练习4)", () => {
     // Written by hand, as another process would have saved it; recordUsage never ran for it here.
     const stored = [
       { id: 0, type: "turn/start", ts: 1, data: { turn: 3 } },
-      { id: 1, type: "model/usage", ts: 2, data: { turn: 3, step: 1, prompt_tokens: 7, completion_tokens: 3, prompt_cache_hit_tokens: 2 } },
-      { id: 2, type: "model/usage", ts: 3, data: { turn: 3, step: 2, prompt_tokens: 9, completion_tokens: 4, prompt_cache_hit_tokens: 9 } },
-      { id: 3, type: "model/usage", ts: 4, data: { turn: 1, step: 1, prompt_tokens: 5, completion_tokens: 1, prompt_cache_hit_tokens: 0 } },
+      {
+        id: 1,
+        type: "model/usage",
+        ts: 2,
+        data: { turn: 3, step: 1, prompt_tokens: 7, completion_tokens: 3, prompt_cache_hit_tokens: 2 },
+      },
+      {
+        id: 2,
+        type: "model/usage",
+        ts: 3,
+        data: { turn: 3, step: 2, prompt_tokens: 9, completion_tokens: 4, prompt_cache_hit_tokens: 9 },
+      },
+      {
+        id: 3,
+        type: "model/usage",
+        ts: 4,
+        data: { turn: 1, step: 1, prompt_tokens: 5, completion_tokens: 1, prompt_cache_hit_tokens: 0 },
+      },
     ];
     expect(usageByTurn(Session.fromLog(stored, { schemas }).events), "rows sorted by turn: this log has turn 3 before turn 1").toEqual([
       { turn: 1, modelCalls: 1, promptTokens: 5, completionTokens: 1, cacheHitTokens: 0, cacheMissTokens: 5 },
@@ -173,7 +204,12 @@ describe("p4 properties over random runs (练习4)", () => {
           const cost = usages[calls++ % usages.length]!;
           recordUsage(session, cost);
           const row = expected.get(turn) ?? {
-            turn, modelCalls: 0, promptTokens: 0, completionTokens: 0, cacheHitTokens: 0, cacheMissTokens: 0,
+            turn,
+            modelCalls: 0,
+            promptTokens: 0,
+            completionTokens: 0,
+            cacheHitTokens: 0,
+            cacheMissTokens: 0,
           };
           expected.set(turn, {
             turn,

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import type { EventData } from "../../chapters/05-session-log/events.ts";
 import type { JsonObject } from "../../chapters/05-session-log/json-value.ts";
 import { Session } from "../../chapters/05-session-log/session.ts";
-import { type SessionOptions } from "../../chapters/05-session-log/session-types.ts";
+import type { SessionOptions } from "../../chapters/05-session-log/session-types.ts";
 import { tickingClock } from "./arbitraries.ts";
 
 /** What `session.append(type, data)` takes. */

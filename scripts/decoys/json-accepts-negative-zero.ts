@@ -3,7 +3,6 @@
 import { freezeJson as chapterFreezeJson } from "../../chapters/05-session-log/json.ts";
 import { JsonValueError, type JsonValue } from "../../chapters/05-session-log/json-value.ts";
 
-
 export function freezeJson(value: unknown): JsonValue {
   try {
     return chapterFreezeJson(value);

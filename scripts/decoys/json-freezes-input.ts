@@ -2,8 +2,7 @@
 // place and returns them. No copy: the caller's data is frozen under its feet, and the log holds
 // objects the caller still has.
 import { freezeJson as chapterFreezeJson } from "../../chapters/05-session-log/json.ts";
-import { type JsonValue } from "../../chapters/05-session-log/json-value.ts";
-
+import type { JsonValue } from "../../chapters/05-session-log/json-value.ts";
 
 export function freezeJson(value: unknown): JsonValue {
   chapterFreezeJson(value);

@@ -4,7 +4,6 @@
 import { freezeJson as chapterFreezeJson } from "../../chapters/05-session-log/json.ts";
 import { JsonValueError, type JsonValue } from "../../chapters/05-session-log/json-value.ts";
 
-
 export function freezeJson(value: unknown): JsonValue {
   const frozen = chapterFreezeJson(value); // every real error, with its real path
   const repeated = firstRepeat(value);

@@ -16,7 +16,7 @@ export function attachLogFile(session: SessionLog, file: string): () => void {
   });
   let open = true;
   return () => {
-    if (open) (unsubscribe(), closeSync(fd));
+    if (open) unsubscribe(), closeSync(fd);
     open = false;
   };
 }

@@ -15,7 +15,11 @@ export function repairLog(session: Session): Session {
   const openTurn = events[problems.find((problem) => problem.code === "OPEN_TURN")?.index ?? -1];
   if (openStep && isEventOfType(openStep, "step/start")) session.append("step/end", openStep.data);
   if (openTurn && isEventOfType(openTurn, "turn/start")) {
-    session.append("turn/end", { turn: openTurn.data.turn, reason: "error", message: "interrupted: the run stopped mid-turn" });
+    session.append("turn/end", {
+      turn: openTurn.data.turn,
+      reason: "error",
+      message: "interrupted: the run stopped mid-turn",
+    });
   }
   return session;
 }

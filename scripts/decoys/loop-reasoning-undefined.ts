@@ -2,5 +2,4 @@
 // optional field out, and then append meets undefined, which freezeJson rejects as not JSON.
 import { wrongLoop } from "./wrong-loop.ts";
 
-
 export const runAgent = wrongLoop({ reasoningWithoutNull: true });

@@ -2,5 +2,4 @@
 // call that throws leaves its step/start without a step/end in the log.
 import { wrongLoop } from "./wrong-loop.ts";
 
-
 export const runAgent = wrongLoop({ skipStepEndOnError: true });

@@ -2,5 +2,4 @@
 // logged as the first user/message of the turn, so every request sends it as conversation.
 import { wrongLoop } from "./wrong-loop.ts";
 
-
 export const runAgent = wrongLoop({ systemAsMessage: true });

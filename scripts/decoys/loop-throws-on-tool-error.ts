@@ -3,5 +3,4 @@
 // instead of becoming a tool/result with is_error: true that the model can react to.
 import { wrongLoop } from "./wrong-loop.ts";
 
-
 export const runAgent = wrongLoop({ toolsWithoutRunToolCall: true });

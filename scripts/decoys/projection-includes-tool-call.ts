@@ -13,7 +13,12 @@ export function deriveEventMessage(event: SessionEvent): Message | null {
   if (isEventOfType(event, "tool/call")) {
     // DECOY: tool/call becomes an assistant message; the book keeps it in the log only.
     const { call_id, name, arguments: args } = event.data;
-    return { role: "assistant", content: null, reasoning_content: null, tool_calls: [{ id: call_id, name, arguments: args }] };
+    return {
+      role: "assistant",
+      content: null,
+      reasoning_content: null,
+      tool_calls: [{ id: call_id, name, arguments: args }],
+    };
   }
   return chapterEventMessage(event);
 }

@@ -2,8 +2,7 @@
 // with a gap (0, 1, 3), or one numbered from 1, is accepted (and quietly renumbered), so an event
 // lost from the middle of a saved log goes unnoticed.
 import { Session as ChapterSession } from "../../chapters/05-session-log/session.ts";
-import { type SessionOptions } from "../../chapters/05-session-log/session-types.ts";
-
+import type { SessionOptions } from "../../chapters/05-session-log/session-types.ts";
 
 export class Session extends ChapterSession {
   static override fromLog(events: unknown, options: SessionOptions = {}): ChapterSession {

@@ -3,7 +3,6 @@
 import { ReplayError, type SessionOptions } from "../../chapters/05-session-log/session-types.ts";
 import { Session as ChapterSession } from "../../chapters/05-session-log/session.ts";
 
-
 export class Session extends ChapterSession {
   static override fromLog(events: unknown, options: SessionOptions = {}): ChapterSession {
     try {

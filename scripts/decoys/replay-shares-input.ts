@@ -2,10 +2,9 @@
 // instead of frozen copies. Whoever parsed the log can still change the session's history, and the
 // replayed data is not frozen.
 import { Session as ChapterSession } from "../../chapters/05-session-log/session.ts";
-import { type SessionEvent } from "../../chapters/05-session-log/events.ts";
-import { type SessionOptions } from "../../chapters/05-session-log/session-types.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
+import type { SessionOptions } from "../../chapters/05-session-log/session-types.ts";
 import type { JsonObject } from "../../chapters/05-session-log/json-value.ts";
-
 
 export class Session extends ChapterSession {
   /** The replayed events as this decoy keeps them, by position. */
@@ -22,9 +21,7 @@ export class Session extends ChapterSession {
     for (; next < checked.length; next++) session.append(checked[next]!.type, checked[next]!.data);
     replaying = false;
     // DECOY: the caller's own data objects, neither copied nor frozen.
-    session.#replayed = checked.map((event, index) =>
-      Object.freeze({ ...event, data: (events as { data: JsonObject }[])[index]!.data }),
-    );
+    session.#replayed = checked.map((event, index) => Object.freeze({ ...event, data: (events as { data: JsonObject }[])[index]!.data }));
     return session;
   }
 

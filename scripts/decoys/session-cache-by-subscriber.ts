@@ -31,7 +31,10 @@ export class Session extends ChapterSession {
     // Rebuild by appending with the stored timestamps, with listeners kept out as fromLog keeps them.
     let next = 0;
     const clock = options.clock ?? Date.now;
-    const session: Session = new Session({ ...options, clock: (): number => (session.#replaying ? checked[next]!.ts : clock()) });
+    const session: Session = new Session({
+      ...options,
+      clock: (): number => (session.#replaying ? checked[next]!.ts : clock()),
+    });
     session.#replaying = true;
     for (; next < checked.length; next++) session.append(checked[next]!.type, checked[next]!.data);
     session.#replaying = false;

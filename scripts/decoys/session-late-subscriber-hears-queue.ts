@@ -4,8 +4,7 @@
 import type { EventData } from "../../chapters/05-session-log/events.ts";
 import { Session as ChapterSession } from "../../chapters/05-session-log/session.ts";
 import { reportListenerError, type Listener, type SessionOptions } from "../../chapters/05-session-log/session-types.ts";
-import { type SessionEvent } from "../../chapters/05-session-log/events.ts";
-
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 
 export class Session extends ChapterSession {
   readonly #listeners = new Set<{ readonly listener: Listener }>();

@@ -2,10 +2,9 @@
 // throws makes `append` throw (although the event is already committed) and the listeners after it
 // never hear the event.
 import { Session as ChapterSession } from "../../chapters/05-session-log/session.ts";
-import { type Listener } from "../../chapters/05-session-log/session-types.ts";
-import { type SessionEvent } from "../../chapters/05-session-log/events.ts";
+import type { Listener } from "../../chapters/05-session-log/session-types.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import type { EventData } from "../../chapters/05-session-log/events.ts";
-
 
 export class Session extends ChapterSession {
   readonly #listeners: { readonly listener: Listener }[] = [];

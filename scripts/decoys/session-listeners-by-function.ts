@@ -1,9 +1,8 @@
 // Decoy for step 05.2: listeners are kept in a Set of functions. Subscribing the same function twice
 // makes one subscription, not two, and either unsubscribe removes both.
 import { Session as ChapterSession } from "../../chapters/05-session-log/session.ts";
-import { type Listener, type SessionOptions } from "../../chapters/05-session-log/session-types.ts";
-import { type SessionEvent } from "../../chapters/05-session-log/events.ts";
-
+import type { Listener, SessionOptions } from "../../chapters/05-session-log/session-types.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 
 export class Session extends ChapterSession {
   // DECOY: keyed by the function itself instead of by subscription.

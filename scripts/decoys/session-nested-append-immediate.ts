@@ -2,10 +2,9 @@
 // delivery of the event that caused it. Listeners later in the list then hear event N+1 before
 // event N.
 import { Session as ChapterSession } from "../../chapters/05-session-log/session.ts";
-import { type Listener, type SessionOptions } from "../../chapters/05-session-log/session-types.ts";
-import { type SessionEvent } from "../../chapters/05-session-log/events.ts";
+import type { Listener, SessionOptions } from "../../chapters/05-session-log/session-types.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import type { EventData } from "../../chapters/05-session-log/events.ts";
-
 
 export class Session extends ChapterSession {
   readonly #listeners = new Set<{ readonly listener: Listener }>();

@@ -2,10 +2,9 @@
 // Object.freeze). Nested objects and arrays are still the caller's: they can be changed through the
 // event, and the caller changing its input afterwards rewrites the log.
 import { Session as ChapterSession } from "../../chapters/05-session-log/session.ts";
-import { type SessionEvent } from "../../chapters/05-session-log/events.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import type { EventData } from "../../chapters/05-session-log/events.ts";
 import type { JsonObject } from "../../chapters/05-session-log/json-value.ts";
-
 
 export class Session extends ChapterSession {
   /** By id: the events as this decoy stores them. */

@@ -2,8 +2,7 @@
 // can push into it or replace entries, and every read costs a full copy — the book's cached
 // snapshot (§5.3 point 2) is gone.
 import { Session as ChapterSession } from "../../chapters/05-session-log/session.ts";
-import { type SessionEvent } from "../../chapters/05-session-log/events.ts";
-
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 
 export class Session extends ChapterSession {
   override get events(): readonly SessionEvent[] {

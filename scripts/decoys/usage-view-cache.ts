@@ -9,7 +9,12 @@ import {
   type TurnUsage,
 } from "../../solutions/05-session-log/usage-view.ts";
 
-export { usageSchemas, UsageError, type TokenUsage, type TurnUsage } from "../../solutions/05-session-log/usage-view.ts";
+export {
+  usageSchemas,
+  UsageError,
+  type TokenUsage,
+  type TurnUsage,
+} from "../../solutions/05-session-log/usage-view.ts";
 
 const recorded: SessionEvent[] = []; // DECOY: state outside the log, shared by every session
 

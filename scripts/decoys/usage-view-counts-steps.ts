@@ -4,7 +4,13 @@ import type { SessionLog } from "../../chapters/05-session-log/session-types.ts"
 import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import { UsageError, type TokenUsage } from "../../solutions/05-session-log/usage-view.ts";
 
-export { usageByTurn, usageSchemas, UsageError, type TokenUsage, type TurnUsage } from "../../solutions/05-session-log/usage-view.ts";
+export {
+  usageByTurn,
+  usageSchemas,
+  UsageError,
+  type TokenUsage,
+  type TurnUsage,
+} from "../../solutions/05-session-log/usage-view.ts";
 
 export function recordUsage(session: SessionLog, usage: TokenUsage): SessionEvent<"model/usage"> {
   const count = (type: string) => session.events.filter((event) => event.type === type).length;

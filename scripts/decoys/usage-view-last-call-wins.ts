@@ -3,7 +3,13 @@
 import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import { usageByTurn as answerUsageByTurn, type TurnUsage } from "../../solutions/05-session-log/usage-view.ts";
 
-export { recordUsage, usageSchemas, UsageError, type TokenUsage, type TurnUsage } from "../../solutions/05-session-log/usage-view.ts";
+export {
+  recordUsage,
+  usageSchemas,
+  UsageError,
+  type TokenUsage,
+  type TurnUsage,
+} from "../../solutions/05-session-log/usage-view.ts";
 
 export function usageByTurn(events: readonly SessionEvent[]): TurnUsage[] {
   const rows = new Map<number, TurnUsage>();

@@ -3,12 +3,24 @@
 import { z } from "zod";
 import type { EventSchemas } from "../../chapters/05-session-log/event-schemas.ts";
 
-export { recordUsage, usageByTurn, UsageError, type TokenUsage, type TurnUsage } from "../../solutions/05-session-log/usage-view.ts";
+export {
+  recordUsage,
+  usageByTurn,
+  UsageError,
+  type TokenUsage,
+  type TurnUsage,
+} from "../../solutions/05-session-log/usage-view.ts";
 
 const counter = z.number().int().positive();
 const tokens = z.number().int().nonnegative();
 
 export const usageSchemas: EventSchemas = {
   // DECOY: no prompt_cache_hit_tokens ≤ prompt_tokens rule.
-  "model/usage": z.strictObject({ turn: counter, step: counter, prompt_tokens: tokens, completion_tokens: tokens, prompt_cache_hit_tokens: tokens }),
+  "model/usage": z.strictObject({
+    turn: counter,
+    step: counter,
+    prompt_tokens: tokens,
+    completion_tokens: tokens,
+    prompt_cache_hit_tokens: tokens,
+  }),
 };

@@ -37,7 +37,11 @@ export function wrongLoop(mistakes: LoopMistakes): (options: RunAgentOptions) =>
         const reply = await client.chat({ ...request, messages: session.deriveMessages() });
         const toolCalls = reply.tool_calls.map(toolCallOf);
         const reasoning = mistakes.reasoningWithoutNull ? reply.reasoning_content : (reply.reasoning_content ?? null);
-        session.append("assistant/message", { content: reply.content, reasoning_content: reasoning, tool_calls: toolCalls });
+        session.append("assistant/message", {
+          content: reply.content,
+          reasoning_content: reasoning,
+          tool_calls: toolCalls,
+        });
         for (const call of toolCalls) {
           session.append("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments });
           session.append("tool/result", { call_id: call.id, ...(await runTool(toolsByName, call)) });

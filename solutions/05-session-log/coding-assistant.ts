@@ -40,11 +40,7 @@ export function recordDiffPreview(session: SessionLog, path: string, diff: strin
 }
 
 /** Logs that the agent read `path`: its size in bytes (UTF-8 for text) and its SHA-256, not its content. */
-export function recordFileRead(
-  session: SessionLog,
-  path: string,
-  content: string | Uint8Array,
-): SessionEvent<"inspect/file-read"> {
+export function recordFileRead(session: SessionLog, path: string, content: string | Uint8Array): SessionEvent<"inspect/file-read"> {
   const bytes = typeof content === "string" ? Buffer.byteLength(content, "utf8") : content.byteLength;
   const sha256 = createHash("sha256").update(content).digest("hex");
   return session.append("inspect/file-read", { path, bytes, sha256 });

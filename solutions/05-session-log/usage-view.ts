@@ -6,7 +6,7 @@
 // knows nothing of them.
 import { z } from "zod";
 import { isEventOfType } from "../../chapters/05-session-log/events.ts";
-import { type EventSchemas } from "../../chapters/05-session-log/event-schemas.ts";
+import type { EventSchemas } from "../../chapters/05-session-log/event-schemas.ts";
 import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
 import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import { UsageError, type TokenUsage, type TurnUsage } from "../../exercises/05-session-log/given/usage-view.ts";

@@ -5,7 +5,18 @@
 import type { Message } from "../../common/messages.ts";
 import type { LogProblem } from "../invariants.ts";
 import {
-  carriedByLabel, countLabel, endLabel, hiddenLabels, labels, notSentLabel, pairLabel, roleLabels, sentAsLabel, stepLabel, turnLabel, type Bilingual,
+  carriedByLabel,
+  countLabel,
+  endLabel,
+  hiddenLabels,
+  labels,
+  notSentLabel,
+  pairLabel,
+  roleLabels,
+  sentAsLabel,
+  stepLabel,
+  turnLabel,
+  type Bilingual,
 } from "./labels.ts";
 import type { EventView, GroupView, MessageView, TimelineView } from "./view-model.ts";
 
@@ -29,24 +40,30 @@ export function drawEvent(view: TimelineView, id: number): void {
 // ── the timeline: group (turn) → step → event ──────────────────────────────────────────────────
 
 function entryList(view: TimelineView, item: EventView): HTMLElement {
-  const group =
-    document.querySelector<HTMLElement>(`[data-group="${item.group}"]`) ?? byId("groups").appendChild(groupNode(item.group));
+  const group = document.querySelector<HTMLElement>(`[data-group="${item.group}"]`) ?? byId("groups").appendChild(groupNode(item.group));
   const entries = group.querySelector(".entries") as HTMLElement;
   const entry = view.groups[item.group]?.entries[item.entry];
   if (entry?.kind !== "step") return entries;
-  const step =
-    entries.querySelector(`:scope > [data-entry="${item.entry}"]`) ?? entries.appendChild(stepNode(entry.step, item.entry));
+  const step = entries.querySelector(`:scope > [data-entry="${item.entry}"]`) ?? entries.appendChild(stepNode(entry.step, item.entry));
   return step.querySelector(".step-events") as HTMLElement;
 }
 
 function groupNode(group: number): HTMLElement {
-  return h("section", { class: "group", "data-group": group, "aria-labelledby": `group-${group}-title` },
-    h("h3", { id: `group-${group}-title` }), h("ol", { class: "entries" }));
+  return h(
+    "section",
+    { class: "group", "data-group": group, "aria-labelledby": `group-${group}-title` },
+    h("h3", { id: `group-${group}-title` }),
+    h("ol", { class: "entries" }),
+  );
 }
 
 function stepNode(step: number, entry: number): HTMLElement {
-  return h("li", { class: "step", "data-entry": entry },
-    h("div", { class: "step-title" }, text(stepLabel(step))), h("ol", { class: "step-events" }));
+  return h(
+    "li",
+    { class: "step", "data-entry": entry },
+    h("div", { class: "step-title" }, text(stepLabel(step))),
+    h("ol", { class: "step-events" }),
+  );
 }
 
 function drawGroupHead(group: GroupView, index: number): void {
@@ -58,13 +75,19 @@ function drawGroupHead(group: GroupView, index: number): void {
 function eventNode(item: EventView): HTMLElement {
   const { id, type, data } = item.event;
   const since = item.sinceTurnStart === null ? "" : `+${item.sinceTurnStart} ms`;
-  return h("li", { class: "event", id: `event-${id}`, "data-event-id": id, "data-type": type, tabindex: -1 },
-    h("div", { class: "event-head" },
+  return h(
+    "li",
+    { class: "event", id: `event-${id}`, "data-event-id": id, "data-type": type, tabindex: -1 },
+    h(
+      "div",
+      { class: "event-head" },
       h("span", { class: "event-id" }, `#${id}`),
       h("code", { class: "event-type" }, type),
       h("span", { class: "since" }, since),
-      h("span", { class: "badges" }, ...badges(item))),
-    h("details", {}, h("summary", {}, text(labels.data)), h("pre", {}, JSON.stringify(data, null, 2))));
+      h("span", { class: "badges" }, ...badges(item)),
+    ),
+    h("details", {}, h("summary", {}, text(labels.data)), h("pre", {}, JSON.stringify(data, null, 2))),
+  );
 }
 
 function redrawBadges(item: EventView): void {
@@ -83,9 +106,11 @@ function badges(item: EventView): Node[] {
     out.push(h("span", { class: "hidden-reason", "data-reason": item.hidden }, text(notSentLabel(why))));
   }
   if (event.type === "tool/call" || event.type === "tool/result") {
-    out.push(item.pairedWith === null
-      ? h("span", { class: "pair" }, text(labels.noResult))
-      : h("a", { class: "pair", href: `#event-${item.pairedWith}` }, text(pairLabel(event.type, item.pairedWith))));
+    out.push(
+      item.pairedWith === null
+        ? h("span", { class: "pair" }, text(labels.noResult))
+        : h("a", { class: "pair", href: `#event-${item.pairedWith}` }, text(pairLabel(event.type, item.pairedWith))),
+    );
   }
   if (alert?.kind === "tool-error") out.push(h("strong", { class: "alert" }, text(labels.toolError)));
   if (alert !== null && alert.kind !== "tool-error") {
@@ -101,12 +126,25 @@ function badges(item: EventView): Node[] {
 function messageNode({ index, fromEvent, message }: MessageView, erred: boolean): HTMLElement {
   const role = roleLabels[message.role] ?? [message.role, message.role];
   const classes = `message role-${message.role}${erred ? " erred" : ""}`;
-  const button = { type: "button", class: "select-message", "aria-controls": `event-${fromEvent}`, "aria-pressed": "false" };
-  return h("li", { class: classes, "data-message-index": index, "data-from-event": fromEvent },
-    h("button", button,
-      h("span", { class: "message-index" }, `messages[${index}]`), " ", text(role),
-      h("span", { class: "from" }, ` ← #${fromEvent}`)),
-    messageBody(message));
+  const button = {
+    type: "button",
+    class: "select-message",
+    "aria-controls": `event-${fromEvent}`,
+    "aria-pressed": "false",
+  };
+  return h(
+    "li",
+    { class: classes, "data-message-index": index, "data-from-event": fromEvent },
+    h(
+      "button",
+      button,
+      h("span", { class: "message-index" }, `messages[${index}]`),
+      " ",
+      text(role),
+      h("span", { class: "from" }, ` ← #${fromEvent}`),
+    ),
+    messageBody(message),
+  );
 }
 
 function messageBody(message: Message): HTMLElement {
@@ -134,8 +172,13 @@ function drawProblems(problems: readonly LogProblem[]): void {
     const open = OPEN_PROBLEMS.has(problem.code);
     const classes = open ? ["has-problem", "open-problem"] : ["has-problem"];
     document.querySelector(`[data-event-id="${problem.index}"]`)?.classList.add(...classes);
-    return h("li", { class: open ? "problem open-problem" : "problem", "data-problem-code": problem.code },
-      h("a", { href: `#event-${problem.index}` }, `#${problem.index}`), ` ${problem.code} `, problem.message);
+    return h(
+      "li",
+      { class: open ? "problem open-problem" : "problem", "data-problem-code": problem.code },
+      h("a", { href: `#event-${problem.index}` }, `#${problem.index}`),
+      ` ${problem.code} `,
+      problem.message,
+    );
   });
   const heading = h("h2", {}, text(problems.length === 0 ? labels.noProblems : labels.problems));
   byId("problems").replaceChildren(heading, ...(items.length === 0 ? [] : [h("ul", {}, ...items)]));

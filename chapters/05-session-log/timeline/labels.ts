@@ -9,7 +9,10 @@ export const labels = {
   title: ["会话时间线", "Session timeline"],
   events: ["事件（日志）", "Events (the log)"],
   messages: ["模型看到的消息", "Messages the model saw"],
-  messagesHint: ["由 deriveMessages 从日志投影而来；选中一条，高亮它来自的事件", "projected from the log by deriveMessages; select one to highlight its event"],
+  messagesHint: [
+    "由 deriveMessages 从日志投影而来；选中一条，高亮它来自的事件",
+    "projected from the log by deriveMessages; select one to highlight its event",
+  ],
   outsideTurn: ["轮次之外", "Outside any turn"],
   data: ["数据", "data"],
   toolError: ["工具出错", "tool error"],
@@ -19,10 +22,16 @@ export const labels = {
   stillOpen: ["运行中，尚未结束", "still running, not closed yet"],
   live: ["实时：事件提交后立即推送", "live: each event is pushed as it is committed"],
   liveEnded: ["实时运行已结束，页面已收到全部事件", "the live run has ended; the page has every event"],
-  reconnecting: ["连接中断，正在重连（从上次收到的事件之后继续）", "connection lost, reconnecting (resuming after the last event received)"],
+  reconnecting: [
+    "连接中断，正在重连（从上次收到的事件之后继续）",
+    "connection lost, reconnecting (resuming after the last event received)",
+  ],
   closed: ["连接已关闭；刷新页面可重新开始", "connection closed; reload the page to start over"],
   outOfOrder: ["事件顺序错误，页面停止更新", "events arrived out of order; the page stopped updating"],
-  noScript: ["这个页面用 JavaScript 从内嵌的日志派生时间线，请启用 JavaScript。", "This page derives the timeline from the log it embeds with JavaScript; please enable it."],
+  noScript: [
+    "这个页面用 JavaScript 从内嵌的日志派生时间线，请启用 JavaScript。",
+    "This page derives the timeline from the log it embeds with JavaScript; please enable it.",
+  ],
 } as const satisfies Record<string, Bilingual>;
 
 export function turnLabel(turn: number): Bilingual {

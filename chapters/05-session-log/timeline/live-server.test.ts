@@ -12,7 +12,9 @@ interface Message {
 
 /** Follows /events like an EventSource would, one message at a time. */
 async function follow(server: LiveServer, lastEventId?: string) {
-  const response = await fetch(new URL("events", server.url), { headers: lastEventId === undefined ? {} : { "last-event-id": lastEventId } });
+  const response = await fetch(new URL("events", server.url), {
+    headers: lastEventId === undefined ? {} : { "last-event-id": lastEventId },
+  });
   const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   const next = async (): Promise<Message | null> => {
@@ -24,7 +26,11 @@ async function follow(server: LiveServer, lastEventId?: string) {
     const [block = "", ...rest] = buffer.split("\n\n");
     buffer = rest.join("\n\n");
     const fields = new Map(block.split("\n").map((line) => [line.slice(0, line.indexOf(": ")), line.slice(line.indexOf(": ") + 2)]));
-    return { event: fields.get("event") ?? "message", ...(fields.has("id") ? { id: Number(fields.get("id")) } : {}), data: fields.get("data") ?? "" };
+    return {
+      event: fields.get("event") ?? "message",
+      ...(fields.has("id") ? { id: Number(fields.get("id")) } : {}),
+      data: fields.get("data") ?? "",
+    };
   };
   const ids = async (count: number) => {
     const got: (number | undefined)[] = [];
@@ -96,7 +102,13 @@ describe("a reload or a reconnect gets the log without gaps or repeats", () => {
 
   it("resumeFrom: no id → 0, a known id → the next one, anything else → null", () => {
     expect([resumeFrom(undefined, 5), resumeFrom("", 5), resumeFrom("0", 5), resumeFrom("4", 5)]).toEqual([0, 0, 1, 5]);
-    expect([resumeFrom("5", 5), resumeFrom("-1", 5), resumeFrom("1.5", 5), resumeFrom("1e1", 20), resumeFrom(["1", "2"], 5)]).toEqual([null, null, null, null, null]);
+    expect([resumeFrom("5", 5), resumeFrom("-1", 5), resumeFrom("1.5", 5), resumeFrom("1e1", 20), resumeFrom(["1", "2"], 5)]).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 });
 
@@ -118,7 +130,9 @@ describe("the live server stays on this machine", () => {
       request({ host: "127.0.0.1", port, path: "/events", headers: { host: `attacker.example:${port}` } }, (response) => {
         response.resume();
         resolve(response.statusCode);
-      }).on("error", reject).end();
+      })
+        .on("error", reject)
+        .end();
     });
     expect(status).toBe(403);
     expect((await fetch(new URL("elsewhere", server.url))).status).toBe(404);

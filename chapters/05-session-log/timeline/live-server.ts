@@ -38,7 +38,8 @@ export async function startLiveServer(session: SessionLog, options: LiveServerOp
     if (pathname === "/") return sendPage(response, options);
     if (pathname !== "/events") return refuse(response, 404, `nothing at ${pathname}`);
     const from = resumeFrom(request.headers["last-event-id"], session.events.length);
-    if (from === null) return refuse(response, 409, "Last-Event-ID is not an event of this session (a page from an earlier run?): reload the page");
+    if (from === null)
+      return refuse(response, 409, "Last-Event-ID is not an event of this session (a page from an earlier run?): reload the page");
     const stream = follow(session, response, from);
     streams.add(stream);
     request.on("close", () => streams.delete(stream));
@@ -47,19 +48,22 @@ export async function startLiveServer(session: SessionLog, options: LiveServerOp
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(options.port ?? 0, HOST, resolve));
   port = (server.address() as AddressInfo).port;
 
-  const stop = () => new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   return {
     url: `http://${HOST}:${port}/`,
     firstPage,
     async finish() {
-      await Promise.all([...streams].map(({ response, flush }) => {
-        if (response.writableEnded || response.destroyed) return undefined; // that page has gone
-        flush(); // a no-op normally: the subscriber has already sent every event
-        return new Promise<void>((resolve) => response.end("event: end\ndata: {}\n\n", resolve));
-      }));
+      await Promise.all(
+        [...streams].map(({ response, flush }) => {
+          if (response.writableEnded || response.destroyed) return undefined; // that page has gone
+          flush(); // a no-op normally: the subscriber has already sent every event
+          return new Promise<void>((resolve) => response.end("event: end\ndata: {}\n\n", resolve));
+        }),
+      );
       await stop();
     },
     close: stop,

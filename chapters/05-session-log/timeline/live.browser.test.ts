@@ -70,7 +70,10 @@ describe.skipIf(chromiumPath === undefined)(`the live timeline in Chromium ${bro
     await server.finish();
     await page.locator('#live[data-state="ended"]').waitFor();
 
-    expect(await arrivals(page), "first load: 0–8 before the hold; after the reload: the whole log again, then the rest").toEqual([range(9), range(12)]);
+    expect(await arrivals(page), "first load: 0–8 before the hold; after the reload: the whole log again, then the rest").toEqual([
+      range(9),
+      range(12),
+    ]);
     expect(errors).toEqual([]);
     expect(strayRequests).toEqual([]);
     const live = await drawnPage(page);

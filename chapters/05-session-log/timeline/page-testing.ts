@@ -20,7 +20,10 @@ export function launch(): Promise<Browser> {
 
 /** A page that records its script errors, and every request to anywhere but `allowedOrigin` (or none). */
 export async function watchedPage(browser: Browser, options: { colorScheme?: "light" | "dark"; allowedOrigin?: string } = {}) {
-  const page = await browser.newPage({ colorScheme: options.colorScheme ?? "light", viewport: { width: 1280, height: 900 } });
+  const page = await browser.newPage({
+    colorScheme: options.colorScheme ?? "light",
+    viewport: { width: 1280, height: 900 },
+  });
   // Well under the test's own timeout, so a missing element fails naming its selector.
   page.setDefaultTimeout(8_000);
   const errors: string[] = [];
@@ -29,7 +32,8 @@ export async function watchedPage(browser: Browser, options: { colorScheme?: "li
   page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
   page.on("request", (request) => {
     const url = request.url();
-    if (!url.startsWith("file://") && !(options.allowedOrigin !== undefined && url.startsWith(options.allowedOrigin))) strayRequests.push(url);
+    if (!url.startsWith("file://") && !(options.allowedOrigin !== undefined && url.startsWith(options.allowedOrigin)))
+      strayRequests.push(url);
   });
   return { page, errors, strayRequests };
 }

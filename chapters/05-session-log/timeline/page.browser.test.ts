@@ -68,7 +68,14 @@ describe.skipIf(chromiumPath === undefined)(`the timeline page in Chromium ${bro
       expect(await page.getAttribute('[data-event-id="6"] .pair', "href")).toBe("#event-5");
       expect(await page.textContent('[data-event-id="5"] .hidden-reason')).toContain("rides on #4's tool_calls");
       expect(await attributes(page, ".hidden-reason", "data-reason")).toEqual([
-        "turn-boundary", "request-header", "step-boundary", "carried-by-assistant", "step-boundary", "step-boundary", "step-boundary", "turn-boundary",
+        "turn-boundary",
+        "request-header",
+        "step-boundary",
+        "carried-by-assistant",
+        "step-boundary",
+        "step-boundary",
+        "step-boundary",
+        "turn-boundary",
       ]);
     });
 
@@ -85,7 +92,10 @@ describe.skipIf(chromiumPath === undefined)(`the timeline page in Chromium ${bro
     async function endOf(name: string) {
       const { page } = await watchedPage(browser);
       await openStaticPage(page, (await replayScenario(name)).session.events, name);
-      const result = { heading: await page.textContent(".group h3 .end"), alert: await page.textContent('[data-type="turn/end"] .alert') };
+      const result = {
+        heading: await page.textContent(".group h3 .end"),
+        alert: await page.textContent('[data-type="turn/end"] .alert'),
+      };
       await page.close();
       return result;
     }
@@ -109,7 +119,11 @@ describe.skipIf(chromiumPath === undefined)(`the timeline page in Chromium ${bro
       session.append("tool/call", { call_id: "c1", name: "calculator", arguments: "{}" });
       const { page } = await watchedPage(browser);
       await openStaticPage(page, session.events, "torn");
-      expect(await attributes(page, "[data-problem-code]", "data-problem-code")).toEqual(["OPEN_TURN", "OPEN_STEP", "UNANSWERED_TOOL_CALL"]);
+      expect(await attributes(page, "[data-problem-code]", "data-problem-code")).toEqual([
+        "OPEN_TURN",
+        "OPEN_STEP",
+        "UNANSWERED_TOOL_CALL",
+      ]);
       expect(await attributes(page, ".event.has-problem", "data-event-id")).toEqual(["0", "1", "2"]);
       await page.close();
     });

@@ -34,6 +34,8 @@ describe("the live page", () => {
     const html = renderLivePage("/events");
     expect(html).toContain('<body data-live="/events">');
     expect(html).not.toContain('id="session-log"');
-    expect(html.replace(' data-live="/events"', "")).toBe(renderTimelinePage([]).replace(/<script type="application\/json".*?<\/script>/s, ""));
+    expect(html.replace(' data-live="/events"', "")).toBe(
+      renderTimelinePage([]).replace(/<script type="application\/json".*?<\/script>/s, ""),
+    );
   });
 });

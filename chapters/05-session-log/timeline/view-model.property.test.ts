@@ -13,7 +13,9 @@ const callId = fc.constantFrom("a", "b", "c");
 const counter = fc.integer({ min: 1, max: 3 });
 const text = fc.string({ maxLength: 4 });
 
-const typed = (type: string) => (data: object): [string, object] => [type, data];
+const typed =
+  (type: string) =>
+  (data: object): [string, object] => [type, data];
 
 const append: fc.Arbitrary<[string, object]> = fc.oneof(
   fc.record({ turn: counter }).map(typed("turn/start")),
@@ -21,11 +23,15 @@ const append: fc.Arbitrary<[string, object]> = fc.oneof(
   fc.record({ turn: counter, step: counter }).map(typed("step/start")),
   fc.record({ turn: counter, step: counter }).map(typed("step/end")),
   fc.record({ content: text }).map(typed("user/message")),
-  fc.record({
-    content: fc.option(text),
-    reasoning_content: fc.option(text),
-    tool_calls: fc.array(fc.record({ id: callId, name: fc.constant("calculator"), arguments: fc.constant("{}") }), { maxLength: 2 }),
-  }).map(typed("assistant/message")),
+  fc
+    .record({
+      content: fc.option(text),
+      reasoning_content: fc.option(text),
+      tool_calls: fc.array(fc.record({ id: callId, name: fc.constant("calculator"), arguments: fc.constant("{}") }), {
+        maxLength: 2,
+      }),
+    })
+    .map(typed("assistant/message")),
   fc.record({ call_id: callId, name: fc.constant("calculator"), arguments: fc.constant("{}") }).map(typed("tool/call")),
   fc.record({ call_id: callId, content: text, is_error: fc.boolean() }).map(typed("tool/result")),
   fc.constant<[string, object]>(["ui/note", {}]),
@@ -46,52 +52,72 @@ function drawnIds(view: TimelineView): number[] {
 
 describe("the timeline of any log", () => {
   test("shows every event exactly once, in log order, each with its own event", () => {
-    fc.assert(fc.property(logs, (log) => {
-      const view = deriveTimeline(log);
-      expect(drawnIds(view), "each id once, in order, across all groups and steps").toEqual(log.map((event) => event.id));
-      expect(view.events.map((item) => item.event)).toEqual(log);
-      for (const item of view.events) expect(drawnIds(view).indexOf(item.event.id)).toBe(item.event.id);
-    }), { numRuns });
+    fc.assert(
+      fc.property(logs, (log) => {
+        const view = deriveTimeline(log);
+        expect(drawnIds(view), "each id once, in order, across all groups and steps").toEqual(log.map((event) => event.id));
+        expect(view.events.map((item) => item.event)).toEqual(log);
+        for (const item of view.events) expect(drawnIds(view).indexOf(item.event.id)).toBe(item.event.id);
+      }),
+      { numRuns },
+    );
   });
 
   test("links every message to an event whose projection is that message, and every other event has a reason", () => {
-    fc.assert(fc.property(logs, (log) => {
-      const view = deriveTimeline(log);
-      expect(view.messages.map((m) => m.message), "the messages are deriveMessages, in order").toEqual(deriveMessages(log));
-      for (const { index, fromEvent, message } of view.messages) {
-        expect(deriveEventMessage(log[fromEvent] as SessionEvent)).toEqual(message);
-        expect(view.events[fromEvent]?.message).toBe(index);
-      }
-      for (const item of view.events) expect(item.message === null, `#${item.event.id} has a message or a reason, not both`).toBe(item.hidden !== null);
-    }), { numRuns });
+    fc.assert(
+      fc.property(logs, (log) => {
+        const view = deriveTimeline(log);
+        expect(
+          view.messages.map((m) => m.message),
+          "the messages are deriveMessages, in order",
+        ).toEqual(deriveMessages(log));
+        for (const { index, fromEvent, message } of view.messages) {
+          expect(deriveEventMessage(log[fromEvent] as SessionEvent)).toEqual(message);
+          expect(view.events[fromEvent]?.message).toBe(index);
+        }
+        for (const item of view.events)
+          expect(item.message === null, `#${item.event.id} has a message or a reason, not both`).toBe(item.hidden !== null);
+      }),
+      { numRuns },
+    );
   });
 
   test("pairs tool calls with results by call id, both ways; a result is paired unless it is an orphan or a duplicate", () => {
-    fc.assert(fc.property(logs, (log) => {
-      const view = deriveTimeline(log);
-      const unmatched = new Set(findLogProblems(log).filter((p) => p.code === "ORPHAN_TOOL_RESULT" || p.code === "DUPLICATE_TOOL_RESULT").map((p) => p.index));
-      for (const { event, pairedWith } of view.events) {
-        if (event.type === "tool/result") expect(pairedWith === null, `result #${event.id}`).toBe(unmatched.has(event.id));
-        if (pairedWith === null) continue;
-        const partner = view.events[pairedWith];
-        expect(partner?.pairedWith, `#${event.id} ↔ #${pairedWith}`).toBe(event.id);
-        expect(partner?.event.data.call_id).toBe(event.data.call_id);
-        const [call, result] = event.id < pairedWith ? [event, partner?.event] : [partner?.event, event];
-        expect([call?.type, result?.type]).toEqual(["tool/call", "tool/result"]);
-      }
-    }), { numRuns });
+    fc.assert(
+      fc.property(logs, (log) => {
+        const view = deriveTimeline(log);
+        const unmatched = new Set(
+          findLogProblems(log)
+            .filter((p) => p.code === "ORPHAN_TOOL_RESULT" || p.code === "DUPLICATE_TOOL_RESULT")
+            .map((p) => p.index),
+        );
+        for (const { event, pairedWith } of view.events) {
+          if (event.type === "tool/result") expect(pairedWith === null, `result #${event.id}`).toBe(unmatched.has(event.id));
+          if (pairedWith === null) continue;
+          const partner = view.events[pairedWith];
+          expect(partner?.pairedWith, `#${event.id} ↔ #${pairedWith}`).toBe(event.id);
+          expect(partner?.event.data.call_id).toBe(event.data.call_id);
+          const [call, result] = event.id < pairedWith ? [event, partner?.event] : [partner?.event, event];
+          expect([call?.type, result?.type]).toEqual(["tool/call", "tool/result"]);
+        }
+      }),
+      { numRuns },
+    );
   });
 
   test("folding one event at a time never changes a view already made (so a live page can keep its old state)", () => {
-    fc.assert(fc.property(logs, (log) => {
-      const snapshot = (view: TimelineView) => JSON.stringify([view.events, view.groups, view.messages, view.problems]);
-      const views = [emptyTimeline()];
-      const snapshots = [snapshot(views[0] as TimelineView)];
-      for (const event of log) {
-        views.push(addEvent(views.at(-1) as TimelineView, event));
-        snapshots.push(snapshot(views.at(-1) as TimelineView));
-      }
-      expect(views.map(snapshot), "every view as it was when made").toEqual(snapshots);
-    }), { numRuns });
+    fc.assert(
+      fc.property(logs, (log) => {
+        const snapshot = (view: TimelineView) => JSON.stringify([view.events, view.groups, view.messages, view.problems]);
+        const views = [emptyTimeline()];
+        const snapshots = [snapshot(views[0] as TimelineView)];
+        for (const event of log) {
+          views.push(addEvent(views.at(-1) as TimelineView, event));
+          snapshots.push(snapshot(views.at(-1) as TimelineView));
+        }
+        expect(views.map(snapshot), "every view as it was when made").toEqual(snapshots);
+      }),
+      { numRuns },
+    );
   });
 });

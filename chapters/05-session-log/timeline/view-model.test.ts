@@ -15,7 +15,10 @@ function logOf(...appends: [type: string, data: EventData<string>][]): readonly 
 
 const entryIds = (entry: Entry) => (entry.kind === "event" ? [entry.id] : entry.ids);
 const layout = (view: TimelineView) =>
-  view.groups.map((group) => ({ turn: group.turn, entries: group.entries.map((entry) => (entry.kind === "step" ? { step: entry.step, ids: entry.ids } : entry.id)) }));
+  view.groups.map((group) => ({
+    turn: group.turn,
+    entries: group.entries.map((entry) => (entry.kind === "step" ? { step: entry.step, ids: entry.ids } : entry.id)),
+  }));
 const hidden = (view: TimelineView) => view.events.map((item) => item.hidden);
 
 describe("the calculator round trip as a timeline", async () => {
@@ -28,7 +31,12 @@ describe("the calculator round trip as a timeline", async () => {
   });
 
   it("links the 4 messages to the events they were projected from, and each event to its message", () => {
-    expect(view.messages.map((m) => [m.index, m.fromEvent, m.message.role])).toEqual([[0, 1, "user"], [1, 4, "assistant"], [2, 6, "tool"], [3, 9, "assistant"]]);
+    expect(view.messages.map((m) => [m.index, m.fromEvent, m.message.role])).toEqual([
+      [0, 1, "user"],
+      [1, 4, "assistant"],
+      [2, 6, "tool"],
+      [3, 9, "assistant"],
+    ]);
     expect(view.messages.map((m) => m.message)).toEqual(session.deriveMessages());
     expect(view.events.map((item) => item.message)).toEqual([null, 0, null, null, 1, null, 2, null, null, 3, null, null]);
   });
@@ -89,15 +97,31 @@ describe("what goes wrong stands out", () => {
 
 describe("any log draws, however it is shaped", () => {
   it("events outside a turn go into a group with turn null and no time since a turn's start", () => {
-    const log = logOf(["ui/note", { text: "before" }], ["turn/start", { turn: 1 }], ["turn/end", { turn: 1, reason: "completed" }], ["ui/note", { text: "after" }]);
+    const log = logOf(
+      ["ui/note", { text: "before" }],
+      ["turn/start", { turn: 1 }],
+      ["turn/end", { turn: 1, reason: "completed" }],
+      ["ui/note", { text: "after" }],
+    );
     const view = deriveTimeline(log);
-    expect(layout(view)).toEqual([{ turn: null, entries: [0] }, { turn: 1, entries: [1, 2] }, { turn: null, entries: [3] }]);
+    expect(layout(view)).toEqual([
+      { turn: null, entries: [0] },
+      { turn: 1, entries: [1, 2] },
+      { turn: null, entries: [3] },
+    ]);
     expect(view.events.map((item) => item.sinceTurnStart)).toEqual([null, 0, 1, null]);
     expect(hidden(view)).toEqual(["not-in-projection", "turn-boundary", "turn-boundary", "not-in-projection"]);
   });
 
   it("a second turn starts a new group and its own clock", () => {
-    const view = deriveTimeline(logOf(["turn/start", { turn: 1 }], ["turn/end", { turn: 1, reason: "completed" }], ["turn/start", { turn: 2 }], ["user/message", { content: "again" }]));
+    const view = deriveTimeline(
+      logOf(
+        ["turn/start", { turn: 1 }],
+        ["turn/end", { turn: 1, reason: "completed" }],
+        ["turn/start", { turn: 2 }],
+        ["user/message", { content: "again" }],
+      ),
+    );
     expect(view.groups.map((group) => group.turn)).toEqual([1, 2]);
     expect(view.events.map((item) => item.sinceTurnStart)).toEqual([0, 1, 0, 1]);
   });
@@ -108,7 +132,9 @@ describe("any log draws, however it is shaped", () => {
   });
 
   it("a turn/end inside an open step is drawn after the step, which stays open", () => {
-    const view = deriveTimeline(logOf(["turn/start", { turn: 1 }], ["step/start", { turn: 1, step: 1 }], ["turn/end", { turn: 1, reason: "error", message: "boom" }]));
+    const view = deriveTimeline(
+      logOf(["turn/start", { turn: 1 }], ["step/start", { turn: 1, step: 1 }], ["turn/end", { turn: 1, reason: "error", message: "boom" }]),
+    );
     expect(layout(view)).toEqual([{ turn: 1, entries: [0, { step: 1, ids: [1] }, 2] }]);
     expect(view.events[2]?.alert).toEqual({ kind: "error", message: "boom" });
   });

@@ -17,9 +17,7 @@ export type HiddenReason =
   | "not-in-projection"; // a type the projection does not know
 
 /** What makes an event stand out as something that went wrong. */
-export type Alert =
-  | { readonly kind: "tool-error" }
-  | { readonly kind: "max_steps" | "error"; readonly message: string | null };
+export type Alert = { readonly kind: "tool-error" } | { readonly kind: "max_steps" | "error"; readonly message: string | null };
 
 export interface EventView {
   readonly event: SessionEvent;
@@ -81,7 +79,15 @@ export class TimelineOrderError extends Error {
 }
 
 export function emptyTimeline(): TimelineView {
-  return { events: [], groups: [], messages: [], problems: [], openStep: null, pendingCalls: new Map(), carriers: new Map() };
+  return {
+    events: [],
+    groups: [],
+    messages: [],
+    problems: [],
+    openStep: null,
+    pendingCalls: new Map(),
+    carriers: new Map(),
+  };
 }
 
 export function deriveTimeline(events: readonly SessionEvent[]): TimelineView {
@@ -121,7 +127,12 @@ type Placement = Pick<TimelineView, "groups" | "openStep"> & { readonly group: n
 
 function place(view: TimelineView, event: SessionEvent): Placement {
   if (isEventOfType(event, "turn/start")) {
-    const group: GroupView = { turn: event.data.turn, startTs: event.ts, entries: [{ kind: "event", id: event.id }], end: null };
+    const group: GroupView = {
+      turn: event.data.turn,
+      startTs: event.ts,
+      entries: [{ kind: "event", id: event.id }],
+      end: null,
+    };
     return { groups: [...view.groups, group], openStep: null, group: view.groups.length, entry: 0 };
   }
   const { groups, group } = currentGroup(view.groups);
@@ -201,13 +212,22 @@ function pairCalls(view: TimelineView, events: readonly EventView[]): Pick<Timel
     return { events, pendingCalls: view.pendingCalls, carriers };
   }
   if (isEventOfType(event, "tool/call")) {
-    return { events, pendingCalls: new Map(view.pendingCalls).set(event.data.call_id, event.id), carriers: view.carriers };
+    return {
+      events,
+      pendingCalls: new Map(view.pendingCalls).set(event.data.call_id, event.id),
+      carriers: view.carriers,
+    };
   }
   const callId = isEventOfType(event, "tool/result") ? view.pendingCalls.get(event.data.call_id) : undefined;
-  if (!isEventOfType(event, "tool/result") || callId === undefined) return { events, pendingCalls: view.pendingCalls, carriers: view.carriers };
+  if (!isEventOfType(event, "tool/result") || callId === undefined)
+    return { events, pendingCalls: view.pendingCalls, carriers: view.carriers };
   const pendingCalls = new Map(view.pendingCalls);
   pendingCalls.delete(event.data.call_id);
   const call = events[callId] as EventView;
   const paired = replaceAt(events, callId, { ...call, pairedWith: event.id });
-  return { events: replaceAt(paired, event.id, { ...added, pairedWith: callId }), pendingCalls, carriers: view.carriers };
+  return {
+    events: replaceAt(paired, event.id, { ...added, pairedWith: callId }),
+    pendingCalls,
+    carriers: view.carriers,
+  };
 }

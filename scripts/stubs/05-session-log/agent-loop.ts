@@ -23,12 +23,8 @@
 // Run: npx vitest exercises/05-session-log/05.5-agent-loop.test.ts
 // Given: the options (client, tools, systemPrompt, userPrompt, maxSteps = 10, session?) and the error
 // a failed model call rejects with: `throw new AgentRunError(message, session, { cause: error })`.
-import { AgentRunError, type RunAgentOptions } from "../../chapters/05-session-log/loop-types.ts";
+import { type RunAgentOptions } from "../../chapters/05-session-log/loop-types.ts";
 import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
-// What you will need: your Session, and the tool helpers from the earlier chapters (given).
-import type { ChatClient, ChatRequest } from "../../chapters/common/deepseek.ts";
-import { messageOf, runToolCall, toolSpec, type Tool } from "../../chapters/common/tools.ts";
-import { Session } from "./session.ts";
 import { todo } from "./todo.ts";
 
 export async function runAgent(options: RunAgentOptions): Promise<SessionLog> {

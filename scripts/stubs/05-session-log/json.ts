@@ -11,7 +11,7 @@
 import { todo } from "./todo.ts";
 // Given: the error class (throw it, with a path, a reason and maybe a cause), the depth limit and the
 // JSON types. Only the function below is yours.
-import { JsonValueError, MAX_JSON_DEPTH, type JsonValue } from "../../chapters/05-session-log/json-value.ts";
+import { type JsonValue } from "../../chapters/05-session-log/json-value.ts";
 
 /** A deep-frozen copy of `value`, or a JsonValueError naming the first spot that is not JSON. */
 export function freezeJson(value: unknown): JsonValue {

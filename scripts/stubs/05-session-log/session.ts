@@ -38,19 +38,9 @@
 // Run: npx vitest exercises/05-session-log/05.2-session.test.ts (then 05.4-replay.test.ts)
 import type { Message } from "../../chapters/common/messages.ts";
 // What you will need: your freezeJson from 05.1, your projection from 05.3, and the given contracts.
-import { type EventData, type SessionEvent } from "../../chapters/05-session-log/events.ts";
-import { checkEventData, EventDataError, eventSchemas, type EventSchemas } from "../../chapters/05-session-log/event-schemas.ts";
-import { describeValue } from "../../chapters/05-session-log/describe.ts";
-import { JsonValueError } from "../../chapters/05-session-log/json-value.ts";
-import {
-  ReplayError,
-  reportListenerError,
-  type Listener,
-  type ReplayRule,
-  type SessionLog,
-  type SessionOptions,
-} from "../../chapters/05-session-log/session-types.ts";
-import { freezeJson } from "./json.ts";
+import type { EventData, SessionEvent } from "../../chapters/05-session-log/events.ts";
+import { eventSchemas, type EventSchemas } from "../../chapters/05-session-log/event-schemas.ts";
+import { reportListenerError, type Listener, type SessionLog, type SessionOptions } from "../../chapters/05-session-log/session-types.ts";
 import { deriveMessages } from "./projection.ts";
 import { todo } from "./todo.ts";
 
