@@ -107,7 +107,7 @@ describe("flags", () => {
     const { code, lines } = await runInProcess(["--help"]);
     expect(code).toBe(0);
     expect(lines[0]).toBe("用法 / Usage:");
-    expect(lines.join("\n")).toMatch(/--offline +即使设置了 DEEPSEEK_API_KEY 也离线回放 \/ replay a recording/);
+    expect(lines.join("\n")).toMatch(/--offline +设置了 DEEPSEEK_API_KEY 也离线回放 \/ replay even with DEEPSEEK_API_KEY set/);
     expect(lines.join("\n")).not.toContain("=== ①");
   });
 

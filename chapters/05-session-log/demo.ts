@@ -27,15 +27,8 @@ import { writeTimelinePage } from "./timeline/page.ts";
 const COMMAND = {
   usage: ["npm run demo -- [flags]"],
   flags: {
-    offline: {
-      type: "boolean",
-      help: "即使设置了 DEEPSEEK_API_KEY 也离线回放 / replay a recording even with DEEPSEEK_API_KEY set",
-    },
-    html: {
-      type: "string",
-      value: "<file>",
-      help: "把这次运行的时间线页面写到 <file> / write the run's timeline page to <file>",
-    },
+    offline: { type: "boolean", help: "设置了 DEEPSEEK_API_KEY 也离线回放 / replay even with DEEPSEEK_API_KEY set" },
+    html: { type: "string", value: "<file>", help: "把时间线页面写到 <file> / write the run's timeline page to <file>" },
     ...DISK_FLAGS,
   },
 } as const satisfies Command<Flags>;
