@@ -5,7 +5,6 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { guideAnchor, NotImplementedError, stubStepOf } from "../exercises/05-session-log/todo.ts";
 import { stepTable, withTable } from "./guide-table.ts";
-import { hints } from "./hints.ts";
 import { decoys, exercisesDir, findStep, guideFile, guideLink, inLearnerOrder, shippedStubsDir, steps, type Step } from "./steps.ts";
 
 const guide = readFileSync(guideFile, "utf8");
@@ -75,7 +74,7 @@ describe("the guide (exercises/05-session-log/README.md)", () => {
 
   test("every link to a step section in the guide and the hints lands on an anchor", () => {
     const anchors = new Set([...guide.matchAll(/<a id="([^"]+)"><\/a>/g)].map((match) => match[1]));
-    const texts = [guide, ...Object.values(hints).flat(), ...steps.map(guideLink)];
+    const texts = [guide, ...steps.flatMap((step) => step.hints), ...steps.map(guideLink)];
     const links = texts.flatMap((text) => [...text.matchAll(/(?:\]\(|README\.md)#(step-[\w-]+)/g)].map((match) => match[1]));
     expect(links.length).toBeGreaterThan(steps.length);
     expect(links.filter((link) => !anchors.has(link))).toEqual([]);

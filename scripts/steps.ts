@@ -6,7 +6,6 @@
 //   scripts/stubs/05-session-log/<file>  the same stub as shipped: what reset restores (npm run ship-stubs)
 //   <answerDir>/<file>                the answer: the chapter for core and challenge steps
 //   scripts/decoys/<name>.ts          each decoy: a plausible wrong answer its tests must reject
-//   scripts/hints.ts                  the hints, under the step's id
 //   exercises/05-session-log/README.md  a section opening with <a id="step-05-N"></a> (guideAnchor)
 // The order learners take the steps is the book's (core), the book's 练习 (practice), then the
 // challenges past the book: `steps` is sorted so, whatever order the entries are written in.
@@ -46,6 +45,11 @@ export interface Step {
    * file (05.6: the cache is right, but session.ts feeds it from the wrong place).
    */
   readonly decoys: readonly { readonly name: string; readonly mistake: string; readonly replaces?: string }[];
+  /**
+   * What `npm run hint` reveals, one more each time: 3–4 hints in Chinese, from a nudge (which rule,
+   * which book section) to the shape of the code, never a line of the answer (scripts/hint.test.ts).
+   */
+  readonly hints: readonly string[];
   /** Earlier steps whose code this step's tests also run (see each test file's opening comment). */
   readonly needs: readonly string[];
 }
@@ -80,6 +84,32 @@ const entries: readonly Step[] = [
         mistake: "the depth check is off by one: a value exactly MAX_JSON_DEPTH levels deep is rejected",
       },
     ],
+    hints: [
+      "先列清楚接受什么（5.3 节第 1 点）：null、boolean、string、有限的 number、普通数组、普通对象" +
+        "（原型是 Object.prototype 或 null）。其余一律抛 `JsonValueError(path, reason)`，path 从 `$` 写起，" +
+        '例如 `$.a[2].b`，键不是标识符时写成 `$["weird key"]`。',
+      "数字最容易漏：`NaN`、`±Infinity` 用 `Number.isFinite` 挡；`-0` 要用 `Object.is(value, -0)`，" +
+        '`value === 0` 分不出来（而 `JSON.stringify(-0)` 是 "0"，读回来就变了）；整数超出 ' +
+        "`Number.isSafeInteger` 的范围也拒绝。\n" +
+        "循环引用 ≠ 共享引用：只记住“当前路径上的祖先”（进入容器时加入 Set，离开时删除）。" +
+        "同一个对象出现在两个兄弟位置是合法的。",
+      "每个属性只读一次：用 `Object.getOwnPropertyDescriptors(value)`。没有 `value` 字段的描述符是 " +
+        "getter/setter → 拒绝，不要调用它；`enumerable: false` 也拒绝；`Object.getOwnPropertySymbols` " +
+        "查符号键。数组要检查空洞（某个下标没有描述符）和下标以外的多余属性（`length` 除外），" +
+        "长度也从描述符读：`value.length` 会去问 Proxy 的 get trap，它可以说谎。" +
+        "`Date`、`Map`、类实例等靠 `Object.getPrototypeOf` 识别，reason 里写出构造函数的名字。写副本用 `Object.defineProperty`，" +
+        '免得 JSON 里的 `"__proto__"` 键改掉副本的原型。\n' +
+        "这些读取都可能运行调用方的代码（Proxy 的 trap）并抛错：把读取包进 `try/catch`，改抛 " +
+        "`JsonValueError`，原来的错误放进第三个参数 `{ cause: error }`。",
+      "递归就行，因为深度有上限 `MAX_JSON_DEPTH`（500 层）。它来自“存得下”：`JSON.stringify` 遇到冻结的数组，" +
+        "在 Node 20 上约 2,200 层就栈溢出（调用栈已经用掉一部分时更少），而事件还在 data 外面多包两层（日志数组、事件对象）。" +
+        "500 层递归只用掉默认调用栈的一小部分。\n" +
+        "形状：一个内部函数，带着当前路径和 `ancestors`（当前路径上的容器，一个 Set）。原始值：检查后原样返回。" +
+        "容器：先看它在不在 `ancestors` 里（循环），再看 `ancestors.size` 是否已经等于 `MAX_JSON_DEPTH`" +
+        "（再深一层就超了：抛错，reason 里写出这个上限）；然后建空副本，把容器加入 `ancestors`，" +
+        "逐个子节点递归并把结果写进副本，再把容器移出 `ancestors`，最后冻结副本返回——冻结因此是自底向上的。" +
+        "同一个对象出现在两处就复制两次，深度按它每次出现的位置算。",
+    ],
     needs: [],
   },
   {
@@ -111,6 +141,34 @@ const entries: readonly Step[] = [
         mistake: "queued events go to the listeners subscribed at delivery, so a listener subscribed mid-delivery hears an earlier append",
       },
     ],
+    hints: [
+      "`append(type, data)` 就是 5.3 节的三个动作，顺序不能乱：校验并冻结 → 提交并让快照失效 → 通知订阅者。" +
+        "校验包括 `freezeJson(data)`（结果必须是 JSON 对象）和 `checkEventData(type, data, schemas)`" +
+        "（来自 chapters/05-session-log/events.ts）。任何一步抛错都必须发生在提交之前：" +
+        "被拒绝的 append 不能在日志里留下痕迹，也不能“用掉”一个 id。\n" +
+        "schema 的事已经替你办好：内置 schema 是严格的（多一个键也是 `EventDataError`）；桩里给好的 " +
+        "`this.#schemas` 把内置的放在最后合并，所以构造参数里的 schemas 只能新增类型，关不掉也换不掉内置的；" +
+        '`checkEventData` 只认自己的键（`Object.hasOwn`），"constructor"、"__proto__" 这样的类型是普通的未知类型。' +
+        "直接把 `this.#schemas` 传给它就行，别自己写 `schemas[type]`。",
+      "`id` 就是提交前的 `this.#log.length`；`ts` 来自构造参数里的 `clock`（默认 `Date.now`），" +
+        "要检查它是非负的安全整数，而且不是 `-0`（`Object.is`）。事件对象本身也要 `Object.freeze`。\n" +
+        "`events` 是缓存的快照：第一次读取时把日志复制成一个冻结的新数组并记在一个私有字段里，之后直接返回它；" +
+        "提交新事件时把这个缓存清掉（书中的 `self._snapshot = None`，第二个动作的后一半）。" +
+        "于是两次读取之间没有 append 就返回同一个数组，旧快照也永远不会变长。",
+      "`subscribe(listener)` 返回取消函数，调用两次也无害。用 `Set` 存一个包装对象 `{ listener }`，" +
+        "这样同一个函数订阅两次算两份，各自取消。通知时遍历订阅者的副本，每次调用 `listener` 都" +
+        "包在 `try/catch` 里，错误交给 `onListenerError(error, event)`：事件已经提交，" +
+        "一个订阅者失败既不能丢掉事件，也不能让后面的订阅者收不到。" +
+        "轮到某个订阅者之前它可能已被前面的订阅者取消：投递前先看它的包装对象是否还在订阅集合里，不在就跳过。",
+      "订阅者在收到事件时又调用了 `append` 怎么办？如果立刻递归通知，后面的订阅者会先看到 #1 再看到 #0。" +
+        "形状：一个待投递队列和一个“正在投递”的标志。通知一条事件时：\n" +
+        "  1. 把事件连同此刻的订阅者名单（audience）一起放进队列；\n" +
+        "  2. 如果已经在投递（说明这次 append 来自某个订阅者），到此为止：外层的循环会接着投递它；\n" +
+        "  3. 否则置起标志，循环从队首取出一条、逐个投递给它的 audience，直到队列为空；\n" +
+        "  4. 用 try/finally 放下标志，哪怕投递中途出了错。\n" +
+        "这样每个订阅者都按 id 顺序收到事件。`audience` 要在 append 的那一刻记下：" +
+        "在投递过程中才订阅的订阅者，只能收到它订阅之后追加的事件，哪怕更早的事件还在队列里等着。",
+    ],
     needs: ["05.1"],
   },
   {
@@ -129,6 +187,22 @@ const entries: readonly Step[] = [
         name: "projection-drops-empty-content",
         mistake: 'an assistant reply with content "" is dropped like content null',
       },
+    ],
+    hints: [
+      "5.4 节的表：只有 `user/message`、`assistant/message`、`tool/result` 三种事件变成消息；" +
+        "其余（`turn/*`、`step/*`、`request/header`、`tool/call`、未知类型）一律返回 `null`，只留在日志里。" +
+        "`deriveMessages` 只是按日志顺序对每个事件调用 `deriveEventMessage`，跳过 `null`。",
+      '`isEventOfType(event, "tool/result")`（来自 chapters/05-session-log/events.ts）收窄类型后就能读 ' +
+        "`event.data.call_id`。注意改名：事件里的 `call_id` 在消息里叫 `tool_call_id`。" +
+        "`tool/call` 不投影，因为同一个请求已经在 assistant 消息的 `tool_calls` 里了，重复发送没有意义。",
+      "assistant 消息有三个细节：`reasoning_content` 缺省时给 `null`（不是 `undefined`，键也不能省）；" +
+        "`tool_calls` 的每一项只取 `{ id, name, arguments }`，建新对象（`chapters/common/messages.ts` 的 `toolCallOf` 就做这件事）；只有 `content === null`、" +
+        '没有 reasoning、也没有工具调用时才丢弃这条回复——空字符串 `""` 也是回复，要保留。',
+      "assistant 分支分三步想：\n" +
+        "  1. 从 `event.data` 取出三个字段；`reasoning_content` 可能缺省，让它落到 `null`（解构默认值或 `??` 都行）。\n" +
+        '  2. 这条回复是不是什么都没说？正文是 `null`（`""` 不算）、没有 reasoning、没有工具调用，三者同时成立才返回 `null`。\n' +
+        "  3. 否则返回 assistant 消息，四个键一个不少；`tool_calls` 逐项复制，只留 id、name、arguments（提示 3）。\n" +
+        "user 和 tool 分支各是一行 `return { role: …, … }`。",
     ],
     needs: ["05.2"],
   },
@@ -151,6 +225,26 @@ const entries: readonly Step[] = [
         name: "replay-index-one-based",
         mistake: "the ReplayError counts entries from 1, so its index points past the broken entry",
       },
+    ],
+    hints: [
+      "`Session.fromLog(log)` 不信任输入（它通常来自 `JSON.parse` 读回的文件）。先确认是数组，" +
+        "再逐个检查；出错就抛 `ReplayError(index, code, detail)`：`index` 是出问题的事件位置，" +
+        "`code` 说明违反了哪条规则（可用的 code 列在 session.ts 开头的注释里，测试会逐个检查）。规则见 5.6 节：id 连续、类型、时间戳、JSON 数据。",
+      "每个事件按这个顺序检查：是对象（不是 null、不是数组）→ 只有 `id`、`type`、`ts`、`data` 四个键 → " +
+        "`id === index`（从 0 开始，没有空缺和重复）→ `type` 是非空字符串 → `ts` 是非负安全整数 → " +
+        "`data` 经 `freezeJson` 后是 JSON 对象，已知类型还要通过 `checkEventData`。" +
+        "把 `JsonValueError`、`EventDataError` 转成 `ReplayError`，别让它们原样漏出去。",
+      "重放不能走 `append`：append 会用时钟生成新的 `ts`，还会通知订阅者。需要一个私有的提交路径，" +
+        "例如 `#commit(event)`：推入 `#log`，清掉快照缓存（05.2 的 append 也可以共用它）。" +
+        "`fromLog` 是 static 方法，但写在类里面，所以可以访问新实例的 `#` 私有成员。" +
+        "数据要重新冻结：重放出来的会话不能和调用方的输入共享任何对象。",
+      "形状：先读 `log` 是不是数组、有多长，再用下标从 0 循环到长度（不用 `forEach`：它会跳过稀疏数组里的空洞），" +
+        "每一项交给一个私有方法 `#readStoredEvent(stored, index)` 检查，通过就 `#commit`。" +
+        "读取本身也可能出错：log 或某一项可能是 Proxy、带 getter，读的时候抛错。把“读”包进 `try/catch`：" +
+        "读 log 时出错是 `NOT_A_LOG`，读第 index 项或它的字段时出错是 `NOT_AN_EVENT`，都把原错误放进 " +
+        "`{ cause: error }`。字段用一次解构取出：`{ id, type, ts, data, ...extra }`，多余的键就在 `extra` 里；" +
+        "再按提示 2 的顺序逐条检查。错误信息里描述找到的值用给定的 `describeValue`，不要 `JSON.stringify`：" +
+        "id 可能是 bigint，也可能是嵌套 5,000 层的数组。",
     ],
     needs: ["05.1", "05.2", "05.3"],
   },
@@ -178,6 +272,26 @@ const entries: readonly Step[] = [
       },
       { name: "loop-throws-on-tool-error", mistake: "tools run without runToolCall, so a failing tool ends the run" },
     ],
+    hints: [
+      "把第 02 章循环里的“往 history 里 push”全部换成 `session.append(…)`，发给模型的消息每次都用 " +
+        "`session.deriveMessages()` 现算。一次计算器往返正好 12 个事件：turn/start, user/message, " +
+        "request/header, step/start, assistant/message, tool/call, tool/result, step/end, step/start, " +
+        "assistant/message, step/end, turn/end（5.5、5.7 节）。",
+      "系统提示词和工具说明不是消息：每轮写一次 `request/header`，紧跟在 `turn/start`、`user/message` 之后" +
+        "（测试检查这个顺序）：" +
+        '`{ header: { model: client.model, system: systemPrompt, tools: tools.map(toolSpec) }, reason: "initial" }`；' +
+        "调用 `client.chat({ system, tools, messages })` 时用同一份 system 和 tools。" +
+        "传入已有的 `session` 时是继续对话：`turn` = 日志里 `turn/start` 的个数 + 1。",
+      "每一步：`step/start` → `await client.chat(…)` → `assistant/message`（没有 reasoning 就写 `null`）→ " +
+        "对每个工具调用先 `tool/call` 再 `tool/result`。未知工具、参数不是合法 JSON、工具抛错都不能中断循环：" +
+        "`runToolCall(toolsByName, call)`（chapters/common/tools.ts）已经把它们变成 `{ content, is_error: true }`。" +
+        '回复里没有工具调用时本轮结束：`turn/end { reason: "completed" }`。',
+      "收尾的形状：写下 step/start 之后，这一步的其余部分（请求模型、记录回复和工具）放进 `try`，" +
+        "step/end 写在它的 `finally` 里——模型调用抛错时，这一步也照样闭合。\n" +
+        '步数用完：`turn/end { reason: "max_steps" }`，正常返回 session。模型调用失败：在外层 `catch` 里先写 ' +
+        '`turn/end { reason: "error", message }`，再 `throw new AgentRunError(message, session, { cause: error })`——' +
+        "日志一条不丢。",
+    ],
     needs: ["05.1", "05.2", "05.3"],
   },
   // The book's 练习 as code (练习1 is a question: its model answer is solutions/05-session-log/练习1.md).
@@ -203,6 +317,24 @@ const entries: readonly Step[] = [
         name: "coding-assistant-counts-chars",
         mistake: "bytes is the string's length (UTF-16 units), not its UTF-8 byte count",
       },
+    ],
+    hints: [
+      "练习2 只需要两样东西：新事件类型的运行时 schema，和两个记录函数。类型已经通过声明合并（declaration merging）加进 " +
+        '`SessionEventMap`（`given/coding-assistant.ts` 里已经给出），所以 `session.append("ui/diff-preview", …)` 能通过类型检查；' +
+        "但运行时只有 `codingAssistantSchemas` 里的 zod schema 能挡住坏数据——现在它是空对象 `{}`，" +
+        "所以“append rejects …”那几个测试会失败。这两种事件不进模型：章节的投影只认三种类型，什么都不用改。",
+      "schema 照 chapters/05-session-log/events.ts 的写法：`ui/diff-preview` 是一个 `z.strictObject`，`path` 为非空字符串（`.min(1)`），`diff` 为字符串；" +
+        "`inspect/file-read` 的 `bytes` 是非负整数（`z.number().int().nonnegative()`），`sha256` 是 64 个小写十六进制字符" +
+        "（`z.string().regex(/^[0-9a-f]{64}$/)`）。Session 用 `new Session({ schemas: codingAssistantSchemas })` 接上它们，" +
+        "append 和 `Session.fromLog` 都会检查。",
+      "`recordDiffPreview` 只有一行：append 一条 `ui/diff-preview`，数据就是 path 和 diff，返回提交后的事件。" +
+        '`recordFileRead` 记录大小和摘要，绝不记录内容：字符串的字节数用 `Buffer.byteLength(content, "utf8")`' +
+        "（不是 `content.length`——中文一个字符占 3 个字节），`Uint8Array` 用 `content.byteLength`；" +
+        '摘要用 `createHash("sha256").update(content).digest("hex")`（来自 "node:crypto"），它两种输入都接受。',
+      "最后在注释里写下“为什么不进模型”（书里练习2 问的就是这个）。可以这样想：diff 预览里的编辑，" +
+        "模型是在哪条事件里提出的？它已经在历史里了吗？文件的内容，模型已经从哪条事件拿到过？" +
+        "一个哈希和一个字节数，对下一次回答有什么用，又要占多少上下文？想清楚再写，然后用下面的命令对照答案：\n" +
+        "  npm run compare -- p2",
     ],
     needs: [],
   },
@@ -242,6 +374,30 @@ const entries: readonly Step[] = [
         mistake: "a redacted tool/call's arguments still reach the model in the assistant message's tool_calls entry",
       },
     ],
+    hints: [
+      "练习3 的思路：日志只追加，所以“删除”本身也是一个事件——`log/redact { target_id, reason }`。" +
+        "原始事件永远不变；每个派生视图（给模型的消息、给界面/审计的导出）读日志时应用遮蔽。" +
+        "因为遮蔽记录在日志里，重放自然会复现它。先写 `redact`：检查目标，合法才 append，不合法抛 " +
+        "`RedactionError` 且什么都不追加。",
+      "`redact(session, targetId, reason)` 的三条规则，错误类和错误码在 `given/redaction.ts` 里：目标 id 不存在 → `UNKNOWN_TARGET`；" +
+        "目标不在这条遮蔽之前 → `TARGET_NOT_EARLIER`（刚追加时不可能，但从磁盘读回的日志里可能出现）；" +
+        "目标类型不能遮蔽 → `NOT_REDACTABLE`。能遮蔽的只有 user/message、assistant/message、tool/call、tool/result；" +
+        "边界、request/header 和另一条遮蔽都不行。`redactionId` 就是这条遮蔽将得到的 id，即 `session.events.length`。" +
+        "把检查写成一个函数，两个视图读旧日志时还要复用它。",
+      "两个视图共用一步：按日志顺序扫一遍每条 `log/redact`，重新做提示 2 的检查，遮蔽它的目标，把结果记进 " +
+        "`Map<事件 id, { data: 遮蔽后的新 data, redaction: { by, reason } }>`（同一事件被遮蔽两次，后一条覆盖前一条）。" +
+        "同一次调用的参数记了两处：`tool/call` 事件里，以及它之前最近那条 assistant/message 的 `tool_calls` 里（同一个 id）。" +
+        "目标是 `tool/call` 时，那条 assistant 里的那一项也要遮蔽，记在 assistant 事件名下；目标是 assistant/message 时，" +
+        "它发起的那些 `tool/call` 事件也要遮蔽，各记在自己名下。再把被遮蔽的事件换成 `{ ...event, data: 遮蔽后的新 data }`" +
+        "——新对象，不要碰冻结的原事件。然后 `deriveRedactedMessages` = 章节的 `deriveMessages`（从 " +
+        "chapters/05-session-log/projection.ts 导入）作用在这份视图上；`exportTranscript` 列出每个事件，加上 `redaction` 字段（没被遮蔽就是 null）。",
+      "遮蔽后的 data 怎么写：user/message 与 tool/result 的 `content` → `redactionMarker(reason)`（tool/result 的 " +
+        "`call_id` 保留，配对不断）；tool/call 的 `arguments` → `redactedArguments(reason)`，发起它的 assistant/message 里" +
+        "同一 id 那一项的 `arguments` 也换（其他调用不动）；assistant/message：" +
+        "`content` 为 null 时保持 null，否则换成标记，`reasoning_content` 有内容才换，每个 tool call 保留 `id`、`name`，" +
+        "只换 `arguments`。规则是“遮蔽不能增减消息”：投影会丢掉 content 为 null 且没有 reasoning、没有调用的回复，" +
+        "所以不能把 null 变成标记。",
+    ],
     needs: [],
   },
   {
@@ -264,6 +420,23 @@ const entries: readonly Step[] = [
         mistake: "turn and step are counted over the whole log, not read from the open step",
       },
       { name: "usage-view-no-hit-check", mistake: "the schema allows more cache-hit tokens than prompt tokens" },
+    ],
+    hints: [
+      "练习4：一种新的过程事件 `model/usage`（每次模型调用后记一次花了多少 token），再为一个消费者（成本面板）" +
+        "提供派生视图 `usageByTurn(events)`，它的每一项是面板上的一行。关键是视图只从事件算出来，不在别处保存累计值，" +
+        "所以同一份日志——实时的或一周后从磁盘重放的——总给出同样的数字，模型也看不到这些事件。" +
+        "先写 schema：桩里的 `usageSchemas` 还是空的 `{}`，所以检查坏数据的测试会失败。",
+      "schema：`turn`、`step` 是正整数，三个 token 数是非负整数，外加一条跨字段规则：缓存命中不能超过 prompt 总数。" +
+        '用 `z.strictObject({...}).refine((u) => u.prompt_cache_hit_tokens <= u.prompt_tokens, { message, path: ["prompt_cache_hit_tokens"] })`' +
+        "——`path` 让错误指向那个字段，测试会检查它。",
+      "`recordUsage(session, usage)` 不接收 turn 和 step 参数，而是从日志里读：从最后一个事件往前找，先遇到 " +
+        "`step/end` 说明没有打开的步骤 → 抛 `UsageError`；先遇到 `step/start` 就用它的 `turn`、`step`。" +
+        "只记录三个计数：从 usage 里逐个取出 `prompt_tokens`、`completion_tokens`、`prompt_cache_hit_tokens`——" +
+        "API 的 usage 对象可能还有别的字段，不要把整个对象 append 进去。",
+      "`usageByTurn` 的形状：每次调用新建一个 `Map<number, TurnUsage>`（不要放在模块级缓存里），" +
+        '遍历事件，只看 `isEventOfType(event, "model/usage")` 的，按 `turn` 累加 `modelCalls`、`promptTokens`、' +
+        "`completionTokens`、`cacheHitTokens`，以及 `cacheMissTokens += prompt_tokens - prompt_cache_hit_tokens`；" +
+        "最后 `[...rows.values()].sort((a, b) => a.turn - b.turn)`。没有 usage 事件就返回 `[]`。",
     ],
     needs: [],
   },
@@ -300,6 +473,25 @@ const entries: readonly Step[] = [
         replaces: "session.ts",
         mistake: "the messages are kept by a subscriber: a listener's own append reaches it late, and a replayed log never",
       },
+    ],
+    hints: [
+      "书里对照官方的那一行：官方“每个派生视图节点只处理一次”。现在的 `deriveMessages()` 每次都把整份日志重新投影一遍，" +
+        "而循环在每次请求模型前都要调用它：会话越长，每一步越贵（`npm run bench` 的图就是这条曲线）。" +
+        "改法：事件**提交时**就用 05.3 的 `deriveEventMessage` 投影一次，把得到的消息按顺序存起来；" +
+        "`messages()` 只是把存好的交出去，不再投影，也不读日志。",
+      "`project(event)` 先检查顺序：`event.id` 必须等于已经投影过的事件数（一个计数器，**不是**消息数——" +
+        "大多数事件不产生消息）。不相等就抛 `RangeError`，消息里写 `expected event #N, got #M`，什么都不改。" +
+        "这道检查替你抓接线错误：漏掉了 fromLog 提交的事件，或者同一个事件喂了两次，都会在下一次 `project` 立刻报出来。",
+      "交出去的东西别人会乱改：`push`、`length = 0`、`reverse()`、改某条消息的 `content`、往 `tool_calls` 里塞东西。" +
+        "所以消息在 `project` 时冻结一次（消息本身、`tool_calls` 数组、每个调用对象），`messages()` 每次返回一个新数组" +
+        "（`this.#messages.slice()`）——数组是新的，里面的消息是同一批冻结对象，测试会检查“同一个对象”，证明没有重新投影。" +
+        "（另一种做法：缓存一个冻结的数组，直到下一次有新消息；两种都能过测试，`npm run bench` 量得出差别。）",
+      "接线在你的 session.ts 里，三处：\n" +
+        '  readonly #messages = new MessageCache();              // import { MessageCache } from "./message-cache.ts"\n' +
+        "  #commit(event) { this.#messages.project(event); this.#log.push(event); /* 清掉快照缓存 */ }\n" +
+        "  deriveMessages(): Message[] { return this.#messages.messages(); }\n" +
+        "先投影再推入日志：投影失败的事件也就没有提交。`append` 和 `fromLog` 都必须经过这个 `#commit`。" +
+        "不要用 `subscribe` 喂缓存：订阅者里的 append 要等那个订阅者返回后才轮到它，而 `fromLog` 根本不通知任何订阅者。",
     ],
     needs: ["05.1", "05.2", "05.3", "05.4"],
   },
@@ -345,6 +537,30 @@ const entries: readonly Step[] = [
         name: "log-file-line-is-index",
         mistake: "a ReplayError's event index is reported as the line number, one line too early",
       },
+    ],
+    hints: [
+      "这是挑战，书里没有现成代码：5.3 节说订阅者“会立即收到新事件”，对照官方表说持久化插件“订阅 session/event”。" +
+        '所以落盘就是一个订阅者：每条事件一行 `JSON.stringify(event) + "\\n"`（JSONL）。' +
+        "关键在“什么时候算写进去了”：`append` 返回时，这一行必须已经在文件里——用 `writeSync`（再 `fsyncSync`），" +
+        "不能用 `createWriteStream` 或 `appendFile` 这类异步写法，它们要等事件循环，进程这时被杀就丢了。",
+      "`attachLogFile` 先看文件：不存在或为空，就把会话里已有的事件全写进去；否则文件内容必须**逐字节**等于这些事件的行" +
+        "（`Buffer.equals`），只比行数不够——别的会话的日志可能恰好一样长。不相等就抛 " +
+        '`new LogFileError("NOT_THIS_LOG", file, undefined, …)`，说出第一条不同的行。' +
+        "之后每次写之前用 `fstatSync(fd).size` 核对文件大小仍是自己写过的字节数：不等说明别的 writer 写过，" +
+        '抛 `FILE_CHANGED`（它会被 Session 交给 `onListenerError`），绝不接着写。用 `openSync(file, "a+")` 打开：' +
+        "能读，写入总在末尾。",
+      '读：按字节找 `\\n` 切行（`bytes.indexOf(0x0a, start)`），每行用 `new TextDecoder("utf-8", { fatal: true })` 解码再 ' +
+        "`JSON.parse`。只有**最后一行**可以是坏的：没有换行结尾（`unterminated`），或整行不是 JSON（`not-json`）——" +
+        "丢掉它、记进 `torn: { line, reason, bytes }`，前面的全部保留。更早的坏行抛 `BAD_LINE`，带行号，绝不跳过。" +
+        "解析完交给 `Session.fromLog`；它抛的 `ReplayError` 的 `index` 从 0 数，行号从 1 数：`line = index + 1`，" +
+        "原错误放进 `{ cause }`。文件开头（跳过空白）是 `[` 就当作整个 JSON 数组解析。",
+      "修复只能追加：`findLogProblems(session.events)` 为空就原样返回。否则只接受崩溃会留下的问题：" +
+        "最后一个 `turn/start` 上的 `OPEN_TURN`、最后一个 `step/start` 上的 `OPEN_STEP`、这一轮里的 " +
+        "`UNANSWERED_TOOL_CALL`；别的（孤立结果、更早的轮没结束……）抛 `RepairError`，什么都不追加。" +
+        "然后按顺序 `session.append`：每个没有结果的调用一个 `tool/result { is_error: true }`；" +
+        "assistant 消息里要过、却没来得及记 `tool/call` 的调用，先补 `tool/call` 再补错误结果；" +
+        '打开的步骤 `step/end`；最后 `turn/end { reason: "error", message: "interrupted: …" }`。' +
+        "返回传进来的同一个 session——挂在它上面的 writer 会把修复也写进文件。",
     ],
     needs: [],
   },
