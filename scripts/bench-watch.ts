@@ -22,9 +22,12 @@ function option(name: string, fallback: string): string {
   return at === -1 ? fallback : (process.argv[at + 1] ?? fallback);
 }
 
-/** The chapter's file, importing as a learner file would: learner siblings stay, the rest points into chapters/. */
+/**
+ * The chapter's file, importing as a learner file would: siblings the learner has written by this step
+ * stay theirs; the rest (a later step's file, like 05.6's message-cache.ts in session.ts) points into chapters/.
+ */
 function answerAsLearnerFile(step: Step): string {
-  const learnerNames = new Set(steps.map((s) => s.file));
+  const learnerNames = new Set(steps.slice(0, steps.indexOf(step) + 1).map((s) => s.file));
   return readFileSync(path.join(chapterDir, step.file), "utf8")
     .replace(/from "\.\/([^"]+)"/g, (whole, name: string) =>
       learnerNames.has(name) ? whole : `from "../../chapters/05-session-log/${name}"`,
