@@ -138,7 +138,7 @@ describe("npm run compare: the parts you write", () => {
   test("a missing file or an unknown step is a UsageError", () => {
     const files = { mine: path.join(dir, "nope.ts"), answer: file("a3.ts", answer), shippedStub: file("s3.ts", stub) };
     expect(() => compareStep(step, files)).toThrow(UsageError);
-    expect(() => compareCommand(["05.9"])).toThrow(/unknown step "05\.9"\. Valid steps: 05\.1/);
+    expect(() => compareCommand(["05.9"])).toThrow(/没有练习步骤 "05\.9" \/ unknown step "05\.9"\. 可选 \/ valid steps: 05\.1/);
     expect(() => compareCommand(["05.1", "--all"])).toThrow(/unknown option --all/);
   });
 });

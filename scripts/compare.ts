@@ -86,7 +86,7 @@ export function compareStep(step: Step, files: CompareFiles, showHelpers = false
 export function compareCommand(argv: readonly string[], list: readonly Step[] = steps): string {
   const { id, flags } = parseArgs(argv);
   const unknown = [...flags].filter((flag) => flag !== "--helpers");
-  if (unknown.length > 0) throw new UsageError(`unknown option ${unknown.join(" ")} (only --helpers)`);
+  if (unknown.length > 0) throw new UsageError(`没有这个选项 / unknown option ${unknown.join(" ")} (only --helpers)`);
   const step = requireStep(id, "compare", list);
   return compareStep(step, filesOf(step), flags.has("--helpers"));
 }

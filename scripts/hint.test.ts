@@ -89,8 +89,8 @@ describe("npm run hint", () => {
 
   test("an unknown step is a UsageError that lists the valid ids", () => {
     expect(() => hint("5.3")).toThrow(UsageError);
-    expect(() => hint("5.3")).toThrow(`unknown step "5.3". Valid steps: ${steps.map((s) => s.id).join(", ")}`);
-    expect(() => hint()).toThrow(/which step\? Usage: npm run hint -- 05\.1/);
+    expect(() => hint("5.3")).toThrow(`没有练习步骤 "5.3" / unknown step "5.3". 可选 / valid steps: ${steps.map((s) => s.id).join(", ")}`);
+    expect(() => hint()).toThrow(/要做哪一个练习步骤？\/ which step\? Usage: npm run hint -- 05\.1/);
     expect(() => hint("05.3", "--loud")).toThrow(UsageError);
   });
 

@@ -98,7 +98,7 @@ export function hintCommand(argv: readonly string[], deps: HintDeps): string {
   const { id, flags } = parseArgs(argv);
   const list = deps.steps ?? steps;
   const unknown = [...flags].filter((flag) => flag !== "--reset" && flag !== "--all");
-  if (unknown.length > 0) throw new UsageError(`unknown option ${unknown.join(" ")} (only --all and --reset)`);
+  if (unknown.length > 0) throw new UsageError(`没有这个选项 / unknown option ${unknown.join(" ")} (only --all and --reset)`);
   if (flags.has("--reset")) {
     const step = id === undefined ? undefined : requireStep(id, "hint", list);
     writeHintState(deps.stateFile, forget(readHintState(deps.stateFile), step?.id));

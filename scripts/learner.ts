@@ -18,11 +18,13 @@ export function validIds(list: readonly Step[] = steps): string {
 export function requireStep(id: string | undefined, command: string, list: readonly Step[] = steps): Step {
   const example = list[0]?.id ?? "05.1";
   if (id === undefined || id === "") {
-    throw new UsageError(`which step? Usage: npm run ${command} -- ${example}\nValid steps: ${validIds(list)}`);
+    throw new UsageError(
+      `要做哪一个练习步骤？/ which step? Usage: npm run ${command} -- ${example}\n可选 / valid steps: ${validIds(list)}`,
+    );
   }
   const step = list.find((candidate) => candidate.id === id);
   if (step === undefined) {
-    throw new UsageError(`unknown step "${id}". Valid steps: ${validIds(list)}`);
+    throw new UsageError(`没有练习步骤 "${id}" / unknown step "${id}". 可选 / valid steps: ${validIds(list)}`);
   }
   return step;
 }
@@ -53,7 +55,7 @@ export function parseArgs(argv: readonly string[]): {
 } {
   const flags = new Set(argv.filter((arg) => arg.startsWith("--")));
   const positional = argv.filter((arg) => !arg.startsWith("--"));
-  if (positional.length > 1) throw new UsageError(`expected one step id, got: ${positional.join(" ")}`);
+  if (positional.length > 1) throw new UsageError(`只能给一个练习步骤 / expected one step id, got: ${positional.join(" ")}`);
   return { id: positional[0], flags };
 }
 
@@ -63,7 +65,7 @@ export async function runMain(main: () => void | Promise<void>): Promise<void> {
     await main();
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(pc.red(`error: ${error.message}`));
+    console.error(pc.red(`错误 / error: ${error.message}`));
     process.exitCode = 1;
   }
 }

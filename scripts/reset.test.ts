@@ -94,7 +94,7 @@ describe("npm run reset", () => {
     rmSync(path.join(shipped, "json.ts"));
     expect(() => reset("05.1")).toThrow(UsageError);
     expect(() => reset("05.1")).toThrow(/the shipped stub .*json\.ts is missing/);
-    expect(() => reset("05.9")).toThrow(/unknown step "05\.9"\. Valid steps: 05\.1/);
+    expect(() => reset("05.9")).toThrow(/没有练习步骤 "05\.9" \/ unknown step "05\.9"\. 可选 \/ valid steps: 05\.1/);
   });
 
   test("for every step, reset restores exactly the file the stubs check runs the tests on", () => {

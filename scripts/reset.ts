@@ -44,7 +44,7 @@ export interface ResetDeps {
 
 export function resetCommand(argv: readonly string[], deps: ResetDeps = {}): string {
   const { id, flags } = parseArgs(argv);
-  if (flags.size > 0) throw new UsageError(`unknown option ${[...flags].join(" ")}`);
+  if (flags.size > 0) throw new UsageError(`没有这个选项 / unknown option ${[...flags].join(" ")}`);
   const list = deps.steps ?? steps;
   const dir = deps.exercisesDir ?? exercisesDir;
   const step = requireStep(id, "reset", list);
