@@ -4,7 +4,7 @@
 //   npm run view -- --live [--scenario NAME] [--port N]   run the loop and watch it in a browser
 //                                                         (live with DEEPSEEK_API_KEY, offline otherwise)
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { readFlags, type Command, type Flags } from "../chapters/common/flags.ts";
 import { DeepSeekConfigError, type Env } from "../chapters/common/settings.ts";
 import { messageOf } from "../chapters/common/tools.ts";
 import { explainSetting } from "../chapters/05-session-log/demo-explain.ts";
@@ -21,6 +21,8 @@ import { root } from "./steps.ts";
 
 export interface ViewIO {
   readonly out: (line: string) => void;
+  /** Receives a usage error; `out` when not given. */
+  readonly err?: (line: string) => void;
   readonly env: Env;
   /** Where pages go unless --out says otherwise. */
   readonly outDir?: string;
@@ -28,44 +30,47 @@ export interface ViewIO {
   readonly onServing?: (url: string) => void;
 }
 
-const usage =
-  "usage: npm run view -- --scenario NAME | --load FILE [--out FILE]   or   npm run view -- --live [--scenario NAME] [--port N]";
+/** The command line, read by the same flag table as the demo's (chapters/common/flags.ts), which writes `--help`. */
+const COMMAND = {
+  usage: ["npm run view -- --scenario NAME | --load FILE [--out FILE]", "npm run view -- --live [--scenario NAME] [--port N]"],
+  flags: {
+    scenario: {
+      type: "string",
+      value: "<name>",
+      help: "回放这个场景，默认 calculator / the fixture scenario to run (default calculator)",
+    },
+    load: { type: "string", value: "<file>", help: "已保存的日志：JSONL 或 JSON 数组 / a saved log: JSONL or a JSON array" },
+    out: { type: "string", value: "<file>", help: "页面写到哪里 / where to write the page" },
+    live: { type: "boolean", help: "运行这一轮并在浏览器里实时观看 / run the turn and watch it live" },
+    port: { type: "string", value: "<n>", help: "--live 的端口，0 是任一空闲端口 / the port for --live, 0 for any free one" },
+  },
+} as const satisfies Command<Flags>;
 
-export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<void> {
-  const { values } = readArgs(argv);
+const seeHelp = "npm run view -- --help";
+
+/** Resolves with the exit code: 0, or 2 after a usage error that the flag table reports itself. */
+export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<number> {
+  const args = readFlags(argv, COMMAND, { out: io.out, err: io.err ?? io.out });
+  if (typeof args === "number") return args;
+  const { values } = args;
   const scenario = values.scenario ?? "calculator";
   if (values.live) {
-    if (values.load !== undefined || values.out !== undefined) throw new UsageError(`--live writes no file and loads none; ${usage}`);
-    return watchLive(scenario, readPort(values.port), io);
+    if (values.load !== undefined || values.out !== undefined) throw new UsageError(`--live writes no file and loads none; see ${seeHelp}`);
+    await watchLive(scenario, readPort(values.port), io);
+    return 0;
   }
   if (values.load !== undefined && values.scenario !== undefined)
-    throw new UsageError(`--load and --scenario do not go together; ${usage}`);
-  if (values.port !== undefined) throw new UsageError(`--port goes with --live; ${usage}`);
+    throw new UsageError(`--load and --scenario do not go together; see ${seeHelp}`);
+  if (values.port !== undefined) throw new UsageError(`--port goes with --live; see ${seeHelp}`);
   const { session, name, source } = values.load === undefined ? await replayForPage(scenario, io) : loadLog(values.load);
   const file = values.out ?? path.join(io.outDir ?? defaultOutDir, `timeline-${name}.html`);
   const written = writeTimelinePage(session.events, file, { source });
   const counts = `${session.events.length} events, ${session.deriveMessages().length} messages`;
   io.out(`时间线页面 / Timeline page: ${shown(written)} (${counts})`);
+  return 0;
 }
 
 const defaultOutDir = path.join(root, ".workbook");
-
-function readArgs(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      options: {
-        scenario: { type: "string" },
-        load: { type: "string" },
-        out: { type: "string" },
-        live: { type: "boolean" },
-        port: { type: "string" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(`${messageOf(error)}; ${usage}`);
-  }
-}
 
 function readPort(text: string | undefined): number {
   if (text === undefined) return 0;
@@ -174,5 +179,8 @@ async function watchLive(name: string, port: number, io: ViewIO): Promise<void> 
 }
 
 if (isMain(import.meta.url)) {
-  await runMain(() => viewCommand(process.argv.slice(2), { out: (line) => console.log(line), env: process.env }));
+  await runMain(async () => {
+    const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line), env: process.env };
+    process.exitCode = await viewCommand(process.argv.slice(2), io);
+  });
 }
