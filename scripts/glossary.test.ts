@@ -201,21 +201,7 @@ function firstStubFindings(lines: readonly TextLine[]): Finding[] {
     .map(({ file, line }) => ({ file, line, found: "桩", use: "桩（stub） the first time a file uses it, then 桩" }));
 }
 
-// ── texts other changes are rewriting ─────────────────────────────────────────────────────────────
-
-/**
- * KNOWN EXCEPTIONS, by file: violations in files this change was not allowed to edit. Each entry is
- * the exact text found. Delete an entry when its file is rewritten; the last test below fails while an
- * entry no longer occurs, so the list can only shrink.
- */
-const knownExceptions: Readonly<Record<string, readonly string[]>> = {};
-
-const excused = (finding: Finding) => knownExceptions[finding.file]?.includes(finding.found) ?? false;
 const describeFinding = ({ file, line, found, use }: Finding) => `${file}:${line}: "${found}" → ${use}`;
-
-function unexcused(findings: readonly Finding[]): string[] {
-  return findings.filter((finding) => !excused(finding)).map(describeFinding);
-}
 
 // ── tests ─────────────────────────────────────────────────────────────────────────────────────────
 
@@ -312,24 +298,14 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
   });
 
   test("no Chinese text uses a variant the glossary replaces", () => {
-    expect(unexcused(termFindings(lines)), "write the term after → instead").toEqual([]);
+    expect(termFindings(lines).map(describeFinding), "write the term after → instead").toEqual([]);
   });
 
   test("every Markdown file that says 桩 writes 桩（stub） the first time", () => {
-    expect(unexcused(firstStubFindings(lines))).toEqual([]);
+    expect(firstStubFindings(lines).map(describeFinding)).toEqual([]);
   });
 
   test("no command a learner may copy is followed by Chinese punctuation", () => {
-    expect(unexcused(commandFindings(lines)), "a copied command would carry the punctuation along").toEqual([]);
-  });
-
-  test("every known exception still occurs (delete the entries of a file once it is fixed)", () => {
-    const findings = [...termFindings(lines), ...firstStubFindings(lines), ...commandFindings(lines)];
-    const stale = Object.entries(knownExceptions).flatMap(([file, texts]) =>
-      texts
-        .filter((text) => !findings.some((finding) => finding.file === file && finding.found === text))
-        .map((text) => `${file}: "${text}"`),
-    );
-    expect(stale, "these no longer occur: remove them from knownExceptions").toEqual([]);
+    expect(commandFindings(lines).map(describeFinding), "a copied command would carry the punctuation along").toEqual([]);
   });
 });
