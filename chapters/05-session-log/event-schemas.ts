@@ -17,6 +17,7 @@ type ChapterEventType =
   | "user/message"
   | "request/header"
   | "step/start"
+  | "assistant/chunk"
   | "assistant/message"
   | "tool/call"
   | "tool/result"
@@ -39,20 +40,40 @@ export const eventSchemas: { readonly [T in ChapterEventType]: z.ZodType<Session
     reason: z.literal("initial"),
   }),
   "step/start": turnAndStep,
+  "assistant/chunk": z.strictObject({ turn: counter, step: counter, attempt: counter, chunk: streamChunk() }),
   "assistant/message": z.strictObject({
     content: z.string().nullable(),
     reasoning_content: z.string().nullable().optional(),
     tool_calls: z.array(z.strictObject({ id: z.string(), name: z.string(), arguments: z.string() })),
+    chunk_ids: z.array(z.number().int().nonnegative()).optional(),
+    interrupted: z.literal(true).optional(),
   }),
   "tool/call": z.strictObject({ call_id: z.string(), name: z.string(), arguments: z.string() }),
   "tool/result": z.strictObject({ call_id: z.string(), content: z.string(), is_error: z.boolean() }),
   "step/end": turnAndStep,
   "turn/end": z.strictObject({
     turn: counter,
-    reason: z.enum(["completed", "max_steps", "error"]),
+    reason: z.enum(["completed", "max_steps", "error", "interrupted"]),
     message: z.string().optional(),
   }),
 };
+
+function streamChunk() {
+  return z.discriminatedUnion("kind", [
+    z.strictObject({ kind: z.literal("reasoning"), text: z.string() }),
+    z.strictObject({ kind: z.literal("text"), text: z.string() }),
+    z.strictObject({
+      kind: z.literal("tool_call"),
+      index: z.number().int().nonnegative(),
+      id: z.string().optional(),
+      name: z.string().optional(),
+      arguments: z.string(),
+    }),
+    z.strictObject({ kind: z.literal("usage"), usage: z.record(z.string(), z.unknown()) }),
+    z.strictObject({ kind: z.literal("finish"), reason: z.string() }),
+    z.strictObject({ kind: z.literal("error"), message: z.string() }),
+  ]);
+}
 
 /** Schemas by event type; types missing from it are accepted as any JSON object. */
 export type EventSchemas = { readonly [type: string]: z.ZodType | undefined };

@@ -12,7 +12,23 @@ export interface SessionEvent<T extends string = string> {
   readonly data: EventData<T>;
 }
 
-export type TurnEndReason = "completed" | "max_steps" | "error";
+/**
+ * How a turn ended. "interrupted": stopped from outside before the model's answer was complete (Ctrl-C,
+ * or a crash that repair closed); "error": a model call or the stream failed, and `message` says how.
+ */
+export type TurnEndReason = "completed" | "max_steps" | "error" | "interrupted";
+
+/**
+ * One piece of a streamed reply, as it arrived (see `assistant/chunk`). A tool call arrives in
+ * fragments that share its `index`: the first names it (`id`, `name`), later ones add `arguments` text.
+ */
+export type StreamChunk =
+  | { kind: "reasoning"; text: string }
+  | { kind: "text"; text: string }
+  | { kind: "tool_call"; index: number; id?: string; name?: string; arguments: string }
+  | { kind: "usage"; usage: { [key: string]: unknown } }
+  | { kind: "finish"; reason: string }
+  | { kind: "error"; message: string };
 
 /**
  * Event type → data type. An interface, so other code can add its own types by declaration merging:
@@ -30,10 +46,21 @@ export interface SessionEventMap {
     reason: "initial";
   };
   "step/start": { turn: number; step: number };
+  /**
+   * Log-only: one chunk of a streamed reply, appended the moment it arrives and never sent to the model.
+   * `attempt` counts the model calls of this step from 1, so a retried call's chunks never mix.
+   */
+  "assistant/chunk": { turn: number; step: number; attempt: number; chunk: StreamChunk };
+  /**
+   * A streamed reply cites the chunk events it was assembled from (`chunk_ids`). `interrupted`: the
+   * stream stopped early, and the message holds only what had arrived (the text the user already saw).
+   */
   "assistant/message": {
     content: string | null;
     reasoning_content?: string | null;
     tool_calls: { id: string; name: string; arguments: string }[];
+    chunk_ids?: number[];
+    interrupted?: true;
   };
   /** `arguments` is the raw JSON text the model wrote, kept even when it does not parse. */
   "tool/call": { call_id: string; name: string; arguments: string };

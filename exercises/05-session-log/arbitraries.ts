@@ -66,11 +66,27 @@ export const knownEventDataArbs = {
     reason: fc.constant("initial"),
   }),
   "step/start": turnAndStepArb,
+  "assistant/chunk": fc.record({
+    turn: counterArb,
+    step: counterArb,
+    attempt: counterArb,
+    chunk: fc.oneof(
+      fc.record({ kind: fc.constant("reasoning"), text: fc.string() }),
+      fc.record({ kind: fc.constant("text"), text: fc.string() }),
+      fc.record(
+        { kind: fc.constant("tool_call"), index: fc.nat(4), id: fc.string(), name: fc.string(), arguments: fc.string() },
+        { requiredKeys: ["kind", "index", "arguments"] },
+      ),
+      fc.record({ kind: fc.constant("finish"), reason: fc.constantFrom("stop", "tool_calls", "length") }),
+    ),
+  }),
   "assistant/message": fc.record(
     {
       content: fc.option(fc.string(), { nil: null }),
       reasoning_content: fc.option(fc.string(), { nil: null }),
       tool_calls: fc.array(toolCallArb, { maxLength: 3 }),
+      chunk_ids: fc.array(fc.nat(), { maxLength: 4 }),
+      interrupted: fc.constant(true as const),
     },
     { requiredKeys: ["content", "tool_calls"] },
   ),
@@ -80,7 +96,7 @@ export const knownEventDataArbs = {
   "turn/end": fc.record(
     {
       turn: counterArb,
-      reason: fc.constantFrom("completed", "max_steps", "error"),
+      reason: fc.constantFrom("completed", "max_steps", "error", "interrupted"),
       message: fc.string(),
     },
     { requiredKeys: ["turn", "reason"] },

@@ -81,6 +81,8 @@ export function endLabel(reason: string): Bilingual {
       return ["步数预算用完 (max_steps)", "step budget used up (max_steps)"];
     case "error":
       return ["出错结束 (error)", "ended by an error (error)"];
+    case "interrupted":
+      return ["被中断 (interrupted)", "interrupted (interrupted)"];
     default:
       return [`结束：${reason}`, `ended: ${reason}`];
   }
