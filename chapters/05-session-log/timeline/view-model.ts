@@ -17,7 +17,9 @@ export type HiddenReason =
   | "not-in-projection"; // a type the projection does not know
 
 /** What makes an event stand out as something that went wrong. */
-export type Alert = { readonly kind: "tool-error" } | { readonly kind: "max_steps" | "error" | "interrupted"; readonly message: string | null };
+export type Alert =
+  | { readonly kind: "tool-error" }
+  | { readonly kind: "max_steps" | "error" | "interrupted"; readonly message: string | null };
 
 export interface EventView {
   readonly event: SessionEvent;
