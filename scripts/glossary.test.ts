@@ -28,6 +28,15 @@ const englishWordInChinese = (word: string) => new RegExp(String.raw`(?<=${han}[
 const termRules: readonly Rule[] = [
   { variant: "回合", find: /回合/gu, use: "轮次 / 一轮 (turn)" },
   { variant: "监听器", find: /监听器/gu, use: "订阅者 (subscriber)" },
+  { variant: "推理", find: /推理/gu, use: "思考内容 (reasoning_content)" },
+  { variant: "reasoning", find: englishWordInChinese("reasoning"), use: "思考内容 (reasoning_content)" },
+  { variant: "writer", find: englishWordInChinese("writer"), use: "写入者 (writer)" },
+  // 参数 stays right for a function's parameters and a tool call's arguments; a flag is a 选项.
+  {
+    variant: "参数",
+    find: /列出(?:这些)?参数|--[a-z][a-z-]*\s*参数|命令行参数/gu,
+    use: "选项 for a command-line flag (参数 is a function's or a tool call's)",
+  },
   {
     variant: "listener",
     find: englishWordInChinese("listeners?"),
@@ -186,7 +195,12 @@ function findAll(rule: Rule, lines: readonly TextLine[], prose: boolean): Findin
 }
 
 const termFindings = (lines: readonly TextLine[]) => termRules.flatMap((rule) => findAll(rule, lines, true));
-const commandFindings = (lines: readonly TextLine[]) => findAll(commandRule, lines, false);
+/**
+ * In Markdown a code span already ends the command: `npm test`， copies as `npm test`. Plain text and
+ * terminal output have no such end, so there the punctuation must not touch the command.
+ */
+const endsInCodeSpan = (finding: Finding) => finding.file.endsWith(".md") && /`[。，；：、！？]$/u.test(finding.found);
+const commandFindings = (lines: readonly TextLine[]) => findAll(commandRule, lines, false).filter((finding) => !endsInCodeSpan(finding));
 
 /** In a Markdown file, the first 桩 comes with its English name: 桩（stub）. */
 function firstStubFindings(lines: readonly TextLine[]): Finding[] {
@@ -274,14 +288,22 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
     expect(good.flatMap((text) => termFindings(at(text))).map(describeFinding)).toEqual([]);
   });
 
-  test("the command rule catches punctuation after a plain, a backticked and a filled-in command", () => {
+  test("the command rule catches punctuation after a plain or a filled-in command, and after a backticked one outside Markdown", () => {
     const at = (text: string) => [{ file: "sample.md", line: 1, text }];
-    for (const text of ["或离线运行：npm run demo -- --offline。", "看进度用 `npm run progress`；", "先跑 npx vitest exercises，"]) {
+    for (const text of ["或离线运行：npm run demo -- --offline。", "先跑 npx vitest exercises，"]) {
       expect(commandFindings(at(text)), text).toHaveLength(1);
     }
-    for (const text of ["`npm run progress` 看进度", "npm 11 可能提示", "离线运行：\nnpm run demo -- --offline", "（`npm test`）"]) {
+    for (const text of [
+      "`npm run progress` 看进度",
+      "npm 11 可能提示",
+      "离线运行：\nnpm run demo -- --offline",
+      "（`npm test`）",
+      "看进度用 `npm run progress`；",
+    ]) {
       expect(commandFindings(at(text)), text).toEqual([]);
     }
+    // Outside Markdown a backtick is just a character: the punctuation still travels with the copy.
+    expect(commandFindings([{ file: "hint.ts", line: 1, text: "看进度用 `npm run progress`；" }])).toHaveLength(1);
     const source = 'const offline = "npm run demo -- --offline";\nconst s = `请稍后再试，\n或离线运行：${offline}。`;\n';
     expect(commandFindings(codeStringLines("sample.ts", source)).map(describeFinding)).toEqual([
       `sample.ts:3: "npm run demo -- --offline。" → ${commandRule.use}`,

@@ -85,7 +85,7 @@ export function stepLines(report: StepReport, reports: readonly StepReport[]): s
   const challenge = step.kind === "challenge" ? pc.magenta("挑战 challenge ") : "";
   const lines = [
     `  ${mark(status)} ${step.id.padEnd(idWidth)}  ${challenge}${step.titleZh} — ${describe(status, step, passed)}`,
-    pc.dim(`  ${" ".repeat(idWidth + 2)}  ${step.title} · 书 ${step.bookSection}`),
+    pc.dim(`  ${" ".repeat(idWidth + 2)}  ${step.title} · 对应书中 ${step.bookSection}`),
   ];
   // A file that does not even load (a typo, a missing export) is worth seeing on every step it breaks.
   if (status.kind === "broken") lines.push(pc.red(`      ${firstLine(status.message)}`));

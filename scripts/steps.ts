@@ -31,7 +31,7 @@ export interface Step {
   readonly kind: StepKind;
   readonly title: string;
   readonly titleZh: string;
-  /** The book section the step follows, as the glossary writes it: "5.4 节", "章末练习2". */
+  /** The book section the step follows, as the glossary writes it: "5.4 节", "练习2". */
   readonly bookSection: string;
   /** The file the learner edits, inside exercises/05-session-log/. */
   readonly file: string;
@@ -197,10 +197,10 @@ const entries: readonly Step[] = [
         "`tool/call` 不投影，因为同一个请求已经在 assistant 消息的 `tool_calls` 里了，重复发送没有意义。",
       "assistant 消息有三个细节：`reasoning_content` 缺省时给 `null`（不是 `undefined`，键也不能省）；" +
         "`tool_calls` 的每一项只取 `{ id, name, arguments }`，建新对象（`chapters/common/messages.ts` 的 `toolCallOf` 就做这件事）；只有 `content === null`、" +
-        '没有 reasoning、也没有工具调用时才丢弃这条回复——空字符串 `""` 也是回复，要保留。',
+        '没有思考内容、也没有工具调用时才丢弃这条回复——空字符串 `""` 也是回复，要保留。',
       "assistant 分支分三步想：\n" +
         "  1. 从 `event.data` 取出三个字段；`reasoning_content` 可能缺省，让它落到 `null`（解构默认值或 `??` 都行）。\n" +
-        '  2. 这条回复是不是什么都没说？正文是 `null`（`""` 不算）、没有 reasoning、没有工具调用，三者同时成立才返回 `null`。\n' +
+        '  2. 这条回复是不是什么都没说？正文是 `null`（`""` 不算）、没有思考内容、没有工具调用，三者同时成立才返回 `null`。\n' +
         "  3. 否则返回 assistant 消息，四个键一个不少；`tool_calls` 逐项复制，只留 id、name、arguments（提示 3）。\n" +
         "user 和 tool 分支各是一行 `return { role: …, … }`。",
     ],
@@ -282,7 +282,7 @@ const entries: readonly Step[] = [
         '`{ header: { model: client.model, system: systemPrompt, tools: tools.map(toolSpec) }, reason: "initial" }`；' +
         "调用 `client.chat({ system, tools, messages })` 时用同一份 system 和 tools。" +
         "传入已有的 `session` 时是继续对话：`turn` = 日志里 `turn/start` 的个数 + 1。",
-      "每一步：`step/start` → `await client.chat(…)` → `assistant/message`（没有 reasoning 就写 `null`）→ " +
+      "每一步：`step/start` → `await client.chat(…)` → `assistant/message`（没有思考内容就写 `null`）→ " +
         "对每个工具调用先 `tool/call` 再 `tool/result`。未知工具、参数不是合法 JSON、工具抛错都不能中断循环：" +
         "`runToolCall(toolsByName, call)`（chapters/common/tools.ts）已经把它们变成 `{ content, is_error: true }`。" +
         '回复里没有工具调用时本轮结束：`turn/end { reason: "completed" }`。',
@@ -300,7 +300,7 @@ const entries: readonly Step[] = [
     kind: "practice",
     title: "A coding assistant's inspection and UI events that never reach the model",
     titleZh: "代码助手的检查与界面事件：记录、重放，但不进入模型",
-    bookSection: "章末练习2",
+    bookSection: "练习2",
     file: "coding-assistant.ts",
     test: "p2-coding-assistant.test.ts",
     answerDir: solutionsDir,
@@ -343,7 +343,7 @@ const entries: readonly Step[] = [
     kind: "practice",
     title: "Redaction over an append-only log",
     titleZh: "只追加日志上的遮蔽（redaction）",
-    bookSection: "章末练习3",
+    bookSection: "练习3",
     file: "redaction.ts",
     test: "p3-redaction.test.ts",
     answerDir: solutionsDir,
@@ -395,7 +395,7 @@ const entries: readonly Step[] = [
         "`call_id` 保留，配对不断）；tool/call 的 `arguments` → `redactedArguments(reason)`，发起它的 assistant/message 里" +
         "同一 id 那一项的 `arguments` 也换（其他调用不动）；assistant/message：" +
         "`content` 为 null 时保持 null，否则换成标记，`reasoning_content` 有内容才换，每个 tool call 保留 `id`、`name`，" +
-        "只换 `arguments`。规则是“遮蔽不能增减消息”：投影会丢掉 content 为 null 且没有 reasoning、没有调用的回复，" +
+        "只换 `arguments`。规则是“遮蔽不能增减消息”：投影会丢掉 content 为 null 且没有思考内容、没有调用的回复，" +
         "所以不能把 null 变成标记。",
     ],
     needs: [],
@@ -405,7 +405,7 @@ const entries: readonly Step[] = [
     kind: "practice",
     title: "A new process event (model/usage) and a derived view for a cost dashboard",
     titleZh: "新的过程事件（model/usage）与成本面板的派生视图",
-    bookSection: "章末练习4",
+    bookSection: "练习4",
     file: "usage-view.ts",
     test: "p4-usage-view.test.ts",
     answerDir: solutionsDir,
@@ -446,7 +446,7 @@ const entries: readonly Step[] = [
     kind: "challenge",
     title: "Incremental projection: each event projected once, when committed",
     titleZh: "增量投影：每个事件在提交时只投影一次",
-    bookSection: "对照官方 derive_messages",
+    bookSection: "对照官方（derive_messages 一行）",
     file: "message-cache.ts",
     test: "05.6-incremental.test.ts",
     answerDir: chapterDir,
@@ -500,7 +500,7 @@ const entries: readonly Step[] = [
     kind: "challenge",
     title: "The log on disk: a JSONL subscriber, a reader that survives a torn tail, crash repair",
     titleZh: "日志落盘：JSONL 订阅者、容忍撕裂尾行的读取、崩溃修复",
-    bookSection: "5.3 subscribe、5.6 重放、对照官方",
+    bookSection: "5.3 节第 3 点、5.6 节、对照官方（subscribe 一行）",
     file: "log-file.ts",
     test: "05.7-log-on-disk.test.ts",
     answerDir: chapterDir,
@@ -546,7 +546,7 @@ const entries: readonly Step[] = [
       "`attachLogFile` 先看文件：不存在或为空，就把会话里已有的事件全写进去；否则文件内容必须**逐字节**等于这些事件的行" +
         "（`Buffer.equals`），只比行数不够——别的会话的日志可能恰好一样长。不相等就抛 " +
         '`new LogFileError("NOT_THIS_LOG", file, undefined, …)`，说出第一条不同的行。' +
-        "之后每次写之前用 `fstatSync(fd).size` 核对文件大小仍是自己写过的字节数：不等说明别的 writer 写过，" +
+        "之后每次写之前用 `fstatSync(fd).size` 核对文件大小仍是自己写过的字节数：不等说明别的åå¥è 写过，" +
         '抛 `FILE_CHANGED`（它会被 Session 交给 `onListenerError`），绝不接着写。用 `openSync(file, "a+")` 打开：' +
         "能读，写入总在末尾。",
       '读：按字节找 `\\n` 切行（`bytes.indexOf(0x0a, start)`），每行用 `new TextDecoder("utf-8", { fatal: true })` 解码再 ' +
@@ -560,7 +560,7 @@ const entries: readonly Step[] = [
         "然后按顺序 `session.append`：每个没有结果的调用一个 `tool/result { is_error: true }`；" +
         "assistant 消息里要过、却没来得及记 `tool/call` 的调用，先补 `tool/call` 再补错误结果；" +
         '打开的步骤 `step/end`；最后 `turn/end { reason: "error", message: "interrupted: …" }`。' +
-        "返回传进来的同一个 session——挂在它上面的 writer 会把修复也写进文件。",
+        "返回传进来的同一个 session——挂在它上面的åå¥è 会把修复也写进文件。",
     ],
     needs: [],
   },

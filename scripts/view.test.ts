@@ -42,7 +42,7 @@ describe("the command line", () => {
     const lines: string[] = [];
     const code = await viewCommand(["--colour"], { out: (line) => lines.push(line), env: {}, outDir: dir });
     expect(code).toBe(2);
-    expect(lines[0]).toBe("用法错误：没有这个参数 / Usage error: Unknown option '--colour'");
+    expect(lines[0]).toBe("用法错误：没有 --colour 这个选项，可用的选项见下 / Usage error: Unknown option '--colour'");
     expect(lines).toContain("  npm run view -- --live [--scenario NAME] [--port N]");
   });
 

@@ -59,7 +59,7 @@ function currentStep({ step, status }: StepReport): string[] {
   const challenge = step.kind === "challenge" ? pc.magenta("挑战 challenge · ") : "";
   const lines = [
     pc.bold(`练习步骤 ${step.id} — ${challenge}${step.titleZh}`),
-    pc.dim(`${step.title} · 书 ${step.bookSection}`),
+    pc.dim(`${step.title} · 对应书中 ${step.bookSection}`),
     `文件 / file:   ${shown(path.join(exercisesDir, step.file))}`,
     `测试 / tests:  ${shown(path.join(exercisesDir, step.test))}`,
     "",

@@ -27,13 +27,16 @@ export interface Command<F extends Flags> {
 
 type Printer = (line: string) => void;
 
-const HELP: Flag = { type: "boolean", help: "列出这些参数 / list these flags" };
+const HELP: Flag = { type: "boolean", help: "列出这些选项 / list these flags" };
 
-/** parseArgs's errors (by `code`) in Chinese; its English message goes beside. */
-const USAGE_ERRORS: Readonly<Record<string, string>> = {
-  ERR_PARSE_ARGS_UNKNOWN_OPTION: "没有这个参数",
-  ERR_PARSE_ARGS_INVALID_OPTION_VALUE: "参数的值不对",
-  ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL: "这个命令不接受参数",
+/**
+ * parseArgs's errors (by `code`) in Chinese, naming what was typed (parseArgs quotes it first in its
+ * English message, which goes beside); each says what to do.
+ */
+const USAGE_ERRORS: Readonly<Record<string, (typed: string) => string>> = {
+  ERR_PARSE_ARGS_UNKNOWN_OPTION: (typed) => `没有 ${typed} 这个选项，可用的选项见下`,
+  ERR_PARSE_ARGS_INVALID_OPTION_VALUE: (typed) => `选项 ${typed} 的值不对：要么缺了值，要么不该带值，见下`,
+  ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL: (typed) => `这个命令不接受 ${typed} 这样的参数，只接受下面的选项`,
 };
 
 /**
@@ -69,7 +72,10 @@ export function readFlags<F extends Flags>(
 /** parseArgs throws a TypeError with a `code` for a bad command line; anything else is a real error. */
 function usageErrorInChinese(error: unknown): string | undefined {
   const code = error instanceof TypeError && "code" in error ? String(error.code) : "";
-  return USAGE_ERRORS[code];
+  const say = USAGE_ERRORS[code];
+  if (say === undefined) return undefined;
+  const typed = /'([^']*)'/u.exec((error as TypeError).message)?.[1] ?? "";
+  return say(typed);
 }
 
 /** The usage lines and one line per flag, `--help` last. */

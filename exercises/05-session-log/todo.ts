@@ -13,11 +13,12 @@ export class NotImplementedError extends Error {
   override readonly name = "NotImplementedError";
   // No own fields besides the message: the test report prints an error's fields after its stack,
   // where they would be the last, least useful thing a learner sees.
+  // Chinese first, English beside (GLOSSARY.md); each command ends its line, so a copy takes no punctuation.
   constructor(step: string, what: string) {
     super(
-      `${opening}${step}: ${what}. ` +
-        `Instructions: exercises/05-session-log/README.md#${guideAnchor(step)}; ` +
-        `stuck? npm run hint -- ${step}`,
+      `练习步骤 ${step} 还没实现 / ${opening}${step}: ${what}\n` +
+        `  做法见指南 / instructions: exercises/05-session-log/README.md#${guideAnchor(step)}\n` +
+        `  卡住了就运行 / stuck? npm run hint -- ${step}`,
     );
   }
 }

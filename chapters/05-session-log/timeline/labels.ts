@@ -55,7 +55,7 @@ export const hiddenLabels: { readonly [R in HiddenReason]: Bilingual } = {
   "step-boundary": ["步骤边界", "step boundary"],
   "request-header": ["请求头：作为系统提示词和工具说明发送", "request header: sent as system prompt and tool specs"],
   "carried-by-assistant": ["这个调用已经随助手消息的 tool_calls 发出", "the call already rides on the assistant message's tool_calls"],
-  "empty-reply": ["空回复：没有文本、推理，也没有工具调用", "empty reply: no text, no reasoning, no tool call"],
+  "empty-reply": ["空回复：没有正文、思考内容，也没有工具调用", "empty reply: no text, no reasoning, no tool call"],
   "not-in-projection": ["投影不认识这个类型，只留在日志里", "a type the projection does not know: it stays in the log"],
 };
 
