@@ -31,16 +31,19 @@ export interface SessionLog {
 /** The rules a stored log is checked against, in the order `fromLog` checks them. */
 export type ReplayRule = "NOT_A_LOG" | "NOT_AN_EVENT" | "UNEXPECTED_KEY" | "ID_MISMATCH" | "BAD_TYPE" | "BAD_TS" | "BAD_DATA" | "SCHEMA";
 
-/** A stored log broke a rule; `index` is the event's position and `code` names the rule. */
+/**
+ * A stored log broke a rule; `index` is the event's position, `code` names the rule and `detail` says
+ * what was found. The message opens in Chinese, as the book's from_log error does (重放失败：第 3 个事件…).
+ */
 export class ReplayError extends Error {
   override readonly name = "ReplayError";
   constructor(
     readonly index: number,
     readonly code: ReplayRule,
-    detail: string,
+    readonly detail: string,
     options?: ErrorOptions,
   ) {
-    super(`replay failed at event #${index}: ${detail}`, options);
+    super(`重放失败：第 ${index} 个事件 / replay failed at event #${index}: ${detail}`, options);
   }
 }
 

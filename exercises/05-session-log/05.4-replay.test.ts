@@ -205,7 +205,7 @@ describe("05.4 fromLog: a broken log is a ReplayError naming the entry and the r
       3,
       "ID_MISMATCH",
     );
-    const detail = error.message.replace("replay failed at event #3: ", "");
+    const { detail } = error;
     expect(detail, "name the id that was found").toContain("7");
     expect(detail, "and the id that was expected (the index)").toContain("3");
   });

@@ -10,8 +10,7 @@ export class Session extends ChapterSession {
     } catch (error) {
       if (!(error instanceof ReplayError)) throw error;
       // DECOY: a human count instead of the index.
-      const detail = error.message.replace(/^replay failed at event #\d+: /, "");
-      throw new ReplayError(error.index + 1, error.code, detail);
+      throw new ReplayError(error.index + 1, error.code, error.detail);
     }
   }
 }
