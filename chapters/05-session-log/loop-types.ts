@@ -13,6 +13,18 @@ export interface RunAgentOptions {
   readonly maxSteps?: number;
   /** Continue an existing session with a new turn; a fresh session is made when absent. */
   readonly session?: SessionLog;
+  /**
+   * Stream each model call, logging every chunk as it arrives (step 05.8, streamed-step.ts); the client
+   * must then be a StreamingChatClient. Default false: one plain call per step, as in the book's 5.5.
+   */
+  readonly stream?: boolean;
+  /** How many calls a stream that breaks off may take in one step (default 1: no retry). */
+  readonly streamAttempts?: number;
+  /**
+   * Stops the run from outside (Ctrl-C, a log file that can no longer be written): checked before every
+   * model call and passed to it. The turn then ends with reason "interrupted".
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
