@@ -5,28 +5,15 @@
 // calculator reply the step logs:
 //   step/start, assistant/chunk × n, assistant/message { …, chunk_ids }, tool/call, tool/result, step/end
 // A stream that ends early still leaves what the user saw: `assistant/message { interrupted: true }`.
-import type { ChatRequest, StreamingChatClient } from "../common/deepseek.ts";
 import { toolCallOf, type AssistantMessage } from "../common/messages.ts";
 import type { StreamChunk } from "./events.ts";
+import type { StreamedCall } from "./loop-types.ts";
 import type { SessionLog } from "./session-types.ts";
 import { assembleInterrupted, assembleReply } from "./stream-assembler.ts";
 
 // The learner's 05.8 file holds both halves: the assembler (answered in stream-assembler.ts, which the
 // demo and the crash repair use too) and the streamed call below.
 export { assembleInterrupted, assembleReply } from "./stream-assembler.ts";
-
-export interface StreamedCall {
-  readonly session: SessionLog;
-  readonly client: StreamingChatClient;
-  readonly turn: number;
-  readonly step: number;
-  /** Everything the request carries besides the messages, which are derived from the log just before the call. */
-  readonly request: Omit<ChatRequest, "messages">;
-  /** Stops the stream (Ctrl-C); what arrived before stays in the log. */
-  readonly signal?: AbortSignal;
-  /** How many calls a stream that breaks off may take in this step (default 1: it is not made again). */
-  readonly attempts?: number;
-}
 
 /**
  * Streams one reply into the log and returns it. If the stream ends early, the chunks received stay,
