@@ -69,7 +69,8 @@ export function compareStep(step: Step, files: CompareFiles, showHelpers = false
   const wanted = stepMembers(stub, step.id);
   if (wanted.length === 0) throw new UsageError(`the stub of ${step.id} marks nothing with todo("${step.id}", …)`);
   const at = (file: string, member: Member | undefined) => (member === undefined ? "—" : `${shown(file)}:${member.line}`);
-  const answerAt = (member: Member | undefined) => at(member === undefined ? files.answer : (answer.fileOf.get(member) ?? files.answer), member);
+  const answerAt = (member: Member | undefined) =>
+    at(member === undefined ? files.answer : (answer.fileOf.get(member) ?? files.answer), member);
   const lines = [
     pc.bold(`练习步骤 ${step.id} — 你写的部分与答案对照 / the parts you write, beside the answer`),
     `${pc.red("- 你的 / yours")}   ${pc.green("+ 答案 / the answer")}`,
