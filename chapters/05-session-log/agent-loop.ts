@@ -18,6 +18,7 @@ export async function runAgent({
   userPrompt,
   maxSteps = 10,
   session = new Session(),
+  signal,
 }: RunAgentOptions): Promise<SessionLog> {
   if (!Number.isInteger(maxSteps) || maxSteps < 1) {
     throw new RangeError(`maxSteps must be a positive integer, got ${maxSteps}`);
@@ -40,7 +41,7 @@ export async function runAgent({
   for (let step = 1; step <= maxSteps; step++) {
     let finished: boolean;
     try {
-      finished = await runStep({ session, client, toolsByName, turn, step, request });
+      finished = await runStep({ session, client, toolsByName, turn, step, request, signal });
     } catch (error) {
       const message = messageOf(error);
       session.append("turn/end", { turn, reason: "error", message });
@@ -63,12 +64,14 @@ interface StepContext {
   readonly step: number;
   /** Everything a request carries besides the messages, which are derived afresh for each call. */
   readonly request: Omit<ChatRequest, "messages">;
+  readonly signal: AbortSignal | undefined;
 }
 
 /** One model call and the tools it asks for. Returns true when the model answered without tools. */
-async function runStep({ session, client, toolsByName, turn, step, request }: StepContext): Promise<boolean> {
+async function runStep({ session, client, toolsByName, turn, step, request, signal }: StepContext): Promise<boolean> {
   session.append("step/start", { turn, step });
   try {
+    signal?.throwIfAborted(); // e.g. the log stopped reaching the disk: a call now would be lost work
     const reply = await client.chat({ ...request, messages: session.deriveMessages() });
     logAssistantMessage(session, reply);
     for (const call of reply.tool_calls) {

@@ -61,6 +61,23 @@ export class LogFileError extends Error {
   }
 }
 
+export type WriterStop = Extract<LogFileErrorCode, "FILE_CHANGED" | "WRITE_FAILED" | "LOCKED">;
+
+/** A writer stopped for good: `written` events reached the file, each one whole, and none from `firstLost` on will. */
+export class LogWriteError extends LogFileError {
+  declare readonly code: WriterStop;
+  constructor(
+    code: WriterStop,
+    source: string,
+    readonly written: number,
+    readonly firstLost: number,
+    detail: string,
+    options?: ErrorOptions,
+  ) {
+    super(code, source, undefined, detail, options);
+  }
+}
+
 /** A log whose problems appending cannot fix (an orphan result, a turn left open before another began). */
 export class RepairError extends Error {
   override readonly name = "RepairError";

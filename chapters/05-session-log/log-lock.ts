@@ -38,12 +38,18 @@ export function lockLogFile(file: string, options: LockOptions = {}): () => void
     });
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code !== "ELOCKED") throw cause;
-    throw lockError(file, "another process is writing this log (a live lock)", cause);
+    const detail = `another process is writing this log (if it was killed, its lock goes stale ${(options.staleMs ?? STALE_MS) / 1000} s after: try again then)`;
+    throw lockError(file, detail, cause);
   }
   let held = true;
   return () => {
-    if (held) release();
+    if (!held) return;
     held = false;
+    try {
+      release();
+    } catch {
+      // Only a lock that is no longer ours fails to release (it was taken over): there is nothing to give back.
+    }
   };
 }
 
@@ -59,5 +65,5 @@ export function assertNoLiveWriter(file: string, options: Pick<LockOptions, "sta
 
 function lockError(file: string, detail: string, cause?: unknown): LogFileError {
   const lockFolder = `${path.resolve(file)}.lock`;
-  return new LogFileError("LOCKED", file, undefined, `${detail} (lock: ${lockFolder}, stale after ${STALE_MS / 1000} s)`, { cause });
+  return new LogFileError("LOCKED", file, undefined, `${detail}; lock: ${lockFolder}`, { cause });
 }

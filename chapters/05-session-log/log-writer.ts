@@ -11,7 +11,7 @@
 //     the chunks it was built from, because they come before it and leave in the same write.
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
 import type { SessionEvent } from "./events.ts";
-import { LogFileError } from "./log-file-types.ts";
+import { LogFileError, LogWriteError, type WriterStop } from "./log-file-types.ts";
 import { lockLogFile, type LockOptions } from "./log-lock.ts";
 import type { SessionLog } from "./session-types.ts";
 import { lineOf } from "./jsonl.ts";
@@ -46,34 +46,30 @@ export function attachLogFile(session: SessionLog, file: string, options: Pick<L
   let waiting: SessionEvent[] = [];
 
   const flush = () => {
-    if (waiting.length === 0) return;
-    const first = waiting[0] as SessionEvent;
-    const notWritten = `event #${first.id} and every event after it were not written`;
-    const holds = `${file} holds the first ${written} events, each one whole`;
-    if (lockLost) throw stop(new LogFileError("LOCKED", file, undefined, `${notWritten}: ${lockLost.message}; ${holds}`));
+    const first = waiting[0];
+    if (first === undefined) return;
+    if (lockLost) throw stopBecause("LOCKED", lockLost.message, lockLost);
     // Anything but our own bytes at the end means someone else wrote here: stop rather than interleave.
     const found = fstatSync(fd).size;
     if (found !== size) {
-      throw stop(
-        new LogFileError(
-          "FILE_CHANGED",
-          file,
-          undefined,
-          `${notWritten}: the file has ${found} bytes, this writer wrote ${size} (another writer is appending to it)`,
-        ),
-      );
+      throw stopBecause("FILE_CHANGED", `the file has ${found} bytes, this writer wrote ${size} (another writer is appending to it)`);
     }
     const bytes = Buffer.concat(waiting.map(lineOf));
     try {
       writeDurably(fd, bytes);
     } catch (cause) {
-      const takenBack = takeBack(fd, size);
-      const detail = `${notWritten} (${(cause as Error).message}); ${takenBack}; ${holds}`;
-      throw stop(new LogFileError("WRITE_FAILED", file, undefined, detail, { cause }));
+      throw stopBecause("WRITE_FAILED", `${(cause as Error).message}; ${takeBack(fd, size)}`, cause);
     }
     size += bytes.length;
     written += waiting.length;
     waiting = [];
+  };
+  /** Stops for good and returns the error that says how far the file got. */
+  const stopBecause = (code: WriterStop, why: string, cause?: unknown) => {
+    const firstLost = waiting[0]?.id ?? session.events.length;
+    const detail = `event #${firstLost} and every event after it were not written (${why}); the file holds the first ${written} events, each one whole`;
+    stop();
+    return new LogWriteError(code, file, written, firstLost, detail, { cause });
   };
 
   const unsubscribe = session.subscribe((event) => {
@@ -81,15 +77,12 @@ export function attachLogFile(session: SessionLog, file: string, options: Pick<L
     if (event.type !== "assistant/chunk" || waiting.length >= CHUNK_GROUP) flush();
   });
   let open = true;
-  /** Stops for good; returns the error that made it stop, for `throw stop(error)`. */
-  function stop<E>(error?: E): E | undefined {
-    if (open) {
-      open = false;
-      unsubscribe();
-      closeSync(fd);
-      unlock();
-    }
-    return error;
+  function stop(): void {
+    if (!open) return;
+    open = false;
+    unsubscribe();
+    closeSync(fd);
+    unlock();
   }
   return () => {
     if (!open) return;

@@ -13,6 +13,8 @@ export interface RunAgentOptions {
   readonly maxSteps?: number;
   /** Continue an existing session with a new turn; a fresh session is made when absent. */
   readonly session?: SessionLog;
+  /** Checked before every model call: once aborted, no call is made and the turn ends with its reason. */
+  readonly signal?: AbortSignal;
 }
 
 /**
