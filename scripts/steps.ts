@@ -537,6 +537,14 @@ const entries: readonly Step[] = [
         name: "log-file-line-is-index",
         mistake: "a ReplayError's event index is reported as the line number, one line too early",
       },
+      {
+        name: "log-file-no-lock",
+        mistake: "the writer never takes the file's lock, so a second run (or a repair) can write the same log",
+      },
+      {
+        name: "log-file-swallows-failure",
+        mistake: "the writer catches its own failed write and only prints it, so the run goes on and calls the log saved",
+      },
     ],
     hints: [
       "这是挑战，书里没有现成代码：5.3 节说订阅者“会立即收到新事件”，对照官方表说持久化插件“订阅 session/event”。" +
@@ -547,8 +555,12 @@ const entries: readonly Step[] = [
         "（`Buffer.equals`），只比行数不够——别的会话的日志可能恰好一样长。不相等就抛 " +
         '`new LogFileError("NOT_THIS_LOG", file, undefined, …)`，说出第一条不同的行。' +
         "之后每次写之前用 `fstatSync(fd).size` 核对文件大小仍是自己写过的字节数：不等说明别的 writer 写过，" +
-        '抛 `FILE_CHANGED`（它会被 Session 交给 `onListenerError`），绝不接着写。用 `openSync(file, "a+")` 打开：' +
-        "能读，写入总在末尾。",
+        '抛 `FILE_CHANGED`，绝不接着写。用 `openSync(file, "a+")` 打开：能读，写入总在末尾。' +
+        "最先做的一件事是 `lockLogFile(file)`（`log-lock.ts` 给出）：一份日志同一时刻只有一个写入者，别的进程会被它拒绝。" +
+        "写失败时（`writeSync` 抛出 EFBIG、ENOSPC，或上面的 `FILE_CHANGED`）：先用 `ftruncateSync(fd, size)` 收回自己写了一半的行" +
+        "（不然下次读取会把它当成崩溃撕裂的尾行），再取消订阅、关文件、释放锁，最后**抛出** `LogFileError`（`WRITE_FAILED`）。" +
+        "Session 会把订阅者抛出的错误交给 `onListenerError`：隔离是为了别的订阅者照常收到事件，不是为了让失败悄无声息——" +
+        "会话的主人（demo）在那里决定停下，不再调用模型。只 `console.error` 不抛，就是把隔离变成了沉默。",
       '读：按字节找 `\\n` 切行（`bytes.indexOf(0x0a, start)`），每行用 `new TextDecoder("utf-8", { fatal: true })` 解码再 ' +
         "`JSON.parse`。只有**最后一行**可以是坏的：没有换行结尾（`unterminated`），或整行不是 JSON（`not-json`）——" +
         "丢掉它、记进 `torn: { line, reason, bytes }`，前面的全部保留。更早的坏行抛 `BAD_LINE`，带行号，绝不跳过。" +

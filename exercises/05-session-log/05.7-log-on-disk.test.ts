@@ -63,11 +63,15 @@ function fileOf(inputs: readonly EventInput[] = roundTrip): { file: string; sess
   return { file, session };
 }
 
-/** A session with your writer attached from the start, then `inputs` appended. */
+/**
+ * A session with your writer attached from the start, then `inputs` appended, then the writer stopped
+ * (a writer may keep a few `assistant/chunk` events waiting for their group until then; see the chapter).
+ */
 function savedSession(file: string, inputs: readonly EventInput[] = roundTrip): Session {
   const session = new Session({ clock: tickingClock() });
-  attachLogFile(session, file);
+  const stop = attachLogFile(session, file);
   for (const { type, data } of inputs) session.append(type, data);
+  stop();
   return session;
 }
 
