@@ -5,10 +5,12 @@
 //     its own partial line, stops for good, and throws — the Session hands that to `onListenerError`,
 //     and the owner of the session decides what a lost log means (the demo stops before the next model
 //     call: containment keeps other listeners running, it must not keep the failure quiet);
-//   - chunks travel in groups: a streamed reply logs hundreds of `assistant/chunk` events, so they are
-//     written and flushed together, with the next event that is not a chunk or when CHUNK_GROUP of them
-//     wait. A crash loses at most the chunks of the last group, and a message is never on disk without
-//     the chunks it was built from, because they come before it and leave in the same write.
+//   - chunks travel in groups: a streamed reply logs hundreds of `assistant/chunk` events, too many
+//     for a disk flush each. They wait in memory and are written CHUNK_GROUP at a time; the next event
+//     that is not a chunk goes out with the chunks still waiting and is flushed (fsync) with all of
+//     them. So a killed process loses at most the CHUNK_GROUP - 1 chunks still waiting, a power loss at
+//     most the chunks written since the last flushed event, and a message is never on disk without the
+//     chunks it was built from: they come before it, and the flush that saves it saves them too.
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
 import type { SessionEvent } from "./events.ts";
 import { LogFileError, LogWriteError, type WriterStop } from "./log-file-types.ts";
@@ -45,7 +47,7 @@ export function attachLogFile(session: SessionLog, file: string, options: Pick<L
   let written = session.events.length; // events wholly in the file
   let waiting: SessionEvent[] = [];
 
-  const flush = () => {
+  const flush = (durably: boolean) => {
     const first = waiting[0];
     if (first === undefined) return;
     if (lockLost) throw stopBecause("LOCKED", lockLost.message, lockLost);
@@ -56,7 +58,8 @@ export function attachLogFile(session: SessionLog, file: string, options: Pick<L
     }
     const bytes = Buffer.concat(waiting.map(lineOf));
     try {
-      writeDurably(fd, bytes);
+      writeAll(fd, bytes);
+      if (durably) fsyncSync(fd);
     } catch (cause) {
       throw stopBecause("WRITE_FAILED", `${(cause as Error).message}; ${takeBack(fd, size)}`, cause);
     }
@@ -74,7 +77,8 @@ export function attachLogFile(session: SessionLog, file: string, options: Pick<L
 
   const unsubscribe = session.subscribe((event) => {
     waiting.push(event);
-    if (event.type !== "assistant/chunk" || waiting.length >= CHUNK_GROUP) flush();
+    if (event.type !== "assistant/chunk") flush(true);
+    else if (waiting.length >= CHUNK_GROUP) flush(false);
   });
   let open = true;
   function stop(): void {
@@ -87,7 +91,7 @@ export function attachLogFile(session: SessionLog, file: string, options: Pick<L
   return () => {
     if (!open) return;
     try {
-      flush(); // the chunks of a reply cut short (Ctrl-C, an error) still belong in the file
+      flush(true); // the chunks of a reply cut short (Ctrl-C, an error) still belong in the file
     } finally {
       stop();
     }
@@ -103,7 +107,9 @@ function startFile(fd: number, file: string, events: readonly SessionEvent[]): n
     throw new LogFileError("NOT_THIS_LOG", file, undefined, `refusing to append: ${whyNotThisLog(existing, events)}`);
   }
   try {
-    return writeDurably(fd, expected);
+    writeAll(fd, expected);
+    fsyncSync(fd);
+    return expected.length;
   } catch (cause) {
     const detail = `none of the ${events.length} events logged so far could be written (${(cause as Error).message}); ${takeBack(fd, 0)}`;
     throw new LogFileError("WRITE_FAILED", file, undefined, detail, { cause });
@@ -119,11 +125,9 @@ function whyNotThisLog(existing: Buffer, events: readonly SessionEvent[]): strin
   return `line ${differs + 1} of the file is not event #${differs} of this session (another session's log, or a torn line)`;
 }
 
-function writeDurably(fd: number, bytes: Buffer): number {
+function writeAll(fd: number, bytes: Buffer): void {
   // writeSync may write less than asked (a full disk, a signal); the rest must follow, in order.
   for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
-  fsyncSync(fd);
-  return bytes.length;
 }
 
 /**
