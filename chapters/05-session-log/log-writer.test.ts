@@ -5,11 +5,15 @@ import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, wr
 import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
+import { z } from "zod";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { viewCommand } from "../../scripts/view.ts";
+import { runAgent } from "./agent-loop.ts";
 import { runInProcess } from "./demo-testing.ts";
 import type { SessionEvent } from "./events.ts";
+import { LogWriteError } from "./log-file-types.ts";
 import { CHUNK_GROUP, attachLogFile } from "./log-writer.ts";
+import { AgentRunError } from "./loop-types.ts";
 import { refuseOutput } from "./output-file.ts";
 import { Session } from "./session.ts";
 import { writeTimelinePage } from "./timeline/page.ts";
@@ -57,6 +61,34 @@ describe("chunks on disk: written in groups, never after the message they built"
     expect(readFileSync(file, "utf8"), "three chunks wait for their group").toBe("");
     session.append("assistant/message", { content: "1 + 2 × 3 = 7", reasoning_content: null, tool_calls: [], chunk_ids: [0, 1, 2] });
     expect(readFileSync(file, "utf8")).toBe(jsonl(session.events));
+  });
+});
+
+describe("a failed write stops the run before its next model call", () => {
+  test("the writer's LogWriteError reaches onListenerError; aborting runAgent's signal there means no further model call", async () => {
+    const file = path.join(dir, "run.jsonl");
+    const lost = new AbortController();
+    const session = new Session({ onListenerError: (error) => lost.abort(error) });
+    attachLogFile(session, file);
+    let calls = 0;
+    const client = {
+      model: "stand-in",
+      chat: async () => {
+        calls++;
+        writeFileSync(file, "someone else's line\n", { flag: "a" }); // the file changes under the writer
+        return { role: "assistant" as const, content: "", tool_calls: [{ id: "call_1", name: "echo", arguments: "{}" }] };
+      },
+    };
+    const echo = { name: "echo", description: "says ok", schema: z.object({}), execute: () => "ok" };
+    const run = runAgent({ client, tools: [echo], systemPrompt: "", userPrompt: "hi", session, signal: lost.signal });
+    const error = await run.then(
+      () => undefined,
+      (rejected: unknown) => rejected,
+    );
+    expect(error).toBeInstanceOf(AgentRunError);
+    expect((error as AgentRunError).cause).toBeInstanceOf(LogWriteError);
+    expect(calls, "the reply that could not be saved must not be followed by another model call").toBe(1);
+    expect((lost.signal.reason as LogWriteError).written, "the file holds the events up to the first model call").toBe(4);
   });
 });
 
