@@ -105,6 +105,8 @@ describe("a page never overwrites a log (output-file.ts)", () => {
     expect(refuseOutput("--html", path.join(dir, "new.jsonl"), [path.join(dir, "new.jsonl")]), "a --save file not made yet").toContain(
       "is a log",
     );
+    symlinkSync(path.join(dir, "later.jsonl"), path.join(dir, "dangling.html")); // its log does not exist yet
+    expect(refuseOutput("--html", path.join(dir, "dangling.html"), [path.join(dir, "later.jsonl")])).toContain("is a log");
     expect(refuseOutput("--out", log, [])).toContain("is not a timeline page this workbook wrote");
     expect(refuseOutput("--out", path.join(dir, "folder"), [])).toContain("is not a regular file");
   });

@@ -2,7 +2,7 @@
 // run's own input or other output, never over any file that is not an earlier page of ours. A log is
 // the single source of truth; a page is only derived from it, so a page may replace an older page and
 // nothing else. Checked before the run starts, so a refused flag writes nothing at all.
-import { closeSync, openSync, readSync, statSync, type Stats } from "node:fs";
+import { closeSync, lstatSync, openSync, readlinkSync, readSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 
 /**
@@ -25,9 +25,19 @@ export function refuseOutput(flag: string, output: string | undefined, others: r
 
 /** Same path, or the same file reached through another path (a link): compared by device and inode. */
 function sameFile(a: string, b: string): boolean {
-  if (path.resolve(a) === path.resolve(b)) return true;
+  if (whereItLeads(a) === whereItLeads(b)) return true;
   const [first, second] = [statOrUndefined(a), statOrUndefined(b)];
   return first !== undefined && second !== undefined && first.dev === second.dev && first.ino === second.ino;
+}
+
+/** The path a file name leads to, following a symbolic link even when its target does not exist yet. */
+function whereItLeads(file: string): string {
+  const absolute = path.resolve(file);
+  try {
+    return lstatSync(absolute).isSymbolicLink() ? path.resolve(path.dirname(absolute), readlinkSync(absolute)) : absolute;
+  } catch {
+    return absolute; // nothing there yet
+  }
 }
 
 function statOrUndefined(file: string): Stats | undefined {
