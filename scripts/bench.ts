@@ -8,6 +8,7 @@ import { MAX_JSON_DEPTH } from "../chapters/05-session-log/json-value.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
 import { measureApart } from "./bench-incremental.ts";
 import { calculatorSession, median } from "./bench-lib.ts";
+import { diskRows } from "./bench-disk.ts";
 import { writeCostPlot } from "./bench-plot.ts";
 import { root } from "./steps.ts";
 
@@ -78,6 +79,8 @@ function freezeLevels(depth: number): unknown {
 // Why MAX_JSON_DEPTH is what it is: a saved log must stay well below these (see json-value.ts).
 rows.push(["deepest nesting JSON.stringify writes: frozen arrays (levels, nearly empty stack)", String(deepestStringify(true))]);
 rows.push(["deepest nesting JSON.stringify writes: plain arrays (levels, nearly empty stack)", String(deepestStringify(false))]);
+
+rows.push(...diskRows()); // the log on disk with streamed replies (bench-disk.ts)
 
 const machine = `Node ${process.version}, ${process.platform}/${process.arch}`;
 console.log(`${machine}, median of 5–9 runs\n`);

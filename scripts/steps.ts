@@ -537,6 +537,14 @@ const entries: readonly Step[] = [
         name: "log-file-line-is-index",
         mistake: "a ReplayError's event index is reported as the line number, one line too early",
       },
+      {
+        name: "log-file-no-lock",
+        mistake: "the writer never takes the file's lock, so a second run (or a repair) can write the same log",
+      },
+      {
+        name: "log-file-swallows-failure",
+        mistake: "the writer catches its own failed write and only prints it, so the run goes on and calls the log saved",
+      },
     ],
     hints: [
       "这是挑战，书里没有现成代码：5.3 节说订阅者“会立即收到新事件”，对照官方表说持久化插件“订阅 session/event”。" +
@@ -546,9 +554,13 @@ const entries: readonly Step[] = [
       "`attachLogFile` 先看文件：不存在或为空，就把会话里已有的事件全写进去；否则文件内容必须**逐字节**等于这些事件的行" +
         "（`Buffer.equals`），只比行数不够——别的会话的日志可能恰好一样长。不相等就抛 " +
         '`new LogFileError("NOT_THIS_LOG", file, undefined, …)`，说出第一条不同的行。' +
-        "之后每次写之前用 `fstatSync(fd).size` 核对文件大小仍是自己写过的字节数：不等说明别的åå¥è 写过，" +
-        '抛 `FILE_CHANGED`（它会被 Session 交给 `onListenerError`），绝不接着写。用 `openSync(file, "a+")` 打开：' +
-        "能读，写入总在末尾。",
+        "之后每次写之前用 `fstatSync(fd).size` 核对文件大小仍是自己写过的字节数：不等说明别的写入者写过，" +
+        '抛 `FILE_CHANGED`，绝不接着写。用 `openSync(file, "a+")` 打开：能读，写入总在末尾。' +
+        "最先做的一件事是 `lockLogFile(file)`（`log-lock.ts` 给出）：一份日志同一时刻只有一个写入者，别的进程会被它拒绝。" +
+        "写失败时（`writeSync` 抛出 EFBIG、ENOSPC，或上面的 `FILE_CHANGED`）：先用 `ftruncateSync(fd, size)` 收回自己写了一半的行" +
+        "（不然下次读取会把它当成崩溃撕裂的尾行），再取消订阅、关文件、释放锁，最后**抛出** `LogFileError`（`WRITE_FAILED`）。" +
+        "Session 会把订阅者抛出的错误交给 `onListenerError`：隔离是为了别的订阅者照常收到事件，不是为了让失败悄无声息——" +
+        "会话的主人（demo）在那里决定停下，不再调用模型。只 `console.error` 不抛，就是把隔离变成了沉默。",
       '读：按字节找 `\\n` 切行（`bytes.indexOf(0x0a, start)`），每行用 `new TextDecoder("utf-8", { fatal: true })` 解码再 ' +
         "`JSON.parse`。只有**最后一行**可以是坏的：没有换行结尾（`unterminated`），或整行不是 JSON（`not-json`）——" +
         "丢掉它、记进 `torn: { line, reason, bytes }`，前面的全部保留。更早的坏行抛 `BAD_LINE`，带行号，绝不跳过。" +
@@ -560,7 +572,7 @@ const entries: readonly Step[] = [
         "然后按顺序 `session.append`：每个没有结果的调用一个 `tool/result { is_error: true }`；" +
         "assistant 消息里要过、却没来得及记 `tool/call` 的调用，先补 `tool/call` 再补错误结果；" +
         '打开的步骤 `step/end`；最后 `turn/end { reason: "error", message: "interrupted: …" }`。' +
-        "返回传进来的同一个 session——挂在它上面的åå¥è 会把修复也写进文件。",
+        "返回传进来的同一个 session——挂在它上面的写入者 会把修复也写进文件。",
     ],
     needs: [],
   },
@@ -605,10 +617,10 @@ const entries: readonly Step[] = [
       "本章开头的第一个理由：流式分片“要留存，但发给模型只会浪费 token、制造噪音”。所以分片是只进日志的事件 " +
         "`assistant/chunk`（投影本来就跳过它），发给模型的只有由分片拼成的那条 `assistant/message`。" +
         "先写两个纯函数：`assembleReply` 把完整的流拼成非流式调用会返回的消息；`assembleInterrupted` 只留下用户已经看到的文字。",
-      "拼接的细节：文字和推理各自按到达顺序连接，一个分片都没有就是 `null`，只来过空分片就是空字符串。" +
+      "拼接的细节：文字和思考内容各自按到达顺序连接，一个分片都没有就是 `null`，只来过空分片就是空字符串。" +
         "工具调用按 `index` 归组，而不是按 `id`：只有一个调用的第一个分片带 id 和名字，后面的分片只有 index 和一段参数；" +
-        "并行的两个调用的分片还会交错到达。最后按 index 排序。推理要累加每一段，不能只留最后一段（SDK 的 `.stream()` 就是这样丢的）。" +
-        "被中断时：文字、推理各自只在含有非空白字符时保留；工具调用的片段一律丢掉；什么都不剩就返回 `null`。",
+        "并行的两个调用的分片还会交错到达。最后按 index 排序。思考内容要累加每一段，不能只留最后一段（SDK 的 `.stream()` 就是这样丢的）。" +
+        "被中断时：文字、思考内容各自只在含有非空白字符时保留；工具调用的片段一律丢掉；什么都不剩就返回 `null`。",
       "`streamReply` 的顺序：先从日志派生消息，再调用 `client.stream`；每到一个分片就立刻 `append` 一条 `assistant/chunk`，" +
         "同时记下它的 id 和分片本身（这一次尝试专用的两个数组）；流正常结束后，用 `assembleReply` 拼出回复，" +
         "追加 `assistant/message`，带上 `chunk_ids`，返回回复。每追加一个分片后检查一次 signal，被中止就别再等下一个分片。",

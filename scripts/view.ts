@@ -12,6 +12,7 @@ import { connect, type Connection } from "../chapters/05-session-log/demo-setup.
 import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
 import { LogFileError } from "../chapters/05-session-log/log-file-types.ts";
 import { readLogFile } from "../chapters/05-session-log/log-file.ts";
+import { refuseOutput } from "../chapters/05-session-log/output-file.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
 import { startLiveServer } from "../chapters/05-session-log/timeline/live-server.ts";
 import { writeTimelinePage } from "../chapters/05-session-log/timeline/page.ts";
@@ -62,6 +63,11 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
   if (values.load !== undefined && values.scenario !== undefined)
     throw new UsageError(`--load and --scenario do not go together; see ${seeHelp}`);
   if (values.port !== undefined) throw new UsageError(`--port goes with --live; see ${seeHelp}`);
+  const refused = refuseOutput("--out", values.out, [values.load]);
+  if (refused !== undefined) {
+    (io.err ?? io.out)(`用法错误 / Usage error: ${refused}`);
+    return 2;
+  }
   const { session, name, source } = values.load === undefined ? await replayForPage(scenario, io) : loadLog(values.load);
   const file = values.out ?? path.join(io.outDir ?? defaultOutDir, `timeline-${name}.html`);
   const written = writeTimelinePage(session.events, file, { source });

@@ -7,9 +7,10 @@ import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { CALCULATOR_PROMPT, FOLLOW_UP_PROMPT, userMessagesIn } from "../../fixtures/scenarios.ts";
 import type { Recording } from "./demo-setup.ts";
 import type { SessionEvent } from "./events.ts";
-import { LogFileError, RepairError } from "./log-file-types.ts";
+import { LogFileError, LogWriteError, RepairError } from "./log-file-types.ts";
 import { attachLogFile, readLogFile, repairLog } from "./log-file.ts";
 import { Session } from "./session.ts";
+import { reportListenerError, type SessionOptions } from "./session-types.ts";
 
 /** The demo's disk flags, for its flag table (chapters/common/flags.ts). */
 export const DISK_FLAGS = {
@@ -81,6 +82,8 @@ export interface OpenedSession {
   readonly session: Session;
   /** Stops writing (closes the file); harmless when nothing was being saved. */
   readonly stop: () => void;
+  /** Aborted, with the writer's LogWriteError as its reason, when the log stops reaching the file. */
+  readonly signal: AbortSignal;
 }
 
 /**
@@ -89,7 +92,13 @@ export interface OpenedSession {
  * file gets it too. Undefined, after saying why, when the file cannot be read or written.
  */
 export function openSession(plan: DiskPlan, io: DiskIO): OpenedSession | undefined {
-  const loaded = plan.load === undefined ? { session: new Session(), torn: false } : load(plan.load, io);
+  // The Session contains a listener's failure so that the others still hear every event; the writer's
+  // failure is not for containing, so it comes here and stops the run before its next model call.
+  const lost = new AbortController();
+  const options: SessionOptions = {
+    onListenerError: (error, event) => (error instanceof LogWriteError ? lost.abort(error) : reportListenerError(error, event)),
+  };
+  const loaded = plan.load === undefined ? { session: new Session(options), torn: false } : load(plan.load, io, options);
   if (loaded === undefined) return undefined;
   const { session } = loaded;
   let stop = () => {};
@@ -99,12 +108,12 @@ export function openSession(plan: DiskPlan, io: DiskIO): OpenedSession | undefin
     stop = attached;
   }
   if (plan.load !== undefined) repair(session, plan.save !== undefined, io);
-  return { session, stop };
+  return { session, stop, signal: lost.signal };
 }
 
-function load(file: string, { out }: DiskIO): { session: Session; torn: boolean } | undefined {
+function load(file: string, { out }: DiskIO, options: SessionOptions): { session: Session; torn: boolean } | undefined {
   try {
-    const { session, torn, format } = readLogFile(file);
+    const { session, torn, format } = readLogFile(file, options);
     const count = session.events.length;
     out(`从 ${file} 读入 ${count} 条事件（${format}），不调用模型 / Loaded ${file}: ${count} events (${format}), no model call`);
     if (torn !== undefined) {
@@ -129,7 +138,12 @@ function attach(session: Session, file: string, tornFile: boolean, { out }: Disk
   } catch (error) {
     if (!(error instanceof LogFileError)) throw error;
     out(`无法保存到 ${file} / Cannot save to ${file}: ${error.message}`);
-    if (tornFile) {
+    if (error.code === "LOCKED") {
+      out("  一份日志同一时刻只有一个写入者：等另一个运行结束（被杀掉的运行，锁过一会儿自动失效），或换一个文件");
+      out("  (one log, one writer: wait for the other run to end — a killed run's lock expires shortly — or choose another file)");
+    } else if (error.code !== "NOT_THIS_LOG") {
+      return undefined;
+    } else if (tornFile) {
       out(
         "  撕裂的行留在原处（日志里已有的内容不改写），请在新文件里继续 / A torn line stays where it is (nothing in a log is edited): go on in a new file:",
       );

@@ -4,6 +4,7 @@
 import { DeepSeekError, type DeepSeekErrorKind } from "../common/deepseek.ts";
 import type { DeepSeekConfigError } from "../common/settings.ts";
 import type { AgentRunError } from "./loop-types.ts";
+import type { LogWriteError } from "./log-file-types.ts";
 import { isEventOfType } from "./events.ts";
 import type { SessionEvent } from "./events.ts";
 
@@ -135,4 +136,23 @@ export function structureCheck(problems: number, events: readonly SessionEvent[]
     `结构检查（轮次/步骤闭合、每个工具调用都有结果）: ${zhProblems}；轮次结束原因: ${zhReason}`,
     `(structure check — turns and steps closed, every tool call answered: ${enProblems}; the turn ended: ${enReason})`,
   ];
+}
+
+/** Said instead of "Saved" when the writer stopped: how far the file got, why, and what to do with it. */
+export function explainLostLog(error: LogWriteError): Explanation {
+  const why = {
+    WRITE_FAILED: "写入失败（磁盘已满，或超过了文件大小上限）",
+    FILE_CHANGED: "文件被别的程序改动了",
+    LOCKED: "文件锁被另一个进程拿走了",
+  }[error.code];
+  return {
+    title: ["日志没有完整写进文件，运行已停止", "The log stopped reaching the file, so the run stopped"],
+    lines: [
+      `${error.source} 里只有前 ${error.written} 条事件（每条完整），从事件 #${error.firstLost} 起都没有写进去：${why}。之后没有再调用模型。`,
+      `(${error.source} holds only the first ${error.written} events, each one whole; event #${error.firstLost} and later never reached it. No model call was made after that.)`,
+      `原因 / Why: ${error.message}`,
+      "文件里已有的事件都能读回，没闭合的一轮会被修复 / What the file holds reads back, and its open turn gets repaired:",
+      `  npm run demo -- --load ${error.source}`,
+    ],
+  };
 }

@@ -15,9 +15,10 @@ import { readFlags, type Command, type Flags } from "../common/flags.ts";
 import { DeepSeekConfigError, type Env } from "../common/settings.ts";
 import { findScenario, runScenario } from "../../fixtures/scenarios.ts";
 import { formatEvent, formatMessage } from "./demo-format.ts";
-import { budgetSpent, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo-explain.ts";
+import { budgetSpent, explainLostLog, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo-explain.ts";
 import { DISK_FLAGS, interruptedNote, openSession, planDisk, savedNote } from "./demo-disk.ts";
 import { connect, endQuietlyWhenPipeCloses, goesLive } from "./demo-setup.ts";
+import { refuseOutput } from "./output-file.ts";
 import { findLogProblems } from "./invariants.ts";
 import { AgentRunError } from "./loop-types.ts";
 import { Session } from "./session.ts";
@@ -51,8 +52,10 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
   const c = pc.createColors(io.color ?? false);
   const offline = args.values.offline === true;
   const plan = planDisk(args.values, !goesLive(offline, io.env));
-  if (typeof plan === "string") {
-    (io.err ?? io.out)(`用法错误 / Usage error: ${plan}`);
+  // A page is derived from the log: it may replace an earlier page, never the log (output-file.ts).
+  const refused = typeof plan === "string" ? plan : refuseOutput("--html", args.values.html, [plan.load, plan.save]);
+  if (typeof plan === "string" || refused !== undefined) {
+    (io.err ?? io.out)(`用法错误 / Usage error: ${refused}`);
     return 2;
   }
   // --load alone tells the file's story with no model, so it needs no connection.
@@ -81,7 +84,8 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
       heading(["① 订阅者视角", "Subscriber view"]);
       session.subscribe((event) => out(`  [订阅者 / subscriber] 看到新事件 #${event.id} ${event.type}`));
       // A failed model call is part of the story: the log up to it is still printed below.
-      failure = await runScenario({ ...findScenario(SCENARIO), userPrompt: plan.prompt }, connection.client, session).then(
+      const scenario = { ...findScenario(SCENARIO), userPrompt: plan.prompt };
+      failure = await runScenario(scenario, connection.client, session, opened.signal).then(
         () => undefined,
         (error: unknown) => {
           if (error instanceof AgentRunError) return error;
@@ -93,6 +97,7 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
     heading(["② 事件日志原文（唯一事实来源）", "The raw event log, the single source of truth"]);
     for (const event of session.events) out(`  ${formatEvent(event)}`);
     for (const line of budgetSpent(session.events)) out(`  ${line}`);
+    if (opened.signal.aborted) return report(explainLostLog(opened.signal.reason));
     const trouble = explainTrouble(connection?.mismatch(), failure);
     if (trouble !== undefined) return report(trouble);
 

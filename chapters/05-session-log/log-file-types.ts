@@ -41,7 +41,11 @@ export type LogFileErrorCode =
   /** A writer was pointed at a file that does not hold exactly its session's events. */
   | "NOT_THIS_LOG"
   /** The file changed under a writer (another writer appended to it): nothing more is written. */
-  | "FILE_CHANGED";
+  | "FILE_CHANGED"
+  /** A write failed (a full disk, a file size limit): the writer took back its partial line and stopped. */
+  | "WRITE_FAILED"
+  /** Another live process holds the file's lock (log-lock.ts): one log, one writer. */
+  | "LOCKED";
 
 /** A log file that cannot be read or written as it is. `line` (1-based) says where, when a line is to blame. */
 export class LogFileError extends Error {
@@ -54,6 +58,23 @@ export class LogFileError extends Error {
     options?: ErrorOptions,
   ) {
     super(`${source}${line === undefined ? "" : ` line ${line}`}: ${detail}`, options);
+  }
+}
+
+export type WriterStop = Extract<LogFileErrorCode, "FILE_CHANGED" | "WRITE_FAILED" | "LOCKED">;
+
+/** A writer stopped for good: `written` events reached the file, each one whole, and none from `firstLost` on will. */
+export class LogWriteError extends LogFileError {
+  declare readonly code: WriterStop;
+  constructor(
+    code: WriterStop,
+    source: string,
+    readonly written: number,
+    readonly firstLost: number,
+    detail: string,
+    options?: ErrorOptions,
+  ) {
+    super(code, source, undefined, detail, options);
   }
 }
 

@@ -1,10 +1,11 @@
 // Beyond 5.3 and 5.6: the log on disk. A subscriber writes each event as one line of JSON (JSONL) the
-// moment it is committed; a reader replays the file into a Session, dropping only a last line that a
-// crash cut short; and repairLog closes the turn such a crash left open — by appending, never editing.
+// moment it is committed (log-writer.ts); a reader replays the file into a Session, dropping only a
+// last line that a crash cut short; and repairLog closes the turn such a crash left open — by
+// appending, never editing.
 //
 // The format: line n (from 1) is `JSON.stringify(event #n-1)` followed by "\n", in id order, UTF-8.
 // JSON.stringify escapes every newline inside a string, so an event is always exactly one line.
-import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { isEventOfType, type SessionEvent } from "./events.ts";
 import { findLogProblems, type LogProblem } from "./invariants.ts";
 import {
@@ -18,76 +19,11 @@ import {
   type TornLine,
 } from "./log-file-types.ts";
 import { Session } from "./session.ts";
-import { ReplayError, type SessionLog } from "./session-types.ts";
-import { decode, lineOf, parseLine, startsWithBracket } from "./jsonl.ts";
+import { ReplayError } from "./session-types.ts";
+import { decode, parseLine, startsWithBracket } from "./jsonl.ts";
 
-// ── writing: persistence is just a subscriber ───────────────────────────────────────────────────
-
-/**
- * Saves the session's log to `file` as it grows, and returns the function that stops. The file must be
- * new, empty, or hold exactly the session's events so far: a writer never mixes two logs in one file.
- *
- * Each event is written with a synchronous write and then fsync'd before `append` returns, so an event
- * the session has acknowledged is in the file even if the process is killed a moment later (the
- * write) or the machine loses power (the fsync). An agent logs a few events per model call, which
- * takes seconds, so a disk flush per event (well under 2 ms on this machine's disk) costs nothing
- * anyone can notice. Not covered: the directory entry of a brand-new file is not fsync'd.
- */
-export function attachLogFile(session: SessionLog, file: string): () => void {
-  const fd = openSync(file, "a+"); // created if missing; every write goes to the end (O_APPEND)
-  let size: number;
-  try {
-    size = startFile(fd, file, session.events);
-  } catch (error) {
-    closeSync(fd);
-    throw error;
-  }
-  const unsubscribe = session.subscribe((event) => {
-    // Anything but our own bytes at the end means someone else wrote here: stop rather than interleave.
-    const found = fstatSync(fd).size;
-    if (found !== size) {
-      throw new LogFileError(
-        "FILE_CHANGED",
-        file,
-        undefined,
-        `event #${event.id} was not written: the file has ${found} bytes, this writer wrote ${size} (another writer is appending to it)`,
-      );
-    }
-    size += writeDurably(fd, lineOf(event));
-  });
-  let open = true;
-  return () => {
-    if (!open) return;
-    open = false;
-    unsubscribe();
-    closeSync(fd);
-  };
-}
-
-/** Writes the events logged before the writer arrived into an empty file, or checks the file already holds them. */
-function startFile(fd: number, file: string, events: readonly SessionEvent[]): number {
-  const expected = Buffer.concat(events.map(lineOf));
-  const existing = readFileSync(fd);
-  if (existing.length === 0) return writeDurably(fd, expected);
-  if (existing.equals(expected)) return existing.length;
-  throw new LogFileError("NOT_THIS_LOG", file, undefined, `refusing to append: ${whyNotThisLog(existing, events)}`);
-}
-
-function whyNotThisLog(existing: Buffer, events: readonly SessionEvent[]): string {
-  const held = existing.toString("utf8").split(/(?<=\n)/); // each line keeps its "\n"
-  const ours = events.map((event) => lineOf(event).toString("utf8"));
-  const differs = held.findIndex((line, index) => line !== ours[index]);
-  if (differs === -1) return `the file holds only ${held.length} of this session's ${events.length} events`;
-  if (differs >= ours.length) return `the file holds ${held.length} lines, more than this session's ${events.length} events`;
-  return `line ${differs + 1} of the file is not event #${differs} of this session (another session's log, or a torn line)`;
-}
-
-function writeDurably(fd: number, bytes: Buffer): number {
-  // writeSync may write less than asked (a full disk, a signal); the rest must follow, in order.
-  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
-  fsyncSync(fd);
-  return bytes.length;
-}
+// ── writing: persistence is just a subscriber (log-writer.ts, with its lock in log-lock.ts) ────────
+export { attachLogFile } from "./log-writer.ts";
 
 // ── reading: every line is trusted only after it is checked ─────────────────────────────────────
 

@@ -63,11 +63,15 @@ function fileOf(inputs: readonly EventInput[] = roundTrip): { file: string; sess
   return { file, session };
 }
 
-/** A session with your writer attached from the start, then `inputs` appended. */
+/**
+ * A session with your writer attached from the start, then `inputs` appended, then the writer stopped
+ * (a writer may keep a few `assistant/chunk` events waiting for their group until then; see the chapter).
+ */
 function savedSession(file: string, inputs: readonly EventInput[] = roundTrip): Session {
   const session = new Session({ clock: tickingClock() });
-  attachLogFile(session, file);
+  const stop = attachLogFile(session, file);
   for (const { type, data } of inputs) session.append(type, data);
+  stop();
   return session;
 }
 
@@ -151,20 +155,41 @@ describe("attachLogFile: persistence is a subscriber", () => {
     expect(readFileSync(file)).toEqual(before);
   });
 
-  test("two sessions writing one file never interleave: once one has written, the other's events are refused (FILE_CHANGED)", () => {
+  test("one log, one writer: a second writer on a file with a live writer is refused (LOCKED), until the first stops", () => {
     const file = newFile();
-    const refused: unknown[] = [];
     const first = new Session({ clock: tickingClock() });
-    const second = new Session({ clock: tickingClock(), onListenerError: (error) => refused.push(error) });
-    attachLogFile(first, file);
-    attachLogFile(second, file); // both see an empty file: fine so far
+    const stopFirst = attachLogFile(first, file);
     first.append("turn/start", { turn: 1 });
+    const second = new Session({ clock: tickingClock() });
+    // Another process would be refused the same way: the lock is a folder beside the file (lockLogFile).
+    const error = logFileError(() => attachLogFile(second, file));
+    expect(error.code, "call lockLogFile(file) before touching the file").toBe("LOCKED");
     second.append("turn/start", { turn: 7 });
-    first.append("user/message", { content: "first" });
     expect(readFileSync(file, "utf8")).toBe(jsonl(first.events));
-    expect(refused).toHaveLength(1);
-    expect(refused[0]).toBeInstanceOf(LogFileError);
-    expect((refused[0] as LogFileError).code).toBe("FILE_CHANGED");
+    stopFirst(); // releases the lock: the file is free for the log it holds
+    const again = Session.fromLog(storedCopy(first.events));
+    attachLogFile(again, file);
+    again.append("user/message", { content: "after a restart" });
+    expect(readFileSync(file, "utf8")).toBe(jsonl(again.events));
+  });
+
+  test("bytes the writer did not write stop it for good: FILE_CHANGED, reported once through onListenerError, nothing more written", () => {
+    const file = newFile();
+    const failures: unknown[] = [];
+    const session = new Session({ clock: tickingClock(), onListenerError: (error) => failures.push(error) });
+    attachLogFile(session, file);
+    session.append("turn/start", { turn: 1 });
+    // A program that ignores the lock (an editor, `echo >>`) appends a line of its own.
+    const foreign = '{"written":"by someone else"}\n';
+    writeFileSync(file, foreign, { flag: "a" });
+    session.append("user/message", { content: "refused" });
+    session.append("user/message", { content: "also refused" });
+    expect(readFileSync(file, "utf8"), "never interleave, never overwrite").toBe(jsonl(session.events.slice(0, 1)) + foreign);
+    // Containment keeps the session going; the failure must still reach its owner, once, as an error it can act on.
+    expect(failures, "throw the LogFileError from the listener (the Session hands it to onListenerError), then stop").toHaveLength(1);
+    expect(failures[0]).toBeInstanceOf(LogFileError);
+    expect((failures[0] as LogFileError).code).toBe("FILE_CHANGED");
+    expect((failures[0] as LogFileError).message, "say which event was the first one lost").toContain("event #1");
   });
 
   test("the function it returns stops the writing; calling it twice is harmless", () => {

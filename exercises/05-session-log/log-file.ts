@@ -6,11 +6,16 @@ import { todo } from "./todo.ts";
 // Given (chapters/05-session-log/log-file-types.ts): what reading gives back (LoadedLog, TornLine), the
 // options (ReadOptions), and the errors: LogFileError(code, source, line, detail, { cause }) and
 // RepairError(problems). Imported above with the chapter's pieces you will need; node:fs is yours to add.
+// Also given, for the writer: lockLogFile(file) in chapters/05-session-log/log-lock.ts takes the file's
+// lock (one log, one writer, across processes) and returns the function that releases it.
 
 /**
- * Saves the session's log to `file` as it grows; returns the function that stops (and closes the file).
- * Throws LogFileError "NOT_THIS_LOG" for a file that holds anything but this session's events so far;
- * a write refused because the file changed since the last one is a LogFileError "FILE_CHANGED".
+ * Saves the session's log to `file` as it grows; returns the function that stops (closes the file and
+ * releases its lock). Takes the lock first: a file another writer holds is LogFileError "LOCKED" (the
+ * error lockLogFile throws). Throws "NOT_THIS_LOG" for a file that holds anything but this session's
+ * events so far. At the first write that fails — the file changed since the last one ("FILE_CHANGED"),
+ * or the disk refused it ("WRITE_FAILED") — it takes back any part of a line it wrote, stops for good,
+ * and throws the LogFileError from the listener, so the Session hands it to `onListenerError`.
  */
 export function attachLogFile(session: SessionLog, file: string): () => void {
   return todo("05.7", `attachLogFile: write the ${session.events.length} events logged so far to ${file}, then subscribe`);

@@ -1,0 +1,111 @@
+// The log on disk under real faults, each made for real: a file system that refuses writes past a size
+// (`prlimit --fsize`, as a full disk refuses them), a second demo process on the same file, and a lock
+// holder killed with SIGKILL. No mocks: what is tested is what a learner's machine would do.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
+import { startStandIn, type StandIn } from "../../fixtures/standin.ts";
+import { root } from "../../scripts/steps.ts";
+import type { LogFileError } from "./log-file-types.ts";
+import { readLogFile } from "./log-file.ts";
+import { attachLogFile } from "./log-writer.ts";
+import { assertNoLiveWriter } from "./log-lock.ts";
+
+const KEY = "sk-disk-faults-key-9f8e7d6c5b4a";
+let dir = "";
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "disk-faults-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The demo as its own process, optionally under `prlimit --fsize=N` (writes past N bytes fail with EFBIG). */
+function startDemo(args: string[], options: { env?: Record<string, string>; fileSizeLimit?: number } = {}) {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
+  const node = [process.execPath, "--import", "tsx", "chapters/05-session-log/demo.ts", ...args];
+  const [command, ...rest] = options.fileSizeLimit === undefined ? node : ["prlimit", `--fsize=${options.fileSizeLimit}`, ...node];
+  // stdout is a pipe, which the size limit does not reach: only files are limited.
+  const child = spawn(command as string, rest, { cwd: root, env: { ...clean, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  const exited = once(child, "exit").then(([code]) => code as number | null);
+  return { child, exited, output: () => stripVTControlCharacters(output) };
+}
+
+const errorOf = (action: () => unknown) => {
+  try {
+    action();
+  } catch (error) {
+    return error as LogFileError;
+  }
+  throw new Error("expected a LogFileError, nothing was thrown");
+};
+
+describe("nothing is reported saved that is not on disk", () => {
+  test("a write refused by a full file system stops the run before its next model call: exit 1, the count that reached the file, no torn line left", {
+    timeout: 90_000,
+  }, async () => {
+    const file = path.join(dir, "full.jsonl");
+    // 1,500 bytes: the first 8 events fit, the 9th is cut mid-line (the offline calculator run, 12 events).
+    const demo = startDemo(["--offline", "--save", file], { fileSizeLimit: 1500 });
+    const code = await demo.exited;
+    const output = demo.output();
+    expect(output).not.toContain("已保存 / Saved");
+    expect(code, output).toBe(1);
+    const saved = readLogFile(file);
+    const written = saved.session.events.length;
+    expect(saved.torn, "the failed write took back its partial line: a reader must not call it a crash").toBeUndefined();
+    expect(output).toContain(`只有前 ${written} 条事件（每条完整），从事件 #${written} 起都没有写进去`);
+    expect(output).toContain(`holds only the first ${written} events`);
+    expect(output).toMatch(/EFBIG/);
+    const replies = output.split("\n").filter((line) => /^ {2}#\d+ +assistant\/message/.test(line));
+    expect(replies, "the second model call must not be made once the log stopped reaching the file").toHaveLength(1);
+  });
+});
+
+describe("one log, one writer, across processes", () => {
+  let standIn: StandIn | undefined;
+  afterEach(async () => standIn?.close());
+
+  test("a second demo on a file a live run is writing is refused and changes nothing; after a SIGKILL the stale lock is taken over", {
+    timeout: 120_000,
+  }, async () => {
+    const first = loadFixture(fixturePath("calculator")).exchanges[0]!.response;
+    standIn = await startStandIn({ apiKey: KEY, replies: [first], hangWhenDone: true });
+    const file = path.join(dir, "shared.jsonl");
+    const holder = startDemo(["--save", file], { env: { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL } });
+    await standIn.received(2); // the live run waits on its second model call, its turn open in the file
+    const before = readFileSync(file);
+
+    // What the issue saw: the second run "repaired" the first one's running turn and both exited 0.
+    const second = startDemo(["--load", file, "--continue"]);
+    expect(await second.exited, second.output()).toBe(1);
+    expect(second.output()).toContain("another process is writing this log");
+    expect(readFileSync(file), "the second run must not append to a file with a live writer").toEqual(before);
+    expect(errorOf(() => assertNoLiveWriter(file)).code, "repair checks this before touching the file").toBe("LOCKED");
+
+    holder.child.kill("SIGKILL"); // no clean-up runs: the lock folder stays behind
+    await holder.exited;
+    expect(existsSync(`${file}.lock`)).toBe(true);
+    const { session } = readLogFile(file);
+    expect(errorOf(() => attachLogFile(session, file, { staleMs: 2000 })).code, "a fresh lock still looks alive").toBe("LOCKED");
+    // Nobody refreshes it now; once it is older than the stale time, the next writer takes it over.
+    let stop: (() => void) | undefined;
+    for (let tries = 0; stop === undefined && tries < 40; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      try {
+        stop = attachLogFile(session, file, { staleMs: 2000 });
+      } catch (error) {
+        if ((error as LogFileError).code !== "LOCKED") throw error;
+      }
+    }
+    expect(stop, "the lock of a dead holder is taken over once stale").toBeDefined();
+    stop?.();
+    expect(existsSync(`${file}.lock`), "stopping releases the lock").toBe(false);
+  });
+});

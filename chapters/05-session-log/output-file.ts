@@ -1,0 +1,67 @@
+// Where a command may write a page (`demo --html`, `view --out`): never over a log, never over the
+// run's own input or other output, never over any file that is not an earlier page of ours. A log is
+// the single source of truth; a page is only derived from it, so a page may replace an older page and
+// nothing else. Checked before the run starts, so a refused flag writes nothing at all.
+import { closeSync, lstatSync, openSync, readlinkSync, readSync, statSync, type Stats } from "node:fs";
+import path from "node:path";
+
+/**
+ * Undefined when `output` (named by `flag`) may be written; otherwise the usage error to print, in
+ * Chinese and English. `others`: the files the same command reads or writes (its --load, its --save).
+ */
+export function refuseOutput(flag: string, output: string | undefined, others: readonly (string | undefined)[]): string | undefined {
+  if (output === undefined) return undefined;
+  if (others.some((other) => other !== undefined && sameFile(output, other))) {
+    return `${flag} ${output} 是这次运行读写的日志，页面不能覆盖它 / ${flag} ${output} is a log this run reads or writes: a page must not overwrite it`;
+  }
+  const found = statOrUndefined(output);
+  if (found === undefined) return undefined;
+  if (!found.isFile()) return `${flag} ${output} 不是普通文件 / ${flag} ${output} is not a regular file`;
+  if (!isOurPage(output)) {
+    return `${output} 已经存在，而且不是本书写的时间线页面，不会覆盖它，请换一个文件名 / ${output} exists and is not a timeline page this workbook wrote: it is not overwritten, choose a new file name`;
+  }
+  return undefined;
+}
+
+/** Same path, or the same file reached through another path (a link): compared by device and inode. */
+function sameFile(a: string, b: string): boolean {
+  if (whereItLeads(a) === whereItLeads(b)) return true;
+  const [first, second] = [statOrUndefined(a), statOrUndefined(b)];
+  return first !== undefined && second !== undefined && first.dev === second.dev && first.ino === second.ino;
+}
+
+/** The path a file name leads to, following a symbolic link even when its target does not exist yet. */
+function whereItLeads(file: string): string {
+  const absolute = path.resolve(file);
+  try {
+    return lstatSync(absolute).isSymbolicLink() ? path.resolve(path.dirname(absolute), readlinkSync(absolute)) : absolute;
+  } catch {
+    return absolute; // nothing there yet
+  }
+}
+
+function statOrUndefined(file: string): Stats | undefined {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+// What timeline/page.ts writes first: the doctype, then the element that carries the log. Both sit in
+// the first few kilobytes of every page (the log itself comes after them), so reading those is enough.
+const PAGE_START = "<!doctype html>\n<html";
+const PAGE_MARK = '<script type="application/json" id="session-log">';
+const HEAD_BYTES = 64 * 1024;
+
+/** Whether `file` starts as a page of ours does: a log, a note or a source file never does. */
+export function isOurPage(file: string): boolean {
+  const fd = openSync(file, "r");
+  try {
+    const head = Buffer.alloc(HEAD_BYTES);
+    const text = head.subarray(0, readSync(fd, head, 0, HEAD_BYTES, 0)).toString("utf8");
+    return text.startsWith(PAGE_START) && text.includes(PAGE_MARK);
+  } finally {
+    closeSync(fd);
+  }
+}
