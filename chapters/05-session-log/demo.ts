@@ -17,6 +17,7 @@ import { findScenario, runScenario } from "../../fixtures/scenarios.ts";
 import { formatEvent, formatMessage } from "./demo-format.ts";
 import { budgetSpent, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo-explain.ts";
 import { DISK_FLAGS, interruptedNote, openSession, planDisk, savedNote } from "./demo-disk.ts";
+import { explainYourThrow, replayDifference, yourFilesBanner, yourFilesInPlay, yourFilesSentIt } from "./demo-mine.ts";
 import { connect, endQuietlyWhenPipeCloses, goesLive } from "./demo-setup.ts";
 import { findLogProblems } from "./invariants.ts";
 import { AgentRunError } from "./loop-types.ts";
@@ -30,6 +31,7 @@ const COMMAND = {
     offline: { type: "boolean", help: "设置了 DEEPSEEK_API_KEY 也离线回放 / replay even with DEEPSEEK_API_KEY set" },
     html: { type: "string", value: "<file>", help: "把时间线页面写到 <file> / write the run's timeline page to <file>" },
     ...DISK_FLAGS,
+    mine: { type: "boolean", help: "已完成的练习步骤用你的文件代替答案 / run your own files for the steps you have done" },
   },
 } as const satisfies Command<Flags>;
 
@@ -49,6 +51,11 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
   const args = readFlags(argv, COMMAND, { out: io.out, err: io.err ?? io.out });
   if (typeof args === "number") return args;
   const c = pc.createColors(io.color ?? false);
+  const mine = args.values.mine === true ? yourFilesBanner("npm run demo -- --mine") : [];
+  if (typeof mine === "string") {
+    (io.err ?? io.out)(`用法错误 / Usage error: ${mine}`);
+    return 2;
+  }
   const offline = args.values.offline === true;
   const plan = planDisk(args.values, !goesLive(offline, io.env));
   if (typeof plan === "string") {
@@ -68,7 +75,7 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
   };
   if (connection instanceof DeepSeekConfigError) return report(explainSetting(connection));
 
-  for (const line of connection?.banner ?? []) out(line);
+  for (const line of [...mine, ...(connection?.banner ?? [])]) out(line);
   const opened = openSession(plan, { out, format: formatEvent });
   if (opened === undefined) {
     connection?.close();
@@ -93,8 +100,9 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
     heading(["② 事件日志原文（唯一事实来源）", "The raw event log, the single source of truth"]);
     for (const event of session.events) out(`  ${formatEvent(event)}`);
     for (const line of budgetSpent(session.events)) out(`  ${line}`);
-    const trouble = explainTrouble(connection?.mismatch(), failure);
-    if (trouble !== undefined) return report(trouble);
+    const mismatch = connection?.mismatch();
+    const trouble = explainYourThrow(failure?.cause) ?? explainTrouble(mismatch, failure);
+    if (trouble !== undefined) return report({ ...trouble, lines: [...trouble.lines, ...yourFilesSentIt(mismatch, failure)] });
 
     heading(["③ 派生消息：模型看到的历史（deriveMessages 投影）", "Derived messages: what the model saw"]);
     for (const message of session.deriveMessages()) out(`  ${formatMessage(message)}`);
@@ -103,6 +111,11 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
     const code = replayFromText(session, out);
     for (const line of savedNote(plan, session)) out(`  ${line}`);
     return code;
+  } catch (error) {
+    // Your code, green but wrong in a way the tests missed: said like any other failure, not a stack trace.
+    const thrown = explainYourThrow(error);
+    if (thrown === undefined) throw error;
+    return report(thrown);
   } finally {
     opened.stop();
     connection?.close();
@@ -127,10 +140,13 @@ function replayFromText(session: Session, out: (line: string) => void): number {
   out(`  (the log as ${text.length} characters of JSON, parsed, rebuilt by Session.fromLog: ${rebuilt.events.length} events)`);
   out(`  重放派生 ${replayed.length} 条消息，与原始派生逐字段一致: ${equal}`);
   out(`  (replayed ${replayed.length} messages, deep-equal to the original: ${equal})`);
+  for (const line of replayDifference(original, replayed)) out(`  ${line}`);
+  if (!equal) for (const line of yourFilesInPlay("replay")) out(`  ${line}`);
   // What the book leaves for "a fuller implementation": are turns and steps closed, calls answered?
   const problems = findLogProblems(rebuilt.events);
   for (const line of structureCheck(problems.length, rebuilt.events)) out(`  ${line}`);
   for (const problem of problems) out(`    ${problem.code}  ${problem.message}`);
+  if (problems.length > 0) for (const line of yourFilesInPlay("structure")) out(`  ${line}`);
   out("  ← 日志是唯一事实来源：持久化、界面、重放都从它派生 / the log is the single source of truth");
   return equal ? 0 : 1;
 }
