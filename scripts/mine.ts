@@ -10,6 +10,7 @@
 // stuck loop cannot hold up, as in `npm run watch`), and the verdict is kept in .workbook/mine.json
 // under a fingerprint of every learner file those tests load: the next run reuses it only while those
 // bytes are unchanged, and `npm run watch` keeps it fresh as it runs steps anyway.
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { register } from "node:module";
@@ -51,7 +52,8 @@ export function yourFiles(verdicts: ReadonlyMap<string, Verdict>, as: ReadonlyMa
     const owners = demoSteps().filter((step) => step.file === file);
     const notDone = owners.flatMap((step) => {
       const why = verdicts.get(step.id) ?? "stub";
-      return why === "done" ? [] : [{ step: step.id, why }];
+      const waitsOn = step.needs.filter((id) => verdicts.get(id) !== "done");
+      return why === "done" ? [] : [{ step: step.id, why, ...(why === "waiting" ? { waitsOn } : {}) }];
     });
     const where = as.get(file) ?? path.join(exercisesDir, file);
     return { file, steps: owners.map((step) => step.id), path: where, ...(notDone.length > 0 ? { notDone } : {}) };
@@ -222,4 +224,31 @@ export async function startMine(env: NodeJS.ProcessEnv = process.env, say: (line
   register("./mine-hook.ts", import.meta.url, { data });
   runOnYourFiles(files);
   return files;
+}
+
+// ── npm run watch's key d ────────────────────────────────────────────────────────────────────────
+
+/** What `npm run demo -- --mine` printed (stdout, then stderr) and how it ended; stopped after `limitMs`. */
+export function runDemoOnYourFiles(limitMs = 120_000): Promise<{ readonly code: number; readonly output: string }> {
+  return new Promise((resolve) => {
+    // The learner's own command, so what watch shows is what they would see typing it.
+    const child = spawn("npm", ["run", "--silent", "demo", "--", "--mine"], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: undefined },
+      detached: true, // its own process group: a stuck run is stopped with everything it started
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = ""; // both streams, in the order they arrive
+    const add = (chunk: Buffer) => (output += chunk.toString());
+    child.stdout.on("data", add);
+    child.stderr.on("data", add);
+    const timer = setTimeout(() => {
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      output += `\n演示运行超过 ${limitMs / 1000} 秒，已停止 / the demo ran over ${limitMs / 1000} s and was stopped`;
+    }, limitMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 1, output: output.trimEnd() });
+    });
+  });
 }

@@ -7,9 +7,10 @@ import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { DeepSeekError } from "../common/deepseek.ts";
 import type { Message } from "../common/messages.ts";
-import { clip } from "../common/text.ts";
+import type { Env } from "../common/settings.ts";
+import { clip, scrubKey } from "../common/text.ts";
 import type { Explanation } from "./demo-explain.ts";
-import type { AgentRunError } from "./loop-types.ts";
+import { AgentRunError } from "./loop-types.ts";
 
 /** Why a step's answer still runs instead of the learner's file. */
 export type NotDone = "stub" | "not-started" | "failing" | "waiting" | "broken";
@@ -23,7 +24,7 @@ export interface YourFile {
   /** Where the code that runs as yours is (absolute): found in a stack trace, it names the file. */
   readonly path: string;
   /** Undefined when your file runs; otherwise the steps not done yet, and why. */
-  readonly notDone?: readonly { readonly step: string; readonly why: NotDone }[];
+  readonly notDone?: readonly { readonly step: string; readonly why: NotDone; readonly waitsOn?: readonly string[] }[];
 }
 
 let yourFiles: readonly YourFile[] | undefined;
@@ -36,11 +37,11 @@ export function runOnYourFiles(files: readonly YourFile[]): void {
 const yours = () => (yourFiles ?? []).filter((file) => file.notDone === undefined);
 
 const WHY: Readonly<Record<NotDone, readonly [zh: string, en: string]>> = {
-  stub: ["还是桩", "is still the stub"],
-  "not-started": ["还没开始", "is not started"],
-  failing: ["还有测试没通过", "has failing tests"],
-  waiting: ["的测试在等前面的练习步骤", "waits for an earlier step"],
-  broken: ["的测试无法运行", "has tests that cannot run"],
+  stub: ["还是桩", "still the stub"],
+  "not-started": ["还没开始", "not started"],
+  failing: ["还有测试没通过", "tests failing"],
+  waiting: ["的测试在等前面的练习步骤", "waiting for an earlier step"],
+  broken: ["的测试无法运行", "tests cannot run"],
 };
 
 /**
@@ -53,8 +54,10 @@ export function yourFilesBanner(command: string): string[] | string {
   }
   const mine = yours().map((file) => file.file);
   const answers = yourFiles.filter((file) => file.notDone !== undefined);
-  const zhAnswers = answers.map((file) => `${file.file}（${whyNot(file, "、", "，", (ids) => `练习步骤 ${ids}`, 0)}）`);
-  const enAnswers = answers.map((file) => `${file.file} (${whyNot(file, ", ", "; ", (ids) => `step ${ids}`, 1)})`);
+  const zhAnswers = answers.map((file) => `${file.file}（${whyNot(file, "，", (ids) => `练习步骤 ${ids.join("、")} `, 0)}）`);
+  const enAnswers = answers.map(
+    (file) => `${file.file} (${whyNot(file, "; ", (ids) => `${ids.length > 1 ? "steps" : "step"} ${ids.join(", ")}: `, 1)})`,
+  );
   return [
     `你的：${mine.join("、") || "（还没有）"}；答案：${zhAnswers.join("、") || "（没有）"}`,
     `Yours: ${mine.join(", ") || "none yet"}; the answers: ${enAnswers.join(", ") || "none"}`,
@@ -62,12 +65,14 @@ export function yourFilesBanner(command: string): string[] | string {
 }
 
 /** Why a file is still the answer: its steps grouped by reason, "练习步骤 05.2、05.4 还是桩". */
-function whyNot(file: YourFile, and: string, then: string, steps: (ids: string) => string, language: 0 | 1): string {
+function whyNot(file: YourFile, then: string, steps: (ids: string[]) => string, language: 0 | 1): string {
   const reasons = [...new Set((file.notDone ?? []).map((s) => s.why))];
   return reasons
     .map((why) => {
-      const ids = (file.notDone ?? []).filter((s) => s.why === why).map((s) => s.step);
-      return `${steps(ids.join(and))} ${WHY[why][language]}`;
+      const ofWhy = (file.notDone ?? []).filter((s) => s.why === why);
+      const on = [...new Set(ofWhy.flatMap((s) => s.waitsOn ?? []))].join(language === 0 ? "、" : ", ");
+      const reason = why === "waiting" && on !== "" ? (language === 0 ? `的测试在等练习步骤 ${on}` : `waiting for step ${on}`) : WHY[why][language];
+      return `${steps(ofWhy.map((s) => s.step))}${reason}`;
     })
     .join(then);
 }
@@ -137,6 +142,7 @@ export function replayDifference(original: readonly Message[], replayed: readonl
 export function explainYourThrow(error: unknown): Explanation | undefined {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     if (e instanceof DeepSeekError) return undefined;
+    if (e instanceof AgentRunError) continue; // the loop's wrapper: what it wraps is what happened
     const at = yours()
       .map((file) => ({ file, line: lineIn(e as Error, file.path) }))
       .find((found) => found.line !== undefined);
@@ -154,6 +160,16 @@ export function explainYourThrow(error: unknown): Explanation | undefined {
     };
   }
   return undefined;
+}
+
+/** Prints what `explainYourThrow` says (exit code 1), or throws `error` on when it is not the learner's. */
+export function tellYourThrow(error: unknown, out: (line: string) => void, env: Env): number {
+  const told = explainYourThrow(error);
+  if (told === undefined) throw error;
+  const scrub = (line: string) => scrubKey(line, env.DEEPSEEK_API_KEY?.trim() ?? "");
+  out(scrub(`\n=== ${told.title[0]} / ${told.title[1]} ===`));
+  for (const line of told.lines) out(scrub(`  ${line}`));
+  return 1;
 }
 
 /** `file:line:column` of the first frame of `error` in `file`, as a learner would open it. */

@@ -17,7 +17,7 @@ import { findScenario, runScenario } from "../../fixtures/scenarios.ts";
 import { formatEvent, formatMessage } from "./demo-format.ts";
 import { budgetSpent, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo-explain.ts";
 import { DISK_FLAGS, interruptedNote, openSession, planDisk, savedNote } from "./demo-disk.ts";
-import { explainYourThrow, replayDifference, yourFilesBanner, yourFilesInPlay, yourFilesSentIt } from "./demo-mine.ts";
+import { explainYourThrow, replayDifference, tellYourThrow, yourFilesBanner, yourFilesInPlay, yourFilesSentIt } from "./demo-mine.ts";
 import { connect, endQuietlyWhenPipeCloses, goesLive } from "./demo-setup.ts";
 import { findLogProblems } from "./invariants.ts";
 import { AgentRunError } from "./loop-types.ts";
@@ -101,7 +101,7 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
     for (const event of session.events) out(`  ${formatEvent(event)}`);
     for (const line of budgetSpent(session.events)) out(`  ${line}`);
     const mismatch = connection?.mismatch();
-    const trouble = explainYourThrow(failure?.cause) ?? explainTrouble(mismatch, failure);
+    const trouble = explainYourThrow(failure) ?? explainTrouble(mismatch, failure);
     if (trouble !== undefined) return report({ ...trouble, lines: [...trouble.lines, ...yourFilesSentIt(mismatch, failure)] });
 
     heading(["③ 派生消息：模型看到的历史（deriveMessages 投影）", "Derived messages: what the model saw"]);
@@ -111,11 +111,6 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
     const code = replayFromText(session, out);
     for (const line of savedNote(plan, session)) out(`  ${line}`);
     return code;
-  } catch (error) {
-    // Your code, green but wrong in a way the tests missed: said like any other failure, not a stack trace.
-    const thrown = explainYourThrow(error);
-    if (thrown === undefined) throw error;
-    return report(thrown);
   } finally {
     opened.stop();
     connection?.close();
@@ -159,5 +154,6 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     process.exit(130);
   });
   const io = { out: console.log, err: console.error, env: process.env, color: pc.isColorSupported };
-  process.exitCode = await main(process.argv.slice(2), io);
+  // --mine: your code throwing is told like any other failure, with the file and its step, not a stack trace.
+  process.exitCode = await main(process.argv.slice(2), io).catch((error: unknown) => tellYourThrow(error, io.out, io.env));
 }
