@@ -88,7 +88,11 @@ export interface StepTests {
 
 export interface CheckOptions {
   readonly recordFile?: string;
+  /** The learner's folder (tests use a copy). */
+  readonly dir?: string;
   readonly start?: () => Promise<StepTests>;
+  /** progress.ts's, loaded only when tests run (it brings vitest with it); tests pass it in. */
+  readonly classify?: (outcome: FileOutcome, id: string) => StepStatus;
   /** Told once, before tests run (they can take a while). */
   readonly onRun?: (list: readonly Step[]) => void;
 }
@@ -101,21 +105,22 @@ type Record = { [stepId: string]: { readonly fingerprint: string; readonly verdi
 /** Each demo step's verdict, running only the tests whose files changed since they last ran. */
 export async function checkSteps(options: CheckOptions = {}): Promise<Map<string, Verdict>> {
   const file = options.recordFile ?? recordFile();
+  const dir = options.dir ?? exercisesDir;
   const record = readRecord(file);
   const verdicts = new Map<string, Verdict>();
   const toRun: Step[] = [];
   for (const step of demoSteps()) {
     const known = record[step.id];
-    if (isShippedStub(step)) verdicts.set(step.id, "stub");
-    else if (known !== undefined && known.fingerprint === fingerprint(step)) verdicts.set(step.id, known.verdict);
+    if (isShippedStub(step, dir)) verdicts.set(step.id, "stub");
+    else if (known !== undefined && known.fingerprint === fingerprint(step, dir)) verdicts.set(step.id, known.verdict);
     else toRun.push(step);
   }
   if (toRun.length > 0) {
     options.onRun?.(toRun);
     const tests = await (options.start ?? startWatchRunner)();
     try {
-      const before = toRun.map(fingerprint);
-      const { classify } = await import("./progress.ts");
+      const before = toRun.map((step) => fingerprint(step, dir));
+      const classify = options.classify ?? (await import("./progress.ts")).classify;
       const outcomes = await tests.run(toRun);
       for (const [index, step] of toRun.entries()) {
         const outcome = outcomes[index];
@@ -139,7 +144,7 @@ export function recordRuns<T extends StepTests>(
 ): T {
   const run = tests.run.bind(tests);
   tests.run = async (list) => {
-    const before = list.map(fingerprint);
+    const before = list.map((step) => fingerprint(step));
     const outcomes = await run(list);
     const record = readRecord(file);
     for (const [index, step] of list.entries()) {
@@ -158,26 +163,26 @@ async function startWatchRunner(): Promise<StepTests> {
   return WatchRunner.start();
 }
 
-function isShippedStub(step: Step): boolean {
-  const learner = path.join(exercisesDir, step.file);
-  const stub = shippedStubs().get(learner);
+function isShippedStub(step: Step, dir: string): boolean {
+  const learner = path.join(dir, step.file);
+  const stub = shippedStubs().get(path.join(exercisesDir, step.file));
   return stub !== undefined && existsSync(learner) && readFileSync(learner).equals(readFileSync(stub));
 }
 
 /** A hash of the step's test file and every file in the learner's folder it imports, however deep. */
-export function fingerprint(step: Step): string {
+export function fingerprint(step: Step, dir = exercisesDir): string {
   const hash = createHash("sha256");
   const seen = new Set<string>();
   const visit = (file: string) => {
-    if (seen.has(file) || !file.startsWith(exercisesDir) || !existsSync(file)) return;
+    if (seen.has(file) || !file.startsWith(dir) || !existsSync(file)) return;
     seen.add(file);
     const text = readFileSync(file, "utf8");
-    hash.update(`${path.relative(exercisesDir, file)}\0${text}\0`);
+    hash.update(`${path.relative(dir, file)}\0${text}\0`);
     for (const [, specifier] of text.matchAll(/(?:from|import)\s*["'](\.{1,2}\/[^"']+)["']/g)) {
       visit(path.resolve(path.dirname(file), specifier ?? ""));
     }
   };
-  visit(path.join(exercisesDir, step.test));
+  visit(path.join(dir, step.test));
   return hash.digest("hex");
 }
 
