@@ -71,7 +71,8 @@ function whyNot(file: YourFile, then: string, steps: (ids: string[]) => string, 
     .map((why) => {
       const ofWhy = (file.notDone ?? []).filter((s) => s.why === why);
       const on = [...new Set(ofWhy.flatMap((s) => s.waitsOn ?? []))].join(language === 0 ? "、" : ", ");
-      const reason = why === "waiting" && on !== "" ? (language === 0 ? `的测试在等练习步骤 ${on}` : `waiting for step ${on}`) : WHY[why][language];
+      const reason =
+        why === "waiting" && on !== "" ? (language === 0 ? `的测试在等练习步骤 ${on}` : `waiting for step ${on}`) : WHY[why][language];
       return `${steps(ofWhy.map((s) => s.step))}${reason}`;
     })
     .join(then);
