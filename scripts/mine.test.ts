@@ -12,7 +12,7 @@ import { describe, expect, test } from "vitest";
 import { eventLines, runInProcess, section } from "../chapters/05-session-log/demo-testing.ts";
 import { classify } from "./progress.ts";
 import type { FileOutcome } from "./step-runner.ts";
-import { checkSteps, demoSteps, fingerprint, resolveMapping, yourFiles, type StepTests, type Verdict } from "./mine.ts";
+import { checkSteps, demoSteps, fingerprint, resolveMapping, runDemoOnYourFiles, yourFiles, type StepTests, type Verdict } from "./mine.ts";
 import { answerFiles, chapterDir, exercisesDir, findStep, root, steps, type Step } from "./steps.ts";
 import { WatchLoop } from "./watch.ts";
 
@@ -208,6 +208,21 @@ describe("is a step done? its tests, run only when the files they load changed",
     writeFileSync(path.join(dir, "session.ts"), `${readFileSync(path.join(dir, "session.ts"), "utf8")}\n// edited\n`);
     expect(fingerprint(step, dir)).not.toBe(before);
   });
+});
+
+test("watch's key d runs the learner's own command, npm run demo -- --mine, and hands back all it printed", {
+  timeout: 120_000,
+}, async () => {
+  const before = process.env.WORKBOOK_MINE_AS;
+  process.env.WORKBOOK_MINE_AS = JSON.stringify({ "json.ts": chapter("json.ts") });
+  try {
+    const { code, output } = await runDemoOnYourFiles();
+    expect(code).toBe(0);
+    expect(output.split("\n")[0]).toMatch(/^你的：json\.ts；答案：session\.ts（练习步骤 05\.2、05\.4 还是桩）/);
+    expect(output).toContain("重放派生 4 条消息，与原始派生逐字段一致: true");
+  } finally {
+    process.env.WORKBOOK_MINE_AS = before;
+  }
 });
 
 describe("npm run watch: key d runs the demo on your code", () => {
