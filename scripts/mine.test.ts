@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 import { describe, expect, test } from "vitest";
 import { eventLines, runInProcess, section } from "../chapters/05-session-log/demo-testing.ts";
+import { replayScenario } from "../fixtures/test-helpers.ts";
 import { classify } from "./progress.ts";
 import type { FileOutcome } from "./step-runner.ts";
 import { checkSteps, demoSteps, fingerprint, resolveMapping, runDemoOnYourFiles, yourFiles, type StepTests, type Verdict } from "./mine.ts";
@@ -88,6 +89,18 @@ describe("npm run demo -- --mine", spawns, () => {
     const replay = section(lines, "=== ④");
     expect(replay).toContain("  消息条数不同：原始派生 4 条，重放派生 0 条");
     expect(replay.join("\n")).toContain("这里跑的是你的代码：session.ts（练习步骤 05.2、05.4）。测试都通过了，这次运行却和答案不同");
+  });
+
+  test.concurrent("decoy log-file-repair-skips-calls: --load of a crashed log, and ④'s structure check names your log-file.ts", async () => {
+    const { session } = await replayScenario("calculator");
+    const crashed = session.events.slice(0, 6); // the crash came while the calculator ran: #5 tool/call unanswered
+    expect(crashed.at(-1)?.type).toBe("tool/call");
+    const log = path.join(mkdtempSync(path.join(tmpdir(), "mine-load-")), "run.jsonl");
+    writeFileSync(log, crashed.map((event) => `${JSON.stringify(event)}\n`).join(""));
+    const { lines } = await demo({ "log-file.ts": "scripts/decoys/log-file-repair-skips-calls.ts" }, "--load", log);
+    const replay = section(lines, "=== ④").join("\n");
+    expect(replay).toContain("UNANSWERED_TOOL_CALL");
+    expect(replay).toContain("这里跑的是你的代码：log-file.ts（练习步骤 05.7）。");
   });
 
   test.concurrent("a file of yours that throws is named with its step and line, with no stack trace", async () => {
