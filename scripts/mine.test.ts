@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { stripVTControlCharacters } from "node:util";
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
+import type { SessionEvent } from "../chapters/05-session-log/events.ts";
 import { eventLines, runInProcess, section } from "../chapters/05-session-log/demo-testing.ts";
 import { replayScenario } from "../fixtures/test-helpers.ts";
 import { classify } from "./progress.ts";
@@ -50,8 +51,17 @@ function learnerLoop(change: (source: string) => string): string {
 const spawns = { timeout: 120_000 };
 
 describe("npm run demo -- --mine", spawns, () => {
+  // In-process replays first, one at a time: each starts its own MSW interception, which the
+  // concurrent tests below must not overlap.
+  let plain: Awaited<ReturnType<typeof runInProcess>>;
+  let crashed: readonly SessionEvent[];
+  beforeAll(async () => {
+    plain = await runInProcess([]);
+    crashed = (await replayScenario("calculator")).session.events.slice(0, 6); // a crash while the calculator ran
+  });
+
   test.concurrent("with every learner file replaced by its answer, ②–④ are the plain demo's, under a banner saying all are yours", async () => {
-    const [plain, mine] = await Promise.all([runInProcess([]), demo(allAnswers)]);
+    const mine = await demo(allAnswers);
     expect(mine.code).toBe(0);
     expect(mine.lines[0]).toBe("你的：json.ts、session.ts、projection.ts、agent-loop.ts、message-cache.ts、log-file.ts；答案：（没有）");
     expect(mine.lines[1]).toBe(
@@ -92,9 +102,7 @@ describe("npm run demo -- --mine", spawns, () => {
   });
 
   test.concurrent("decoy log-file-repair-skips-calls: --load of a crashed log, and ④'s structure check names your log-file.ts", async () => {
-    const { session } = await replayScenario("calculator");
-    const crashed = session.events.slice(0, 6); // the crash came while the calculator ran: #5 tool/call unanswered
-    expect(crashed.at(-1)?.type).toBe("tool/call");
+    expect(crashed.at(-1)?.type, "#5 tool/call, unanswered").toBe("tool/call");
     const log = path.join(mkdtempSync(path.join(tmpdir(), "mine-load-")), "run.jsonl");
     writeFileSync(log, crashed.map((event) => `${JSON.stringify(event)}\n`).join(""));
     const { lines } = await demo({ "log-file.ts": "scripts/decoys/log-file-repair-skips-calls.ts" }, "--load", log);
