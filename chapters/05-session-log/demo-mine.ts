@@ -78,6 +78,8 @@ function whyNot(file: YourFile, then: string, steps: (ids: string[]) => string, 
     .join(then);
 }
 
+const stepsInEnglish = (ids: readonly string[]) => `${ids.length > 1 ? "steps" : "step"} ${ids.join(", ")}`;
+
 /** Which of the learner's files a symptom can come from, in the order to suspect them. */
 const IN_PLAY = {
   replay: ["session.ts", "projection.ts", "message-cache.ts", "json.ts"],
@@ -93,7 +95,7 @@ export function yourFilesInPlay(symptom: keyof typeof IN_PLAY): string[] {
     .sort((a, b) => suspects.indexOf(a.file) - suspects.indexOf(b.file));
   if (inPlay.length === 0) return [];
   const zh = inPlay.map((file) => `${file.file}（练习步骤 ${file.steps.join("、")}）`).join("、");
-  const en = inPlay.map((file) => `${file.file} (step ${file.steps.join(", ")})`).join(", ");
+  const en = inPlay.map((file) => `${file.file} (${stepsInEnglish(file.steps)})`).join(", ");
   return [
     `这里跑的是你的代码：${zh}。测试都通过了，这次运行却和答案不同（见上），问题就在这些文件里。不加 --mine 运行可以看答案的结果`,
     `Your code ran here: ${en}. Its tests pass, yet this run differs from the answers' (above): the cause is in these files. Run without --mine to see the answers' run`,
@@ -153,7 +155,7 @@ export function explainYourThrow(error: unknown): Explanation | undefined {
       title: ["你的代码抛出了错误", "Your code threw"],
       lines: [
         `你的 ${file.file}（练习步骤 ${file.steps.join("、")}）在演示里抛出了错误，位置 ${line}：`,
-        `Your ${file.file} (step ${file.steps.join(", ")}) threw during the demo, at ${line}:`,
+        `Your ${file.file} (${stepsInEnglish(file.steps)}) threw during the demo, at ${line}:`,
         `  ${e.name}: ${clip(e.message.split("\n")[0] ?? "", 200)}`,
         "它的测试都通过了：这是演示走到、测试没走到的一条路。不用 --mine 运行，看答案怎么走这一步",
         "Its tests pass: the demo took a path they do not. Run without --mine to see the answer take it",
