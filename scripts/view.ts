@@ -8,6 +8,7 @@ import { readFlags, type Command, type Flags } from "../chapters/common/flags.ts
 import { DeepSeekConfigError, type Env } from "../chapters/common/settings.ts";
 import { messageOf } from "../chapters/common/tools.ts";
 import { explainSetting } from "../chapters/05-session-log/demo-explain.ts";
+import { yourFilesBanner } from "../chapters/05-session-log/demo-mine.ts";
 import { connect, type Connection } from "../chapters/05-session-log/demo-setup.ts";
 import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
 import { LogFileError } from "../chapters/05-session-log/log-file-types.ts";
@@ -44,6 +45,7 @@ const COMMAND = {
     out: { type: "string", value: "<file>", help: "页面写到哪里 / where to write the page" },
     live: { type: "boolean", help: "运行这一轮并在浏览器里实时观看 / run the turn and watch it live" },
     port: { type: "string", value: "<n>", help: "--live 的端口，0 是任一空闲端口 / the port for --live, 0 for any free one" },
+    mine: { type: "boolean", help: "已完成的练习步骤用你的文件代替答案 / run your own files for the steps you have done" },
   },
 } as const satisfies Command<Flags>;
 
@@ -54,6 +56,10 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
   const args = readFlags(argv, COMMAND, { out: io.out, err: io.err ?? io.out });
   if (typeof args === "number") return args;
   const { values } = args;
+  // --mine: your files were swapped in before this file loaded (scripts/mine.ts); say which.
+  const mine = values.mine === true ? yourFilesBanner("npm run view -- --mine") : [];
+  if (typeof mine === "string") throw new UsageError(mine);
+  for (const line of mine) io.out(line);
   const scenario = values.scenario ?? "calculator";
   if (values.live) {
     if (values.load !== undefined || values.out !== undefined) throw new UsageError(`--live writes no file and loads none; see ${seeHelp}`);

@@ -17,6 +17,14 @@ export interface Screen {
   readonly running?: boolean;
   /** The steps after the current one are still being checked. */
   readonly checking?: boolean;
+  /** Key d: the demo on your code — asked too early, running, or what it printed. */
+  readonly demo?: DemoRun | { readonly waiting: true } | { readonly running: true };
+}
+
+/** What `npm run demo -- --mine` printed and its exit code. */
+export interface DemoRun {
+  readonly code: number;
+  readonly output: string;
 }
 
 const maxMessageLines = 12;
@@ -44,6 +52,7 @@ export function renderScreen(screen: Screen): string {
     lines.push(...currentStep(current));
   }
   if (screen.hint !== undefined && screen.showList !== true) lines.push("", screen.hint);
+  if (screen.demo !== undefined && screen.showList !== true) lines.push("", ...demoLines(screen.demo));
   const took = screen.tookMs === undefined ? "" : pc.dim(`   用时 / took ${(screen.tookMs / 1000).toFixed(2)} s`);
   const state =
     screen.running === true
@@ -51,7 +60,8 @@ export function renderScreen(screen: Screen): string {
       : screen.checking === true
         ? pc.dim("正在检查其余练习步骤 / checking the other steps …")
         : pc.dim("保存文件即重跑 / save a file to re-run");
-  lines.push("", `${state} · ${pc.bold("h")} 提示 hint · ${pc.bold("l")} 列表 list · ${pc.bold("q")} 退出 quit${took}`);
+  const demo = `${pc.bold("d")} 用你的代码跑演示 demo · `;
+  lines.push("", `${state} · ${pc.bold("h")} 提示 hint · ${pc.bold("l")} 列表 list · ${demo}${pc.bold("q")} 退出 quit${took}`);
   return lines.join("\n");
 }
 
@@ -76,6 +86,25 @@ function currentStep({ step, status }: StepReport): string[] {
   if (status.kind === "broken") lines.push(...clip(status.message, maxMessageLines).map((line) => `  ${pc.red(line)}`));
   lines.push("", `说明 / guide:  ${guideLink(step)}`);
   return lines;
+}
+
+const demoHead = 3; // the banner: which files are yours
+const demoTail = 22; // ④ and whatever went wrong
+
+/** The demo's first lines and its last ones, where ④ and any explanation are. */
+function demoLines(demo: NonNullable<Screen["demo"]>): string[] {
+  const title = pc.bold("演示：用你的代码 / the demo on your code (npm run demo -- --mine)");
+  if ("waiting" in demo) return [title, pc.yellow("先让一个练习步骤通过，再按 d / turn a step green first, then press d")];
+  if ("running" in demo) return [title, pc.yellow("运行中 / running …")];
+  const lines = demo.output.split("\n");
+  const skipped = lines.length - demoHead - demoTail;
+  const shown =
+    skipped <= 0 ? lines : [...lines.slice(0, demoHead), pc.dim(`  … (${skipped} 行省略 / more lines)`), ...lines.slice(-demoTail)];
+  const end =
+    demo.code === 0
+      ? pc.green("演示正常结束 / the demo ended well")
+      : pc.red(`演示以退出码 ${demo.code} 结束 / the demo exited with ${demo.code}`);
+  return [title, ...shown, end];
 }
 
 function verdict(status: StepStatus): string {

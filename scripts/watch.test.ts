@@ -62,7 +62,7 @@ describe("npm run watch", () => {
     await watch.settled();
     expect(runner.runs).toEqual([["05.1"], ["05.2"], ["05.3"]]);
     expect(last()).toContain("05.2 ▰▱▰ 2/3");
-    expect(last()).toContain("保存文件即重跑 / save a file to re-run · h 提示 hint · l 列表 list · q 退出 quit");
+    expect(last()).toContain("保存文件即重跑 / save a file to re-run · h 提示 hint · l 列表 list · d 用你的代码跑演示 demo · q 退出 quit");
   });
 
   test("a save re-runs only the current step's tests, and shows the first failure's message and where", async () => {

@@ -1,7 +1,8 @@
 // `npm run watch`: the focused loop. It shows only the current step (the first not passing, in the
 // learner's order) and re-runs only that step's tests each time a file in exercises/ is saved: the
 // first failure's message, where it was thrown, and a progress bar over all steps (drawn by
-// watch-screen.ts). When the step turns green it says so and moves on. Keys: h hint, l list, q quit.
+// watch-screen.ts). When the step turns green it says so and moves on. Keys: h hint, l list, q quit,
+// d the demo on your own code (npm run demo -- --mine, scripts/mine.ts).
 // One vitest instance stays open the whole time, in a child process that can be killed when a test
 // never ends (scripts/watch-runner.ts), so a re-run costs the tests themselves plus a few hundred
 // milliseconds (measured by `npm run bench:watch`, see README).
@@ -13,7 +14,8 @@ import { isMain } from "./learner.ts";
 import { classify, nextStep, type StepReport, type StepStatus } from "./progress.ts";
 import type { FileOutcome } from "./step-runner.ts";
 import { exercisesDir, steps, type Step } from "./steps.ts";
-import { renderScreen, type Screen } from "./watch-screen.ts";
+import { demoSteps, recordRuns, runDemoOnYourFiles } from "./mine.ts";
+import { renderScreen, type DemoRun, type Screen } from "./watch-screen.ts";
 import { WatchRunner } from "./watch-runner.ts";
 
 /** What the loop needs from a test runner: the real one is WatchRunner; tests pass a fake. */
@@ -31,6 +33,8 @@ export interface LoopOptions {
   /** Called after every run with how long it took from the save (for npm run bench:watch). */
   readonly onResult?: (reports: readonly StepReport[], tookMs: number) => void;
   readonly now?: () => number;
+  /** Key d: the demo on the learner's finished files (scripts/mine.ts); tests pass a fake. */
+  readonly demo?: () => Promise<DemoRun>;
 }
 
 /** The loop's state and moves, apart from files, keys and the terminal so that tests can drive it. */
@@ -95,7 +99,7 @@ export class WatchLoop {
       const tookMs = this.#now() - savedAt;
       // A new step drops the last one's hint; the list gives way to the result.
       const hint = passedNow.length > 0 ? undefined : this.#screen.hint;
-      this.#screen = { ...this.#screen, running: false, showList: false, tookMs, passedNow, hint };
+      this.#screen = { ...this.#screen, running: false, showList: false, tookMs, passedNow, hint, demo: undefined };
       this.#draw();
       this.options.onResult?.(this.#reports, tookMs);
     });
@@ -138,6 +142,7 @@ export class WatchLoop {
   key(key: string): boolean {
     if (key === "q" || key === "\u0003") return false;
     if (key === "l") this.#screen = { ...this.#screen, showList: this.#screen.showList !== true };
+    if (key === "d") this.#runDemo();
     if (key === "h") {
       const current = nextStep(this.#reports);
       if (current !== undefined)
@@ -145,6 +150,21 @@ export class WatchLoop {
     }
     this.#draw();
     return true;
+  }
+
+  /** Key d: once a step the demo uses is green, run the demo on your code and show what it printed. */
+  #runDemo(): void {
+    const green = this.#reports.some((report) => report.status.kind === "passed" && demoSteps().includes(report.step));
+    if (!green) {
+      this.#screen = { ...this.#screen, showList: false, demo: { waiting: true } };
+      return;
+    }
+    this.#screen = { ...this.#screen, showList: false, hint: undefined, demo: { running: true } };
+    void this.#enqueue(async () => {
+      const run = await (this.options.demo ?? runDemoOnYourFiles)();
+      this.#screen = { ...this.#screen, demo: run };
+      this.#draw();
+    });
   }
 
   #draw(): void {
@@ -180,7 +200,8 @@ export function watchExercises(onSave: (file: string) => void, dir = exercisesDi
 
 async function main(): Promise<void> {
   const pool = process.env.WORKBOOK_WATCH_POOL === "forks" ? "forks" : "threads";
-  const runner = await WatchRunner.start({ pool });
+  // Each run's verdicts are kept for `npm run demo -- --mine`, which then need not run them again.
+  const runner = recordRuns(await WatchRunner.start({ pool }), classify);
   const clear = process.stdout.isTTY ? "\x1b[H\x1b[2J\x1b[3J" : "\n";
   const loop = new WatchLoop({ runner, draw: (screen) => process.stdout.write(`${clear}${screen}\n`) });
   await loop.start();

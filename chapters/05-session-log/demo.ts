@@ -17,6 +17,7 @@ import { findScenario, runScenario } from "../../fixtures/scenarios.ts";
 import { formatEvent, formatMessage } from "./demo-format.ts";
 import { budgetSpent, explainLostLog, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo-explain.ts";
 import { DISK_FLAGS, interruptedNote, openSession, planDisk, savedNote } from "./demo-disk.ts";
+import { explainYourThrow, replayDifference, tellYourThrow, yourFilesBanner, yourFilesInPlay, yourFilesSentIt } from "./demo-mine.ts";
 import { connect, endQuietlyWhenPipeCloses, goesLive } from "./demo-setup.ts";
 import { refuseOutput } from "./output-file.ts";
 import { findLogProblems } from "./invariants.ts";
@@ -31,6 +32,7 @@ const COMMAND = {
     offline: { type: "boolean", help: "设置了 DEEPSEEK_API_KEY 也离线回放 / replay even with DEEPSEEK_API_KEY set" },
     html: { type: "string", value: "<file>", help: "把时间线页面写到 <file> / write the run's timeline page to <file>" },
     ...DISK_FLAGS,
+    mine: { type: "boolean", help: "已完成的练习步骤用你的文件代替答案 / run your own files for the steps you have done" },
   },
 } as const satisfies Command<Flags>;
 
@@ -50,6 +52,11 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
   const args = readFlags(argv, COMMAND, { out: io.out, err: io.err ?? io.out });
   if (typeof args === "number") return args;
   const c = pc.createColors(io.color ?? false);
+  const mine = args.values.mine === true ? yourFilesBanner("npm run demo -- --mine") : [];
+  if (typeof mine === "string") {
+    (io.err ?? io.out)(`用法错误 / Usage error: ${mine}`);
+    return 2;
+  }
   const offline = args.values.offline === true;
   const plan = planDisk(args.values, !goesLive(offline, io.env));
   // A page is derived from the log: it may replace an earlier page, never the log (output-file.ts).
@@ -71,7 +78,7 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
   };
   if (connection instanceof DeepSeekConfigError) return report(explainSetting(connection));
 
-  for (const line of connection?.banner ?? []) out(line);
+  for (const line of [...mine, ...(connection?.banner ?? [])]) out(line);
   const opened = openSession(plan, { out, format: formatEvent });
   if (opened === undefined) {
     connection?.close();
@@ -98,8 +105,9 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
     for (const event of session.events) out(`  ${formatEvent(event)}`);
     for (const line of budgetSpent(session.events)) out(`  ${line}`);
     if (opened.signal.aborted) return report(explainLostLog(opened.signal.reason));
-    const trouble = explainTrouble(connection?.mismatch(), failure);
-    if (trouble !== undefined) return report(trouble);
+    const mismatch = connection?.mismatch();
+    const trouble = explainYourThrow(failure) ?? explainTrouble(mismatch, failure);
+    if (trouble !== undefined) return report({ ...trouble, lines: [...trouble.lines, ...yourFilesSentIt(mismatch, failure)] });
 
     heading(["③ 派生消息：模型看到的历史（deriveMessages 投影）", "Derived messages: what the model saw"]);
     for (const message of session.deriveMessages()) out(`  ${formatMessage(message)}`);
@@ -132,10 +140,13 @@ function replayFromText(session: Session, out: (line: string) => void): number {
   out(`  (the log as ${text.length} characters of JSON, parsed, rebuilt by Session.fromLog: ${rebuilt.events.length} events)`);
   out(`  重放派生 ${replayed.length} 条消息，与原始派生逐字段一致: ${equal}`);
   out(`  (replayed ${replayed.length} messages, deep-equal to the original: ${equal})`);
+  for (const line of replayDifference(original, replayed)) out(`  ${line}`);
+  if (!equal) for (const line of yourFilesInPlay("replay")) out(`  ${line}`);
   // What the book leaves for "a fuller implementation": are turns and steps closed, calls answered?
   const problems = findLogProblems(rebuilt.events);
   for (const line of structureCheck(problems.length, rebuilt.events)) out(`  ${line}`);
   for (const problem of problems) out(`    ${problem.code}  ${problem.message}`);
+  if (problems.length > 0) for (const line of yourFilesInPlay("structure")) out(`  ${line}`);
   out("  ← 日志是唯一事实来源：持久化、界面、重放都从它派生 / the log is the single source of truth");
   return equal ? 0 : 1;
 }
@@ -148,5 +159,6 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     process.exit(130);
   });
   const io = { out: console.log, err: console.error, env: process.env, color: pc.isColorSupported };
-  process.exitCode = await main(process.argv.slice(2), io);
+  // --mine: your code throwing is told like any other failure, with the file and its step, not a stack trace.
+  process.exitCode = await main(process.argv.slice(2), io).catch((error: unknown) => tellYourThrow(error, io.out, io.env));
 }

@@ -1,0 +1,183 @@
+// `npm run demo -- --mine`: the demo on the learner's own files. Which file runs is decided before the
+// demo starts, at module resolution, by scripts/mine.ts (a Node resolve hook registered for that run);
+// this chapter file only hears the outcome and speaks about it: the first lines (which files are
+// yours, which are still the answers and why), and, when something goes wrong, which of your files
+// were in play. The chapter never imports a learner's file itself.
+import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import { DeepSeekError } from "../common/deepseek.ts";
+import type { Message } from "../common/messages.ts";
+import type { Env } from "../common/settings.ts";
+import { clip, scrubKey } from "../common/text.ts";
+import type { Explanation } from "./demo-explain.ts";
+import { AgentRunError } from "./loop-types.ts";
+
+/** Why a step's answer still runs instead of the learner's file. */
+export type NotDone = "stub" | "not-started" | "failing" | "waiting" | "broken";
+
+/** One learner file the demo can run: the learner's own (every step it belongs to done), or the answer. */
+export interface YourFile {
+  /** The file's name in exercises/05-session-log/, e.g. "session.ts". */
+  readonly file: string;
+  /** The steps whose code lives in it (05.2 and 05.4 share session.ts). */
+  readonly steps: readonly string[];
+  /** Where the code that runs as yours is (absolute): found in a stack trace, it names the file. */
+  readonly path: string;
+  /** Undefined when your file runs; otherwise the steps not done yet, and why. */
+  readonly notDone?: readonly { readonly step: string; readonly why: NotDone; readonly waitsOn?: readonly string[] }[];
+}
+
+let yourFiles: readonly YourFile[] | undefined;
+
+/** Said by scripts/mine.ts once the resolve hook is in place, before any chapter file is loaded. */
+export function runOnYourFiles(files: readonly YourFile[]): void {
+  yourFiles = files;
+}
+
+const yours = () => (yourFiles ?? []).filter((file) => file.notDone === undefined);
+
+const WHY: Readonly<Record<NotDone, readonly [zh: string, en: string]>> = {
+  stub: ["还是桩", "still the stub"],
+  "not-started": ["还没开始", "not started"],
+  failing: ["还有测试没通过", "tests failing"],
+  waiting: ["的测试在等前面的练习步骤", "waiting for an earlier step"],
+  broken: ["的测试无法运行", "tests cannot run"],
+};
+
+/**
+ * The first lines of a `--mine` run; a string (a usage error) when `--mine` was given but the run was
+ * not started through `npm run demo -- --mine` (no resolve hook: only the answers would run).
+ */
+export function yourFilesBanner(command: string): string[] | string {
+  if (yourFiles === undefined) {
+    return `--mine 要在加载章节代码之前换上你的文件，请这样运行 / --mine swaps your files in before the chapter loads; run it as: ${command}`;
+  }
+  const mine = yours().map((file) => file.file);
+  const answers = yourFiles.filter((file) => file.notDone !== undefined);
+  const zhAnswers = answers.map((file) => `${file.file}（${whyNot(file, "，", (ids) => `练习步骤 ${ids.join("、")} `, 0)}）`);
+  const enAnswers = answers.map(
+    (file) => `${file.file} (${whyNot(file, "; ", (ids) => `${ids.length > 1 ? "steps" : "step"} ${ids.join(", ")}: `, 1)})`,
+  );
+  return [
+    `你的：${mine.join("、") || "（还没有）"}；答案：${zhAnswers.join("、") || "（没有）"}`,
+    `Yours: ${mine.join(", ") || "none yet"}; the answers: ${enAnswers.join(", ") || "none"}`,
+  ];
+}
+
+/** Why a file is still the answer: its steps grouped by reason, "练习步骤 05.2、05.4 还是桩". */
+function whyNot(file: YourFile, then: string, steps: (ids: string[]) => string, language: 0 | 1): string {
+  const reasons = [...new Set((file.notDone ?? []).map((s) => s.why))];
+  return reasons
+    .map((why) => {
+      const ofWhy = (file.notDone ?? []).filter((s) => s.why === why);
+      const on = [...new Set(ofWhy.flatMap((s) => s.waitsOn ?? []))].join(language === 0 ? "、" : ", ");
+      const reason =
+        why === "waiting" && on !== "" ? (language === 0 ? `的测试在等练习步骤 ${on}` : `waiting for step ${on}`) : WHY[why][language];
+      return `${steps(ofWhy.map((s) => s.step))}${reason}`;
+    })
+    .join(then);
+}
+
+const stepsInEnglish = (ids: readonly string[]) => `${ids.length > 1 ? "steps" : "step"} ${ids.join(", ")}`;
+
+/** Which of the learner's files a symptom can come from, in the order to suspect them. */
+const IN_PLAY = {
+  replay: ["session.ts", "projection.ts", "message-cache.ts", "json.ts"],
+  structure: ["agent-loop.ts", "log-file.ts", "session.ts"],
+  request: ["projection.ts", "message-cache.ts", "session.ts", "agent-loop.ts"],
+} as const;
+
+/** A line naming the learner's files that were in play for `symptom`; none when only answers ran. */
+export function yourFilesInPlay(symptom: keyof typeof IN_PLAY): string[] {
+  const suspects: readonly string[] = IN_PLAY[symptom];
+  const inPlay = yours()
+    .filter((file) => suspects.includes(file.file))
+    .sort((a, b) => suspects.indexOf(a.file) - suspects.indexOf(b.file));
+  if (inPlay.length === 0) return [];
+  const zh = inPlay.map((file) => `${file.file}（练习步骤 ${file.steps.join("、")}）`).join("、");
+  const en = inPlay.map((file) => `${file.file} (${stepsInEnglish(file.steps)})`).join(", ");
+  return [
+    `这里跑的是你的代码：${zh}。测试都通过了，这次运行却和答案不同（见上），问题就在这些文件里。不加 --mine 运行可以看答案的结果`,
+    `Your code ran here: ${en}. Its tests pass, yet this run differs from the answers' (above): the cause is in these files. Run without --mine to see the answers' run`,
+  ];
+}
+
+/**
+ * Under a request the model was not meant to get (offline: it differs from the recording; live: DeepSeek
+ * refused it, e.g. because reasoning_content went missing): the learner's files that built it.
+ */
+export function yourFilesSentIt(mismatch: string | undefined, failure: AgentRunError | undefined): string[] {
+  const refused = failure?.cause instanceof DeepSeekError && failure.cause.kind === "bad_request";
+  if (mismatch === undefined && !refused) return [];
+  const lines = yourFilesInPlay("request");
+  const said = `${mismatch ?? ""} ${failure?.cause instanceof Error ? failure.cause.message : ""}`;
+  if (lines.length > 0 && said.includes("reasoning_content")) {
+    lines.unshift(
+      "发出的 assistant 消息和答案的不一样，差在 reasoning_content：思考模式要求每条带工具调用的回复把它原样带回（5.4 节）",
+      "The assistant message sent differs from the answer's in reasoning_content: thinking mode needs it sent back on every reply that called tools (§5.4)",
+    );
+  }
+  return lines;
+}
+
+/** What differs between the original messages and the replayed ones: the count, or the first message that differs. */
+export function replayDifference(original: readonly Message[], replayed: readonly Message[]): string[] {
+  if (original.length !== replayed.length) {
+    return [
+      `消息条数不同：原始派生 ${original.length} 条，重放派生 ${replayed.length} 条`,
+      `(message counts differ: ${original.length} derived, ${replayed.length} replayed)`,
+    ];
+  }
+  const index = original.findIndex((message, i) => !isDeepStrictEqual(message, replayed[i]));
+  if (index < 0) return [];
+  const show = (message: Message | undefined) => clip(JSON.stringify(message) ?? "undefined", 160);
+  return [
+    `第一个不同的是消息 #${index} / the first message that differs is #${index}:`,
+    `  原始 / derived:  ${show(original[index])}`,
+    `  重放 / replayed: ${show(replayed[index])}`,
+  ];
+}
+
+/**
+ * A thrown error whose stack passes through one of the learner's files, told with the file and its
+ * steps. A failed model call passes through the loop too, but it is the model's story (demo-explain.ts).
+ */
+export function explainYourThrow(error: unknown): Explanation | undefined {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof DeepSeekError) return undefined;
+    if (e instanceof AgentRunError) continue; // the loop's wrapper: what it wraps is what happened
+    const at = yours()
+      .map((file) => ({ file, line: lineIn(e as Error, file.path) }))
+      .find((found) => found.line !== undefined);
+    if (at === undefined) continue;
+    const { file, line } = at;
+    return {
+      title: ["你的代码抛出了错误", "Your code threw"],
+      lines: [
+        `你的 ${file.file}（练习步骤 ${file.steps.join("、")}）在演示里抛出了错误，位置 ${line}：`,
+        `Your ${file.file} (${stepsInEnglish(file.steps)}) threw during the demo, at ${line}:`,
+        `  ${e.name}: ${clip(e.message.split("\n")[0] ?? "", 200)}`,
+        "它的测试都通过了：这是演示走到、测试没走到的一条路。不用 --mine 运行，看答案怎么走这一步",
+        "Its tests pass: the demo took a path they do not. Run without --mine to see the answer take it",
+      ],
+    };
+  }
+  return undefined;
+}
+
+/** Prints what `explainYourThrow` says (exit code 1), or throws `error` on when it is not the learner's. */
+export function tellYourThrow(error: unknown, out: (line: string) => void, env: Env): number {
+  const told = explainYourThrow(error);
+  if (told === undefined) throw error;
+  const scrub = (line: string) => scrubKey(line, env.DEEPSEEK_API_KEY?.trim() ?? "");
+  out(scrub(`\n=== ${told.title[0]} / ${told.title[1]} ===`));
+  for (const line of told.lines) out(scrub(`  ${line}`));
+  return 1;
+}
+
+/** `file:line:column` of the first frame of `error` in `file`, as a learner would open it. */
+function lineIn(error: Error, file: string): string | undefined {
+  const frame = (error.stack ?? "").split("\n").find((line) => line.replaceAll("file://", "").includes(`${file}:`));
+  const match = frame === undefined ? null : /:(\d+):(\d+)\)?\s*$/.exec(frame);
+  return match === null ? undefined : `${path.relative(process.cwd(), file)}:${match[1]}:${match[2]}`;
+}

@@ -1,0 +1,309 @@
+// `--mine`: the demo and the view on the learner's finished files. The swap is a resolve hook registered
+// before the program loads, so these tests run `npm run demo -- --mine` as child processes. Which files
+// count as the learner's comes from WORKBOOK_MINE_AS (a file name → the file standing as the learner's,
+// done), so no test depends on, or touches, the files in exercises/.
+import { execFile } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { stripVTControlCharacters } from "node:util";
+import { beforeAll, describe, expect, test } from "vitest";
+import type { SessionEvent } from "../chapters/05-session-log/events.ts";
+import { eventLines, runInProcess, section } from "../chapters/05-session-log/demo-testing.ts";
+import { replayScenario } from "../fixtures/test-helpers.ts";
+import { classify } from "./progress.ts";
+import type { FileOutcome } from "./step-runner.ts";
+import { checkSteps, demoSteps, fingerprint, resolveMapping, runDemoOnYourFiles, yourFiles, type StepTests, type Verdict } from "./mine.ts";
+import { answerFiles, chapterDir, exercisesDir, findStep, root, steps, type Step } from "./steps.ts";
+import { WatchLoop } from "./watch.ts";
+
+const chapter = (file: string) => `chapters/05-session-log/${file}`;
+/** Every learner file the demo uses, standing as its answer: what the answers run does. */
+const allAnswers = Object.fromEntries(demoSteps().map((step) => [step.file, chapter(step.file)]));
+
+function run(script: "demo" | "view", args: string[], as: Record<string, string> | undefined) {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
+  const env = { ...clean, NO_COLOR: "1", WORKBOOK_MINE_AS: as === undefined ? "" : JSON.stringify(as) };
+  return new Promise<{ code: number; lines: string[]; text: string }>((resolve) => {
+    execFile("npm", ["run", "--silent", script, "--", ...args], { cwd: root, env }, (error, stdout, stderr) => {
+      const text = stripVTControlCharacters(`${stdout}${stderr}`).trimEnd();
+      resolve({ code: error ? Number(error.code ?? 1) : 0, lines: text.split("\n"), text });
+    });
+  });
+}
+
+const demo = (as: Record<string, string>, ...args: string[]) => run("demo", ["--mine", ...args], as);
+
+/** A copy of the chapter's agent loop, as a learner's file outside the repo would import it, with a change. */
+function learnerLoop(change: (source: string) => string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "mine-loop-"));
+  const absolute = (from: string) => `from "${pathToFileURL(path.join(root, from)).href}/`;
+  const source = readFileSync(path.join(chapterDir, "agent-loop.ts"), "utf8")
+    .replaceAll('from "./', absolute("chapters/05-session-log"))
+    .replaceAll('from "../common/', absolute("chapters/common"));
+  const file = path.join(dir, "agent-loop.ts");
+  writeFileSync(file, change(source));
+  return file;
+}
+
+// Each test starts a program (about 3 s on a quiet machine); a loaded one can take many times that.
+const spawns = { timeout: 120_000 };
+
+describe("npm run demo -- --mine", spawns, () => {
+  // In-process replays first, one at a time: each starts its own MSW interception, which the
+  // concurrent tests below must not overlap.
+  let plain: Awaited<ReturnType<typeof runInProcess>>;
+  let crashed: readonly SessionEvent[];
+  beforeAll(async () => {
+    plain = await runInProcess([]);
+    crashed = (await replayScenario("calculator")).session.events.slice(0, 6); // a crash while the calculator ran
+  });
+
+  test.concurrent("with every learner file replaced by its answer, ②–④ are the plain demo's, under a banner saying all are yours", async () => {
+    const mine = await demo(allAnswers);
+    expect(mine.code).toBe(0);
+    expect(mine.lines[0]).toBe("你的：json.ts、session.ts、projection.ts、agent-loop.ts、message-cache.ts、log-file.ts；答案：（没有）");
+    expect(mine.lines[1]).toBe(
+      "Yours: json.ts, session.ts, projection.ts, agent-loop.ts, message-cache.ts, log-file.ts; the answers: none",
+    );
+    expect(mine.lines[2]).toBe(plain.lines[0]); // then the demo's own first line
+    for (const marker of ["=== ②", "=== ③", "=== ④"]) expect(section(mine.lines, marker)).toEqual(section(plain.lines, marker));
+    expect(eventLines(mine.lines)).toHaveLength(12);
+  });
+
+  test.concurrent("with one step at its stub, the banner names it and why, and the demo runs on the answer for it", async () => {
+    const { "agent-loop.ts": _, ...rest } = allAnswers;
+    const { code, lines, text } = await demo(rest);
+    expect(lines[0]).toBe(
+      "你的：json.ts、session.ts、projection.ts、message-cache.ts、log-file.ts；答案：agent-loop.ts（练习步骤 05.5 还是桩）",
+    );
+    expect(lines[1]).toContain("the answers: agent-loop.ts (step 05.5: still the stub)");
+    expect(code).toBe(0);
+    expect(text).toContain("重放派生 4 条消息，与原始派生逐字段一致: true");
+  });
+
+  test.concurrent("decoy projection-drops-reasoning: the replay says the request differs in reasoning_content, and names your projection.ts", async () => {
+    const { code, text } = await demo({ "projection.ts": "scripts/decoys/projection-drops-reasoning.ts" });
+    expect(code).toBe(1);
+    expect(text).toContain("=== 离线回放失败 / The offline replay failed ===");
+    expect(text).toMatch(/- {3}"reasoning_content": "用户问 1\+2\*3/);
+    expect(text).toContain("差在 reasoning_content：思考模式要求每条带工具调用的回复把它原样带回（5.4 节）");
+    expect(text).toContain("这里跑的是你的代码：projection.ts（练习步骤 05.3）。");
+    expect(text).not.toMatch(/^\s+at /m);
+  });
+
+  test.concurrent("decoy session-cache-by-subscriber: ④ says the replayed session derives 0 messages of 4, and names your session.ts", async () => {
+    const { code, lines } = await demo({ "session.ts": "scripts/decoys/session-cache-by-subscriber.ts" });
+    expect(code).toBe(1);
+    const replay = section(lines, "=== ④");
+    expect(replay).toContain("  消息条数不同：原始派生 4 条，重放派生 0 条");
+    expect(replay.join("\n")).toContain("这里跑的是你的代码：session.ts（练习步骤 05.2、05.4）。测试都通过了，这次运行却和答案不同");
+  });
+
+  test.concurrent("decoy log-file-repair-skips-calls: --load of a crashed log, and ④'s structure check names your log-file.ts", async () => {
+    expect(crashed.at(-1)?.type, "#5 tool/call, unanswered").toBe("tool/call");
+    const log = path.join(mkdtempSync(path.join(tmpdir(), "mine-load-")), "run.jsonl");
+    writeFileSync(log, crashed.map((event) => `${JSON.stringify(event)}\n`).join(""));
+    const { lines } = await demo({ "log-file.ts": "scripts/decoys/log-file-repair-skips-calls.ts" }, "--load", log);
+    const replay = section(lines, "=== ④").join("\n");
+    expect(replay).toContain("UNANSWERED_TOOL_CALL");
+    expect(replay).toContain("这里跑的是你的代码：log-file.ts（练习步骤 05.7）。");
+  });
+
+  test.concurrent("a file of yours that throws is named with its step and line, with no stack trace", async () => {
+    const file = learnerLoop((source) =>
+      source.replace(
+        '  session.append("assistant/message", {',
+        '  if (reply.tool_calls.length === 0) throw new TypeError("no calls");\n$&',
+      ),
+    );
+    const { code, text } = await demo({ ...allAnswers, "agent-loop.ts": file });
+    expect(code).toBe(1);
+    expect(text).toContain("=== 你的代码抛出了错误 / Your code threw ===");
+    expect(text).toMatch(/你的 agent-loop\.ts（练习步骤 05\.5）在演示里抛出了错误，位置 .*agent-loop\.ts:\d+:\d+：/);
+    expect(text).toContain("TypeError: no calls");
+    expect(text).not.toMatch(/^\s+at /m);
+  });
+
+  test("--mine without the resolve hook (the demo started some other way) is a usage error, not a run of the answers", async () => {
+    const { code, text } = await runInProcess(["--mine"]);
+    expect(code).toBe(2);
+    expect(text).toContain("请这样运行 / --mine swaps your files in before the chapter loads; run it as: npm run demo -- --mine");
+  });
+});
+
+describe("npm run view -- --mine", spawns, () => {
+  test.concurrent("writes the page from the learner's code: a loop of yours that logs one more event puts it on the page", async () => {
+    const file = learnerLoop((source) =>
+      source.replace('  session.append("turn/start", { turn });', '$&\n  session.append("mine/marker", { by: "learner" });'),
+    );
+    const out = path.join(mkdtempSync(path.join(tmpdir(), "mine-view-")), "page.html");
+    const { code, lines } = await run("view", ["--mine", "--out", out], { ...allAnswers, "agent-loop.ts": file });
+    expect(code).toBe(0);
+    expect(lines[0]).toMatch(/^你的：json\.ts、session\.ts、projection\.ts、agent-loop\.ts/);
+    expect(lines[2]).toBe(`时间线页面 / Timeline page: ${out} (13 events, 4 messages)`);
+    expect(readFileSync(out, "utf8")).toContain("mine/marker");
+  });
+});
+
+describe("the mapping: the manifest's learner file → answer, turned round for a file whose steps are done", () => {
+  test("a done file's answer resolves to the learner's file; a file not done resolves to its answer", () => {
+    const verdicts = new Map<string, Verdict>(demoSteps().map((step) => [step.id, step.file === "json.ts" ? "done" : "stub"]));
+    const mapping = resolveMapping(yourFiles(verdicts));
+    const url = (file: string) => pathToFileURL(file).href;
+    for (const [learner, answer] of answerFiles()) {
+      if (!demoSteps().some((step) => path.join(exercisesDir, step.file) === learner)) continue;
+      if (learner.endsWith("/json.ts")) expect(mapping.get(url(answer))).toBe(url(learner));
+      else expect(mapping.get(url(learner))).toBe(url(answer));
+    }
+  });
+
+  test("a file shared by two steps (session.ts: 05.2 and 05.4) is the learner's only when both are done", () => {
+    const verdicts = new Map<string, Verdict>([
+      ["05.2", "done"],
+      ["05.4", "failing"],
+    ]);
+    const session = yourFiles(verdicts).find((file) => file.file === "session.ts");
+    expect(session?.notDone).toEqual([{ step: "05.4", why: "failing" }]);
+  });
+
+  test("the steps come from the manifest: every step whose answer is in the chapter, and no 练习", () => {
+    expect(demoSteps().map((step) => step.id)).toEqual(steps.filter((step) => step.answerDir === chapterDir).map((step) => step.id));
+    expect(demoSteps().some((step) => step.kind === "practice")).toBe(false);
+  });
+});
+
+describe("is a step done? its tests, run only when the files they load changed", () => {
+  /** A copy of the learner's folder with every file its shipped stub, and a fake test runner. */
+  function setUp(passing: readonly string[]) {
+    const dir = mkdtempSync(path.join(tmpdir(), "mine-check-"));
+    cpSync(path.join(root, "scripts/stubs/05-session-log"), dir, { recursive: true });
+    for (const step of demoSteps()) cpSync(path.join(exercisesDir, step.test), path.join(dir, step.test));
+    const runs: string[][] = [];
+    const tests: StepTests = {
+      run: async (list: readonly Step[]) => {
+        runs.push(list.map((step) => step.id));
+        return list.map(
+          (step): FileOutcome => ({
+            exists: true,
+            loadErrors: [],
+            tests: [
+              {
+                name: "a rule",
+                state: passing.includes(step.id) ? "passed" : "failed",
+                errors: passing.includes(step.id) ? [] : ["wrong"],
+              },
+            ],
+          }),
+        );
+      },
+      close: async () => {},
+    };
+    const options = { dir, recordFile: path.join(dir, ".workbook/mine.json"), start: async () => tests, classify };
+    return { dir, runs, check: () => checkSteps(options) };
+  }
+
+  test("an untouched stub is not done and runs nothing; an edited file's step runs once, then again only after a save", async () => {
+    const { dir, runs, check } = setUp(["05.1"]);
+    const verdicts = await check();
+    expect(runs).toEqual([]);
+    expect(verdicts.get("05.1")).toBe("stub");
+
+    writeFileSync(path.join(dir, "json.ts"), "export function freezeJson(value: unknown) { return value; }\n");
+    expect((await check()).get("05.1")).toBe("done");
+    expect(runs).toEqual([["05.1"]]);
+    expect((await check()).get("05.1")).toBe("done");
+    expect(runs).toHaveLength(1); // the same bytes: the recorded verdict
+
+    writeFileSync(path.join(dir, "json.ts"), "export function freezeJson(value: unknown) { return value ?? null; }\n");
+    await check();
+    expect(runs).toEqual([["05.1"], ["05.1"]]);
+  });
+
+  test("a step's record also depends on the learner files its tests reach through imports (05.3 runs your session.ts)", () => {
+    const { dir } = setUp([]);
+    const step = findStep("05.3");
+    if (step === undefined) throw new Error("05.3 is in the manifest");
+    const before = fingerprint(step, dir);
+    writeFileSync(path.join(dir, "session.ts"), `${readFileSync(path.join(dir, "session.ts"), "utf8")}\n// edited\n`);
+    expect(fingerprint(step, dir)).not.toBe(before);
+  });
+});
+
+test("watch's key d runs the learner's own command, npm run demo -- --mine, and hands back all it printed", {
+  timeout: 120_000,
+}, async () => {
+  const before = process.env.WORKBOOK_MINE_AS;
+  process.env.WORKBOOK_MINE_AS = JSON.stringify({ "json.ts": chapter("json.ts") });
+  try {
+    const { code, output } = await runDemoOnYourFiles();
+    expect(code).toBe(0);
+    expect(output.split("\n")[0]).toMatch(/^你的：json\.ts；答案：session\.ts（练习步骤 05\.2、05\.4 还是桩）/);
+    expect(output).toContain("重放派生 4 条消息，与原始派生逐字段一致: true");
+  } finally {
+    process.env.WORKBOOK_MINE_AS = before;
+  }
+});
+
+describe("npm run watch: key d runs the demo on your code", () => {
+  const passed = (step: Step): FileOutcome => ({
+    exists: true,
+    loadErrors: [],
+    tests: [{ name: `${step.id} rule`, state: "passed", errors: [] }],
+  });
+  const failing = (): FileOutcome => ({ exists: true, loadErrors: [], tests: [{ name: "rule", state: "failed", errors: ["wrong"] }] });
+
+  function watchWith(green: readonly string[]) {
+    const screens: string[] = [];
+    const demoRuns: number[] = [];
+    const output = [
+      "你的：json.ts；答案：session.ts（练习步骤 05.2、05.4 还是桩）",
+      "Yours: json.ts; the answers: …",
+      ...Array.from({ length: 40 }, (_, i) => `line ${i}`),
+      "  重放派生 4 条消息，与原始派生逐字段一致: true",
+    ].join("\n");
+    const runner = {
+      run: async (list: readonly Step[]) => list.map((step) => (green.includes(step.id) ? passed(step) : failing())),
+      changed: () => {},
+      close: async () => {},
+    };
+    const demo = async () => {
+      demoRuns.push(1);
+      return { code: 0, output };
+    };
+    const list = steps.filter((step) => ["05.1", "05.2"].includes(step.id));
+    const watch = new WatchLoop({ runner, list, draw: (screen) => screens.push(stripVTControlCharacters(screen)), demo, now: () => 0 });
+    return { watch, demoRuns, last: () => screens.at(-1) ?? "" };
+  }
+
+  test("before any step the demo uses is green, d says to turn one green first and runs nothing", async () => {
+    const { watch, demoRuns, last } = watchWith([]);
+    await watch.start();
+    await watch.settled();
+    expect(watch.key("d")).toBe(true);
+    await watch.settled();
+    expect(demoRuns).toEqual([]);
+    expect(last()).toContain("先让一个练习步骤通过，再按 d / turn a step green first, then press d");
+  });
+
+  test("once a step is green, d runs the demo and shows its banner and its end, without leaving the loop", async () => {
+    const { watch, demoRuns, last } = watchWith(["05.1"]);
+    await watch.start();
+    await watch.settled();
+    expect(last()).toContain("d 用你的代码跑演示 demo");
+    watch.key("d");
+    expect(last()).toContain("运行中 / running …");
+    await watch.settled();
+    expect(demoRuns).toHaveLength(1);
+    const screen = last();
+    expect(screen).toContain("演示：用你的代码 / the demo on your code (npm run demo -- --mine)");
+    expect(screen).toContain("你的：json.ts；答案：session.ts（练习步骤 05.2、05.4 还是桩）");
+    expect(screen).toContain("… (18 行省略 / more lines)");
+    expect(screen).toContain("重放派生 4 条消息，与原始派生逐字段一致: true");
+    expect(screen).toContain("演示正常结束 / the demo ended well");
+    expect(screen).toContain("练习步骤 05.2 —"); // still the loop, on the current step
+    await watch.saved(path.join(exercisesDir, "session.ts"));
+    expect(last(), "a save's result takes the demo's place").not.toContain("演示：用你的代码");
+  });
+});
