@@ -3,6 +3,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pc from "picocolors";
+import { visible } from "../chapters/common/text.ts";
 import { exercisesDir, root, steps, type Step } from "./steps.ts";
 
 /** A mistake in how a command was called: printed in red, without a stack trace, exit code 1. */
@@ -65,7 +66,8 @@ export async function runMain(main: () => void | Promise<void>): Promise<void> {
     await main();
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(pc.red(`错误 / error: ${error.message}`));
+    // A message may quote a file or a log: its control characters are shown, not obeyed.
+    console.error(pc.red(`错误 / error: ${visible(error.message, { lines: true })}`));
     process.exitCode = 1;
   }
 }

@@ -16,7 +16,7 @@ import { VERSION as SDK_VERSION } from "openai/version";
 import { DeepSeekClient } from "../chapters/common/deepseek.ts";
 import { readFlags, usage, type Command, type Flags } from "../chapters/common/flags.ts";
 import { DeepSeekConfigError, publicURL, readSettings, type DeepSeekSettings, type Env } from "../chapters/common/settings.ts";
-import { scrubKey } from "../chapters/common/text.ts";
+import { scrubKey, visible } from "../chapters/common/text.ts";
 import { messageOf } from "../chapters/common/tools.ts";
 import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
 import type { SessionLog } from "../chapters/05-session-log/session-types.ts";
@@ -228,7 +228,7 @@ async function main(argv: readonly string[], env: Env): Promise<number> {
       console.log(`ok     ${scenario.name}: wrote ${shortPath(file)} (replayed before writing)`);
     } catch (error) {
       failures++;
-      console.error(`FAILED ${scenario.name}: ${scrubKey(messageOf(error), settings.apiKey)}`);
+      console.error(`FAILED ${scenario.name}: ${visible(scrubKey(messageOf(error), settings.apiKey), { lines: true })}`);
     }
   }
   return failures === 0 ? 0 : 1;

@@ -6,6 +6,7 @@
 import path from "node:path";
 import { readFlags, type Command, type Flags } from "../chapters/common/flags.ts";
 import { DeepSeekConfigError, type Env } from "../chapters/common/settings.ts";
+import { visible } from "../chapters/common/text.ts";
 import { messageOf } from "../chapters/common/tools.ts";
 import { explainSetting } from "../chapters/05-session-log/demo-explain.ts";
 import { connect, type Connection } from "../chapters/05-session-log/demo-setup.ts";
@@ -95,7 +96,7 @@ function loadLog(file: string): { session: Session; name: string; source: string
     // A missing file, a bad line, or an event that breaks a replay rule: all say which file.
     // A LogFileError names the file (and the line) itself.
     const what = error instanceof LogFileError ? messageOf(error) : `${file}: ${messageOf(error).split("\n")[0]}`;
-    throw new UsageError(`cannot load ${what}`);
+    throw new UsageError(`cannot load ${visible(what)}`); // the message may quote the file: shown, not obeyed
   }
 }
 
@@ -145,7 +146,7 @@ async function replayForPage(name: string, io: ViewIO): Promise<{ session: Sessi
   const connection = connectTo(scenario, true, io.env);
   const session = new Session();
   const failure = await settle(scenario, connection, session);
-  if (failure !== undefined) io.out(`这一轮出错结束 / The turn ended with an error (shown on the page): ${failure}`);
+  if (failure !== undefined) io.out(`这一轮出错结束 / The turn ended with an error (shown on the page): ${visible(failure)}`);
   return { session, name, source: `scenario ${name}: ${connection.banner[0]}` };
 }
 
@@ -170,7 +171,7 @@ async function watchLive(name: string, port: number, io: ViewIO): Promise<void> 
     io.out(`运行中 / Running: ${connection.banner[0]}`);
     const failure = await settle(scenario, connection, session);
     await server.finish();
-    const end = failure === undefined ? "" : `, with an error: ${failure}`;
+    const end = failure === undefined ? "" : `, with an error: ${visible(failure)}`;
     io.out(`这一轮结束，服务器已停止 / The turn ended (${session.events.length} events${end}); the server has stopped`);
   } finally {
     process.off("SIGINT", stop);
@@ -180,7 +181,9 @@ async function watchLive(name: string, port: number, io: ViewIO): Promise<void> 
 
 if (isMain(import.meta.url)) {
   await runMain(async () => {
-    const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line), env: process.env };
+    // Whatever a line quotes from a log, a model or a file, the terminal shows it and does not obey it.
+    const print = (write: (line: string) => void) => (line: string) => write(visible(line, { lines: true }));
+    const io = { out: print(console.log), err: print(console.error), env: process.env };
     process.exitCode = await viewCommand(process.argv.slice(2), io);
   });
 }

@@ -3,6 +3,7 @@
 // recorded follow-up question) or `--ask QUESTION` (live) goes on with a new turn, saved as it happens.
 import { parseArgs } from "node:util";
 import type { FlagValues, Flags } from "../common/flags.ts";
+import { visible } from "../common/text.ts";
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { CALCULATOR_PROMPT, FOLLOW_UP_PROMPT, userMessagesIn } from "../../fixtures/scenarios.ts";
 import type { Recording } from "./demo-setup.ts";
@@ -116,7 +117,8 @@ function load(file: string, { out }: DiskIO): { session: Session; torn: boolean 
     return { session, torn: torn !== undefined };
   } catch (error) {
     if (!(error instanceof LogFileError) && (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    out(`无法读入 ${file} / Cannot load ${file}: ${(error as Error).message}`);
+    // The message may quote the file (a JSON.parse error does): one line of it, shown, not obeyed.
+    out(`无法读入 ${file} / Cannot load ${file}: ${visible((error as Error).message)}`);
     return undefined;
   }
 }
@@ -128,7 +130,7 @@ function attach(session: Session, file: string, tornFile: boolean, { out }: Disk
     return stop;
   } catch (error) {
     if (!(error instanceof LogFileError)) throw error;
-    out(`无法保存到 ${file} / Cannot save to ${file}: ${error.message}`);
+    out(`无法保存到 ${file} / Cannot save to ${file}: ${visible(error.message)}`);
     if (tornFile) {
       out(
         "  撕裂的行留在原处（日志里已有的内容不改写），请在新文件里继续 / A torn line stays where it is (nothing in a log is edited): go on in a new file:",
@@ -148,7 +150,7 @@ function repair(session: Session, saved: boolean, { out, format }: DiskIO): void
     repairLog(session);
   } catch (error) {
     if (!(error instanceof RepairError)) throw error;
-    out(`  无法靠追加修复 / Not repaired: ${error.message}`);
+    out(`  无法靠追加修复 / Not repaired: ${visible(error.message)}`);
     return;
   }
   const added = session.events.slice(before);

@@ -13,6 +13,7 @@ import { isDeepStrictEqual } from "node:util";
 import pc from "picocolors";
 import { readFlags, type Command, type Flags } from "../common/flags.ts";
 import { DeepSeekConfigError, type Env } from "../common/settings.ts";
+import { visible } from "../common/text.ts";
 import { findScenario, runScenario } from "../../fixtures/scenarios.ts";
 import { formatEvent, formatMessage } from "./demo-format.ts";
 import { budgetSpent, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo-explain.ts";
@@ -46,21 +47,24 @@ export interface DemoIO {
 
 /** Runs the demo; resolves with the process exit code. */
 export async function main(argv: readonly string[], io: DemoIO): Promise<number> {
-  const args = readFlags(argv, COMMAND, { out: io.out, err: io.err ?? io.out });
+  // What reaches the terminal from a log, a model or a file is shown, never obeyed (text.ts, visible).
+  const err = (line: string) => (io.err ?? io.out)(visible(line, { lines: true }));
+  const args = readFlags(argv, COMMAND, { out: io.out, err });
   if (typeof args === "number") return args;
   const c = pc.createColors(io.color ?? false);
   const offline = args.values.offline === true;
   const plan = planDisk(args.values, !goesLive(offline, io.env));
   if (typeof plan === "string") {
-    (io.err ?? io.out)(`用法错误 / Usage error: ${plan}`);
+    err(`用法错误 / Usage error: ${plan}`);
     return 2;
   }
   // --load alone tells the file's story with no model, so it needs no connection.
   const connection = plan.prompt === undefined ? undefined : connect(offline, io.env, plan.recording ?? SCENARIO);
   // Nothing printed should hold the key; scrubbing every line makes sure (a refused setting shows none).
-  const out = (line: string) =>
-    io.out(connection === undefined || connection instanceof DeepSeekConfigError ? line : connection.scrub(line));
-  const heading = ([zh, en]: readonly [string, string]) => out(`\n${c.bold(`=== ${zh} / ${en} ===`)}`);
+  // Nor may it drive the terminal: every line is made visible, only the demo's own headings are coloured.
+  const scrub = (line: string) => (connection === undefined || connection instanceof DeepSeekConfigError ? line : connection.scrub(line));
+  const out = (line: string) => io.out(visible(scrub(line), { lines: true }));
+  const heading = ([zh, en]: readonly [string, string]) => io.out(`\n${c.bold(`=== ${zh} / ${en} ===`)}`);
   const report = ({ title, lines }: Explanation) => {
     heading(title);
     for (const line of lines) out(`  ${line}`);
@@ -139,7 +143,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   endQuietlyWhenPipeCloses();
   // Ctrl-C: every event logged so far is already in the --save file (each is written before append returns).
   process.once("SIGINT", () => {
-    for (const line of ["", ...interruptedNote(process.argv.slice(2))]) console.log(line);
+    for (const line of ["", ...interruptedNote(process.argv.slice(2))]) console.log(visible(line));
     process.exit(130);
   });
   const io = { out: console.log, err: console.error, env: process.env, color: pc.isColorSupported };
