@@ -16,6 +16,7 @@ import { VERSION as SDK_VERSION } from "openai/version";
 import { DeepSeekClient } from "../chapters/common/deepseek.ts";
 import { readFlags, usage, type Command, type Flags } from "../chapters/common/flags.ts";
 import { DeepSeekConfigError, publicURL, readSettings, type DeepSeekSettings, type Env } from "../chapters/common/settings.ts";
+import { cannotWrite, explainSystemError, isSystemError, SYSTEM_ERROR_EXIT } from "../chapters/common/system-errors.ts";
 import { scrubKey, visible } from "../chapters/common/text.ts";
 import { messageOf } from "../chapters/common/tools.ts";
 import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
@@ -216,6 +217,17 @@ async function main(argv: readonly string[], env: Env): Promise<number> {
     return 2;
   }
 
+  // A folder that cannot take the files is said before any call is made (and paid for).
+  const first = chosen[0];
+  const refused =
+    first === undefined
+      ? undefined
+      : cannotWrite(fixturePath(first.name, settings.outDir), ["无法写入 fixture", "Cannot write the fixture"]);
+  if (refused !== undefined) {
+    console.error(`${refused}\n什么都没有录制 / Nothing was recorded.`);
+    return SYSTEM_ERROR_EXIT;
+  }
+
   let failures = 0;
   for (const scenario of chosen) {
     if (scenario.record.how === "impossible") {
@@ -228,7 +240,8 @@ async function main(argv: readonly string[], env: Env): Promise<number> {
       console.log(`ok     ${scenario.name}: wrote ${shortPath(file)} (replayed before writing)`);
     } catch (error) {
       failures++;
-      console.error(`FAILED ${scenario.name}: ${visible(scrubKey(messageOf(error), settings.apiKey), { lines: true })}`);
+      const said = isSystemError(error) ? explainSystemError(error) : messageOf(error);
+      console.error(`FAILED ${scenario.name}: ${visible(scrubKey(said, settings.apiKey), { lines: true })}`);
     }
   }
   return failures === 0 ? 0 : 1;

@@ -6,6 +6,7 @@
 import path from "node:path";
 import { readFlags, type Command, type Flags } from "../chapters/common/flags.ts";
 import { DeepSeekConfigError, type Env } from "../chapters/common/settings.ts";
+import { cannotWrite, explainSystemError, isSystemError } from "../chapters/common/system-errors.ts";
 import { visible } from "../chapters/common/text.ts";
 import { messageOf } from "../chapters/common/tools.ts";
 import { explainSetting } from "../chapters/05-session-log/demo-explain.ts";
@@ -63,15 +64,28 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
   if (values.load !== undefined && values.scenario !== undefined)
     throw new UsageError(`--load and --scenario do not go together; see ${seeHelp}`);
   if (values.port !== undefined) throw new UsageError(`--port goes with --live; see ${seeHelp}`);
+  // An --out that cannot be written is said before the turn is run for it.
+  const refused = values.out === undefined ? undefined : cannotWrite(values.out, WRITE_PAGE);
+  if (refused !== undefined) throw new UsageError(refused);
   const { session, name, source } = values.load === undefined ? await replayForPage(scenario, io) : loadLog(values.load);
   const file = values.out ?? path.join(io.outDir ?? defaultOutDir, `timeline-${name}.html`);
-  const written = writeTimelinePage(session.events, file, { source });
+  const written = writePage(session, file, source);
   const counts = `${session.events.length} events, ${session.deriveMessages().length} messages`;
   io.out(`时间线页面 / Timeline page: ${shown(written)} (${counts})`);
   return 0;
 }
 
 const defaultOutDir = path.join(root, ".workbook");
+const WRITE_PAGE = ["无法写入时间线页面", "Cannot write the timeline page"] as const;
+
+function writePage(session: Session, file: string, source: string): string {
+  try {
+    return writeTimelinePage(session.events, file, { source });
+  } catch (error) {
+    if (isSystemError(error)) throw new UsageError(explainSystemError(error, WRITE_PAGE, file));
+    throw error;
+  }
+}
 
 function readPort(text: string | undefined): number {
   if (text === undefined) return 0;
@@ -93,6 +107,7 @@ function loadLog(file: string): { session: Session; name: string; source: string
       source: `log file ${shown(path.resolve(file))}${tornNote}`,
     };
   } catch (error) {
+    if (isSystemError(error)) throw new UsageError(explainSystemError(error, ["无法读入", "Cannot load"], file));
     // A missing file, a bad line, or an event that breaks a replay rule: all say which file.
     // A LogFileError names the file (and the line) itself.
     const what = error instanceof LogFileError ? messageOf(error) : `${file}: ${messageOf(error).split("\n")[0]}`;

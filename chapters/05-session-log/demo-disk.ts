@@ -3,6 +3,7 @@
 // recorded follow-up question) or `--ask QUESTION` (live) goes on with a new turn, saved as it happens.
 import { parseArgs } from "node:util";
 import type { FlagValues, Flags } from "../common/flags.ts";
+import { explainSystemError, isSystemError } from "../common/system-errors.ts";
 import { visible } from "../common/text.ts";
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { CALCULATOR_PROMPT, FOLLOW_UP_PROMPT, userMessagesIn } from "../../fixtures/scenarios.ts";
@@ -116,7 +117,11 @@ function load(file: string, { out }: DiskIO): { session: Session; torn: boolean 
     }
     return { session, torn: torn !== undefined };
   } catch (error) {
-    if (!(error instanceof LogFileError) && (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    if (isSystemError(error)) {
+      out(explainSystemError(error, ["无法读入", "Cannot load"], file));
+      return undefined;
+    }
+    if (!(error instanceof LogFileError)) throw error;
     // The message may quote the file (a JSON.parse error does): one line of it, shown, not obeyed.
     out(`无法读入 ${file} / Cannot load ${file}: ${visible((error as Error).message)}`);
     return undefined;
@@ -129,6 +134,10 @@ function attach(session: Session, file: string, tornFile: boolean, { out }: Disk
     out(`每条事件一记下就写入 ${file} / Saving to ${file}: each event is written (and fsync'd) the moment it is logged`);
     return stop;
   } catch (error) {
+    if (isSystemError(error)) {
+      out(explainSystemError(error, ["无法保存到", "Cannot save to"], file));
+      return undefined;
+    }
     if (!(error instanceof LogFileError)) throw error;
     out(`无法保存到 ${file} / Cannot save to ${file}: ${visible(error.message)}`);
     if (tornFile) {

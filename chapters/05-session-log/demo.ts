@@ -13,6 +13,7 @@ import { isDeepStrictEqual } from "node:util";
 import pc from "picocolors";
 import { readFlags, type Command, type Flags } from "../common/flags.ts";
 import { DeepSeekConfigError, type Env } from "../common/settings.ts";
+import { cannotWrite, explainSystemError, isSystemError, SYSTEM_ERROR_EXIT } from "../common/system-errors.ts";
 import { visible } from "../common/text.ts";
 import { findScenario, runScenario } from "../../fixtures/scenarios.ts";
 import { formatEvent, formatMessage } from "./demo-format.ts";
@@ -20,6 +21,7 @@ import { budgetSpent, explainSetting, explainTrouble, structureCheck, type Expla
 import { DISK_FLAGS, interruptedNote, openSession, planDisk, savedNote } from "./demo-disk.ts";
 import { connect, endQuietlyWhenPipeCloses, goesLive } from "./demo-setup.ts";
 import { findLogProblems } from "./invariants.ts";
+import type { SessionEvent } from "./events.ts";
 import { AgentRunError } from "./loop-types.ts";
 import { Session } from "./session.ts";
 import { writeTimelinePage } from "./timeline/page.ts";
@@ -45,8 +47,14 @@ export interface DemoIO {
   readonly color?: boolean;
 }
 
-/** Runs the demo; resolves with the process exit code. */
+/** Runs the demo; resolves with the process exit code (not 0 when the page asked for was not written). */
 export async function main(argv: readonly string[], io: DemoIO): Promise<number> {
+  const page = { written: true };
+  const code = await demo(argv, io, page);
+  return page.written ? code : Math.max(code, SYSTEM_ERROR_EXIT);
+}
+
+async function demo(argv: readonly string[], io: DemoIO, page: { written: boolean }): Promise<number> {
   // What reaches the terminal from a log, a model or a file is shown, never obeyed (text.ts, visible).
   const err = (line: string) => (io.err ?? io.out)(visible(line, { lines: true }));
   const args = readFlags(argv, COMMAND, { out: io.out, err });
@@ -57,6 +65,12 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
   if (typeof plan === "string") {
     err(`用法错误 / Usage error: ${plan}`);
     return 2;
+  }
+  // A page that cannot be written is said now, not after a run it would waste.
+  const unwritable = args.values.html === undefined ? undefined : cannotWrite(args.values.html, WRITE_PAGE);
+  if (unwritable !== undefined) {
+    err(unwritable);
+    return SYSTEM_ERROR_EXIT;
   }
   // --load alone tells the file's story with no model, so it needs no connection.
   const connection = plan.prompt === undefined ? undefined : connect(offline, io.env, plan.recording ?? SCENARIO);
@@ -111,10 +125,21 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
     opened.stop();
     connection?.close();
     // The page is one more view derived from the log, written whether or not the run succeeded.
-    if (args.values.html !== undefined) {
-      const page = writeTimelinePage(session.events, args.values.html, { source: "npm run demo" });
-      out(`\n  时间线页面 / timeline page: ${page}`);
-    }
+    if (args.values.html !== undefined) page.written = writePage(session.events, args.values.html, out);
+  }
+}
+
+const WRITE_PAGE = ["无法写入时间线页面", "Cannot write the timeline page"] as const;
+
+/** Writes the page and says where; a file system that refuses is said in one sentence (false). */
+function writePage(events: readonly SessionEvent[], file: string, out: (line: string) => void): boolean {
+  try {
+    out(`\n  时间线页面 / timeline page: ${writeTimelinePage(events, file, { source: "npm run demo" })}`);
+    return true;
+  } catch (error) {
+    if (!isSystemError(error)) throw error;
+    out(`\n  ${explainSystemError(error, WRITE_PAGE, file)}`);
+    return false;
   }
 }
 
