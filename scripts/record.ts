@@ -8,7 +8,7 @@
 // Needs DEEPSEEK_API_KEY; honours DEEPSEEK_BASE_URL, DEEPSEEK_MODEL and DEEPSEEK_TIMEOUT_MS, read and
 // checked by chapters/common/settings.ts as the client and the demo read them. The key never reaches a file:
 // secret headers are not written, the base URL is saved without user:password@ or a query string,
-// and the finished text is searched for the key before writing.
+// and the finished text is searched for the key (or its first 8 characters) before writing.
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -17,7 +17,7 @@ import { DeepSeekClient } from "../chapters/common/deepseek.ts";
 import { readFlags, usage, type Command, type Flags } from "../chapters/common/flags.ts";
 import { DeepSeekConfigError, publicURL, readSettings, type DeepSeekSettings, type Env } from "../chapters/common/settings.ts";
 import { cannotWrite, explainSystemError, isSystemError, SYSTEM_ERROR_EXIT } from "../chapters/common/system-errors.ts";
-import { scrubKey, visible } from "../chapters/common/text.ts";
+import { holdsKey, scrubKey, visible } from "../chapters/common/text.ts";
 import { messageOf } from "../chapters/common/tools.ts";
 import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
 import type { SessionLog } from "../chapters/05-session-log/session-types.ts";
@@ -61,7 +61,7 @@ async function record(scenario: Scenario, settings: Settings): Promise<string> {
     exchanges: [...recorder.exchanges],
   });
   for (const secret of [settings.apiKey, INVALID_KEY]) {
-    if (text.includes(secret)) throw new RecordingError(`refusing to write ${file}: the text contains an API key`);
+    if (holdsKey(text, secret)) throw new RecordingError(`refusing to write ${file}: the text contains an API key (or part of one)`);
   }
   // Replay exactly what would be written: the text, loaded back as the tests will load it.
   await replayOnce(scenario, parseFixture(text, file), file);

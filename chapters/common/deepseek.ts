@@ -4,7 +4,7 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import { describeFailure } from "./deepseek-errors.ts";
-import { parseReply } from "./deepseek-reply.ts";
+import { parseReply, scrubReply } from "./deepseek-reply.ts";
 import type { AssistantMessage, Message, ToolCall } from "./messages.ts";
 import { MissingApiKeyError, readSettings, type DeepSeekSettings, type Env } from "./settings.ts";
 import type { ToolSpec } from "./tools.ts";
@@ -72,7 +72,8 @@ export class DeepSeekClient implements ChatClient {
         messages,
         ...(tools.length > 0 ? { tools } : {}),
       });
-      return parseReply(completion);
+      // What the server said may echo the request, key and all (a proxy, a test server): never pass it on.
+      return scrubReply(parseReply(completion), this.#apiKey);
     } catch (error) {
       const call = {
         apiKey: this.#apiKey,

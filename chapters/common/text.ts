@@ -72,6 +72,47 @@ export function scrubKey(text: string, key: string): string {
   return clean.replace(new RegExp(`${escapeRegExp(key.slice(0, 8))}[\\w-]*`, "g"), "[redacted]");
 }
 
+/** Whether `text` holds the key as scrubKey finds it (whole, or a long key's first 8 characters), leaving masks aside. */
+export function holdsKey(text: string, key: string): boolean {
+  return scrubKey(text, key) !== scrubKey(text, "");
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * scrubKey for a text that arrives in pieces (a streamed reply): a key cut in two by the pieces is
+ * still found. Every rule of scrubKey matches a run of letters, digits, "_", "-" and "*", so each piece
+ * is passed on up to the run it ends in, and that run is held back until a later piece ends it (or
+ * until `end`). Joined, what comes out is exactly scrubKey of the whole text (for a key of those
+ * characters, as DeepSeek's are; a key with others is still found whole).
+ */
+export class KeyScrubber {
+  #held = "";
+  constructor(private readonly key: string) {}
+
+  /** What can be passed on now, scrubbed; possibly "" while a word that may be the key is still arriving. */
+  push(piece: string): string {
+    const text = this.#held + piece;
+    const cut = Math.min(text.search(/[\w*-]*$/), this.#keyStartAtEnd(text));
+    this.#held = text.slice(cut);
+    return scrubKey(text.slice(0, cut), this.key);
+  }
+
+  /** The rest, scrubbed: call it once the text is complete (or has stopped arriving). */
+  end(): string {
+    const rest = this.#held;
+    this.#held = "";
+    return scrubKey(rest, this.key);
+  }
+
+  /** Where the longest end of `text` that begins the key starts (text.length when none does). */
+  #keyStartAtEnd(text: string): number {
+    if (this.key.length < SHORTEST_KEY) return text.length;
+    for (let start = Math.max(0, text.length - this.key.length + 1); start < text.length; start++) {
+      if (this.key.startsWith(text.slice(start))) return start;
+    }
+    return text.length;
+  }
 }
