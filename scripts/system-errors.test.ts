@@ -4,14 +4,16 @@
 // that cannot be written is said before the run, not after it. Where the crash showed in a real
 // process, the test runs one.
 import { execFile } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { stripVTControlCharacters as plain } from "node:util";
+import { afterAll, describe, expect, test, vi } from "vitest";
 import { runInProcess, spawnDemo, tsx } from "../chapters/05-session-log/demo-testing.ts";
 import { startStandIn } from "../fixtures/standin.ts";
+import { runMain } from "./learner.ts";
 import { root } from "./steps.ts";
 import { viewCommand } from "./view.ts";
 
@@ -172,6 +174,32 @@ describe("view", () => {
       );
     } finally {
       await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+});
+
+describe("every learner command (runMain)", () => {
+  test("a file the system refuses is the sentence and exit code 1; any other error is a bug and keeps its stack", async () => {
+    const said: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((line: string) => void said.push(line));
+    const exitCode = process.exitCode;
+    try {
+      await runMain(() => {
+        writeFileSync(folder, "hint state"); // what hint or reset would meet with a folder in a file's place
+      });
+      expect(process.exitCode).toBe(1);
+      expect(said.map((line) => plain(line))).toEqual([
+        `错误 / error: 这是一个文件夹，不是文件，无法打开 ${folder} / Cannot open ${folder}: it is a folder, not a file (EISDIR)`,
+      ]);
+      said.length = 0;
+      await runMain(() => void readFileSync(folder)); // read() names no path: the sentence still reads
+      expect(said.map((line) => plain(line))).toEqual([
+        "错误 / error: 这是一个文件夹，不是文件，无法读取 / Cannot read: it is a folder, not a file (EISDIR)",
+      ]);
+      await expect(runMain(() => Promise.reject(new TypeError("a bug")))).rejects.toThrow("a bug");
+    } finally {
+      spy.mockRestore();
+      process.exitCode = exitCode;
     }
   });
 });

@@ -64,10 +64,11 @@ const DOING: Readonly<Record<string, Bilingual>> = {
  */
 export function explainSystemError(error: SystemError, doing?: Bilingual, target?: string): string {
   const [zhDoing, enDoing] = doing ?? DOING[error.syscall] ?? ["失败", "Failed"];
-  const where = visible(target ?? error.path ?? (error.port === undefined ? "" : `127.0.0.1:${error.port}`));
+  const named = target ?? error.path ?? (error.port === undefined ? "" : `127.0.0.1:${error.port}`);
+  const where = named === "" ? "" : ` ${visible(named)}`; // a read() on an open file names no path
   const [zh, en] = REASONS[error.code] ?? ["操作系统拒绝了这个操作", "the operating system refused"];
   // The reason first in Chinese, so that the path ends its half of the line and copies cleanly.
-  return `${zh}，${zhDoing} ${where} / ${enDoing} ${where}: ${en} (${error.code})`;
+  return `${zh}，${zhDoing}${where} / ${enDoing}${where}: ${en} (${error.code})`;
 }
 
 /**
