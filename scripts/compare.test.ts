@@ -125,6 +125,12 @@ describe("npm run compare: the parts you write", () => {
     expect(plain(memberDiff("a\nb\nc", "a\nB\nc") ?? "").split("\n")).toEqual([" a", "-b", "+B", " c"]);
   });
 
+  test("memberDiff shows a stray escape character or carriage return in your file written out, not obeyed", () => {
+    const diff = memberDiff('const s = "\x1b]0;x\x07";\r', 'const s = "";') ?? "";
+    expect(diff).not.toContain("\x1b]0;");
+    expect(plain(diff)).toContain('-const s = "\\x1b]0;x\\x07";\\r');
+  });
+
   test("compare -- 05.1 on the untouched stub is short: no header, no imports", () => {
     const step51 = findStep("05.1")!;
     const files = { ...filesOf(step51), mine: filesOf(step51).shippedStub };

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createTwoFilesPatch } from "diff";
 import pc from "picocolors";
+import { visible } from "../chapters/common/text.ts";
 import { answerFile, isMain, learnerFile, parseArgs, requireStep, runMain, shown, UsageError } from "./learner.ts";
 import { helpersOf, membersOf, stepMembers, type Member } from "./members.ts";
 import { shippedStubsDir, steps, type Step } from "./steps.ts";
@@ -21,6 +22,7 @@ export function memberDiff(mine: string, answer: string): string | undefined {
   return patch
     .split("\n")
     .filter((line) => !/^(=+|---|\+\+\+|@@|\\ No newline|Index:)/.test(line))
+    .map((line) => visible(line)) // your file's text, shown as it is: a stray "\r" or escape character too
     .map((line) => (line.startsWith("-") ? pc.red(line) : line.startsWith("+") ? pc.green(line) : line))
     .join("\n")
     .trimEnd();

@@ -3,6 +3,8 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pc from "picocolors";
+import { explainSystemError, isSystemError, SYSTEM_ERROR_EXIT } from "../chapters/common/system-errors.ts";
+import { visible } from "../chapters/common/text.ts";
 import { exercisesDir, root, steps, type Step } from "./steps.ts";
 
 /** A mistake in how a command was called: printed in red, without a stack trace, exit code 1. */
@@ -59,14 +61,19 @@ export function parseArgs(argv: readonly string[]): {
   return { id: positional[0], flags };
 }
 
-/** Runs a command's main; a UsageError becomes a short red message and exit code 1. */
+/**
+ * Runs a command's main. A UsageError, or a file or port the operating system refused (a folder where a
+ * file should be, no permission, a port in use), becomes a short red message and exit code 1.
+ */
 export async function runMain(main: () => void | Promise<void>): Promise<void> {
   try {
     await main();
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(pc.red(`错误 / error: ${error.message}`));
-    process.exitCode = 1;
+    const message = error instanceof UsageError ? error.message : isSystemError(error) ? explainSystemError(error) : undefined;
+    if (message === undefined) throw error;
+    // A message may quote a file or a log: its control characters are shown, not obeyed.
+    console.error(pc.red(`错误 / error: ${visible(message, { lines: true })}`));
+    process.exitCode = SYSTEM_ERROR_EXIT;
   }
 }
 

@@ -174,3 +174,15 @@ describe("npm run progress: a real run", () => {
     });
   }, 60_000);
 });
+
+describe("failure text quotes the learner's code and the tests' data: shown, never obeyed", () => {
+  test("a failing test's name and reason with escape sequences print them written out", () => {
+    const first = failed("rule \x1b]0;pwned\x07", "expected '\x1b[2K\r结构检查: ok' to be 'x'");
+    const step = steps[0]!;
+    const text = renderProgress([{ step, status: { kind: "failing", failing: 1, total: 2, first } }]);
+    expect(text).not.toContain("\x1b]0;");
+    expect(text).not.toContain("\x1b[2K");
+    expect(plain(text)).toContain("rule \\x1b]0;pwned\\x07");
+    expect(plain(text)).toContain("expected '\\x1b[2K\\r结构检查: ok' to be 'x'");
+  });
+});

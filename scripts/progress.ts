@@ -2,6 +2,7 @@
 // per step (✓ passed, ✗ some failing, … waiting for an earlier step, · not started) and what to do
 // next. In Chinese with the English beside it. `npm run watch` shows the same list on its `l` key.
 import pc from "picocolors";
+import { visible } from "../chapters/common/text.ts";
 import { stubStepOf } from "../exercises/05-session-log/todo.ts";
 import { isMain, runMain, shown } from "./learner.ts";
 import { StepRunner, type FileOutcome, type TestOutcome } from "./step-runner.ts";
@@ -88,7 +89,7 @@ export function stepLines(report: StepReport, reports: readonly StepReport[]): s
     pc.dim(`  ${" ".repeat(idWidth + 2)}  ${step.title} · 对应书中 ${step.bookSection}`),
   ];
   // A file that does not even load (a typo, a missing export) is worth seeing on every step it breaks.
-  if (status.kind === "broken") lines.push(pc.red(`      ${firstLine(status.message)}`));
+  if (status.kind === "broken") lines.push(pc.red(`      ${visible(firstLine(status.message))}`));
   return lines;
 }
 
@@ -109,9 +110,10 @@ export function renderProgress(reports: readonly StepReport[]): string {
   }
   const { step, status } = next;
   if (status.kind === "failing") {
-    lines.push(pc.dim(`${step.id} 第一个失败的测试 / first failing test: ${status.first.name}`));
+    // A failure quotes values from the learner's code and the tests' data: shown, never obeyed (visible).
+    lines.push(pc.dim(`${step.id} 第一个失败的测试 / first failing test: ${visible(status.first.name)}`));
     const reason = reasonOf(status.first);
-    if (reason !== undefined) lines.push(pc.dim(`  ${firstLine(reason)}`));
+    if (reason !== undefined) lines.push(pc.dim(`  ${visible(firstLine(reason))}`));
   }
   lines.push(
     `${pc.bold("下一步 / next:")} 练习步骤 ${step.id} — ${step.titleZh} / ${step.title}`,

@@ -221,6 +221,19 @@ describe("npm run record", { timeout: 60_000 }, () => {
     expect(readFileSync(path.join(out, "direct-answer.json")).equals(before)).toBe(true);
   });
 
+  test("a server that echoes only the key's first characters is caught too: no part of the key is written", async () => {
+    server = await startServer((request, response) => {
+      const sent = (request.headers.authorization ?? "").replace(/^Bearer /, "");
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(completion(`Your key starts ${sent.slice(0, 12)}…`));
+    });
+    const { out, before } = dirWithFixture("direct-answer");
+    const run = await record(["direct-answer", "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: server.baseURL });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("the text contains an API key (or part of one)");
+    expect(readFileSync(path.join(out, "direct-answer.json")).equals(before)).toBe(true);
+  });
+
   test("a DEEPSEEK_API_KEY of only whitespace counts as not set", async () => {
     const out = tempDir();
     const run = await record(["--all", "--out", out], { DEEPSEEK_API_KEY: " \r\n" });

@@ -8,7 +8,7 @@
 // Needs DEEPSEEK_API_KEY; honours DEEPSEEK_BASE_URL, DEEPSEEK_MODEL and DEEPSEEK_TIMEOUT_MS, read and
 // checked by chapters/common/settings.ts as the client and the demo read them. The key never reaches a file:
 // secret headers are not written, the base URL is saved without user:password@ or a query string,
-// and the finished text is searched for the key before writing.
+// and the finished text is searched for the key (or its first 8 characters) before writing.
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -16,7 +16,8 @@ import { VERSION as SDK_VERSION } from "openai/version";
 import { DeepSeekClient } from "../chapters/common/deepseek.ts";
 import { readFlags, usage, type Command, type Flags } from "../chapters/common/flags.ts";
 import { DeepSeekConfigError, publicURL, readSettings, type DeepSeekSettings, type Env } from "../chapters/common/settings.ts";
-import { scrubKey } from "../chapters/common/text.ts";
+import { cannotWrite, explainSystemError, isSystemError, SYSTEM_ERROR_EXIT } from "../chapters/common/system-errors.ts";
+import { holdsKey, scrubKey, visible } from "../chapters/common/text.ts";
 import { messageOf } from "../chapters/common/tools.ts";
 import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
 import type { SessionLog } from "../chapters/05-session-log/session-types.ts";
@@ -60,7 +61,7 @@ async function record(scenario: Scenario, settings: Settings): Promise<string> {
     exchanges: [...recorder.exchanges],
   });
   for (const secret of [settings.apiKey, INVALID_KEY]) {
-    if (text.includes(secret)) throw new RecordingError(`refusing to write ${file}: the text contains an API key`);
+    if (holdsKey(text, secret)) throw new RecordingError(`refusing to write ${file}: the text contains an API key (or part of one)`);
   }
   // Replay exactly what would be written: the text, loaded back as the tests will load it.
   await replayOnce(scenario, parseFixture(text, file), file);
@@ -216,6 +217,17 @@ async function main(argv: readonly string[], env: Env): Promise<number> {
     return 2;
   }
 
+  // A folder that cannot take the files is said before any call is made (and paid for).
+  const first = chosen[0];
+  const refused =
+    first === undefined
+      ? undefined
+      : cannotWrite(fixturePath(first.name, settings.outDir), ["无法写入 fixture", "Cannot write the fixture"]);
+  if (refused !== undefined) {
+    console.error(`${refused}\n什么都没有录制 / Nothing was recorded.`);
+    return SYSTEM_ERROR_EXIT;
+  }
+
   let failures = 0;
   for (const scenario of chosen) {
     if (scenario.record.how === "impossible") {
@@ -228,7 +240,8 @@ async function main(argv: readonly string[], env: Env): Promise<number> {
       console.log(`ok     ${scenario.name}: wrote ${shortPath(file)} (replayed before writing)`);
     } catch (error) {
       failures++;
-      console.error(`FAILED ${scenario.name}: ${scrubKey(messageOf(error), settings.apiKey)}`);
+      const said = isSystemError(error) ? explainSystemError(error) : messageOf(error);
+      console.error(`FAILED ${scenario.name}: ${visible(scrubKey(said, settings.apiKey), { lines: true })}`);
     }
   }
   return failures === 0 ? 0 : 1;

@@ -96,7 +96,9 @@ describe("npm run view -- --load FILE", () => {
     const notJson = path.join(dir, "torn.json");
     writeFileSync(notJson, '[{"id": 0,');
     await expect(view("--load", notJson)).rejects.toThrow(new RegExp(`^cannot load ${notJson}: .*JSON`));
-    await expect(view("--load", path.join(dir, "missing.json"))).rejects.toThrow(/cannot load .*missing\.json: ENOENT/);
+    await expect(view("--load", path.join(dir, "missing.json"))).rejects.toThrow(
+      /Cannot load .*missing\.json: it does not exist .*\(ENOENT\)$/,
+    );
   });
 });
 

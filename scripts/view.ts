@@ -6,6 +6,8 @@
 import path from "node:path";
 import { readFlags, type Command, type Flags } from "../chapters/common/flags.ts";
 import { DeepSeekConfigError, type Env } from "../chapters/common/settings.ts";
+import { cannotWrite, explainSystemError, isSystemError } from "../chapters/common/system-errors.ts";
+import { visible } from "../chapters/common/text.ts";
 import { messageOf } from "../chapters/common/tools.ts";
 import { explainSetting } from "../chapters/05-session-log/demo-explain.ts";
 import { yourFilesBanner } from "../chapters/05-session-log/demo-mine.ts";
@@ -69,20 +71,29 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
   if (values.load !== undefined && values.scenario !== undefined)
     throw new UsageError(`--load and --scenario do not go together; see ${seeHelp}`);
   if (values.port !== undefined) throw new UsageError(`--port goes with --live; see ${seeHelp}`);
-  const refused = refuseOutput("--out", values.out, [values.load]);
-  if (refused !== undefined) {
-    (io.err ?? io.out)(`用法错误 / Usage error: ${refused}`);
-    return 2;
-  }
+  // A page is derived from the log: it may replace an earlier page, never the log (output-file.ts);
+  // and an --out that cannot be written is said before the turn is run for it.
+  const refused = refuseOutput("--out", values.out, [values.load]) ?? (values.out === undefined ? undefined : cannotWrite(values.out, WRITE_PAGE));
+  if (refused !== undefined) throw new UsageError(refused);
   const { session, name, source } = values.load === undefined ? await replayForPage(scenario, io) : loadLog(values.load);
   const file = values.out ?? path.join(io.outDir ?? defaultOutDir, `timeline-${name}.html`);
-  const written = writeTimelinePage(session.events, file, { source });
+  const written = writePage(session, file, source);
   const counts = `${session.events.length} events, ${session.deriveMessages().length} messages`;
   io.out(`时间线页面 / Timeline page: ${shown(written)} (${counts})`);
   return 0;
 }
 
 const defaultOutDir = path.join(root, ".workbook");
+const WRITE_PAGE = ["无法写入时间线页面", "Cannot write the timeline page"] as const;
+
+function writePage(session: Session, file: string, source: string): string {
+  try {
+    return writeTimelinePage(session.events, file, { source });
+  } catch (error) {
+    if (isSystemError(error)) throw new UsageError(explainSystemError(error, WRITE_PAGE, file));
+    throw error;
+  }
+}
 
 function readPort(text: string | undefined): number {
   if (text === undefined) return 0;
@@ -104,10 +115,11 @@ function loadLog(file: string): { session: Session; name: string; source: string
       source: `log file ${shown(path.resolve(file))}${tornNote}`,
     };
   } catch (error) {
+    if (isSystemError(error)) throw new UsageError(explainSystemError(error, ["无法读入", "Cannot load"], file));
     // A missing file, a bad line, or an event that breaks a replay rule: all say which file.
     // A LogFileError names the file (and the line) itself.
     const what = error instanceof LogFileError ? messageOf(error) : `${file}: ${messageOf(error).split("\n")[0]}`;
-    throw new UsageError(`cannot load ${what}`);
+    throw new UsageError(`cannot load ${visible(what)}`); // the message may quote the file: shown, not obeyed
   }
 }
 
@@ -157,7 +169,7 @@ async function replayForPage(name: string, io: ViewIO): Promise<{ session: Sessi
   const connection = connectTo(scenario, true, io.env);
   const session = new Session();
   const failure = await settle(scenario, connection, session);
-  if (failure !== undefined) io.out(`这一轮出错结束 / The turn ended with an error (shown on the page): ${failure}`);
+  if (failure !== undefined) io.out(`这一轮出错结束 / The turn ended with an error (shown on the page): ${visible(failure)}`);
   return { session, name, source: `scenario ${name}: ${connection.banner[0]}` };
 }
 
@@ -182,7 +194,7 @@ async function watchLive(name: string, port: number, io: ViewIO): Promise<void> 
     io.out(`运行中 / Running: ${connection.banner[0]}`);
     const failure = await settle(scenario, connection, session);
     await server.finish();
-    const end = failure === undefined ? "" : `, with an error: ${failure}`;
+    const end = failure === undefined ? "" : `, with an error: ${visible(failure)}`;
     io.out(`这一轮结束，服务器已停止 / The turn ended (${session.events.length} events${end}); the server has stopped`);
   } finally {
     process.off("SIGINT", stop);
@@ -192,7 +204,9 @@ async function watchLive(name: string, port: number, io: ViewIO): Promise<void> 
 
 if (isMain(import.meta.url)) {
   await runMain(async () => {
-    const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line), env: process.env };
+    // Whatever a line quotes from a log, a model or a file, the terminal shows it and does not obey it.
+    const print = (write: (line: string) => void) => (line: string) => write(visible(line, { lines: true }));
+    const io = { out: print(console.log), err: print(console.error), env: process.env };
     process.exitCode = await viewCommand(process.argv.slice(2), io);
   });
 }

@@ -2,7 +2,9 @@
 // thrown), a progress bar over every step, the list (key l) and a hint (key h). Chinese with the
 // English beside it. Pure: scripts/watch.ts decides when to draw.
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import pc from "picocolors";
+import { visible } from "../chapters/common/text.ts";
 import { shown } from "./learner.ts";
 import { nextStep, progressBar, reasonOf, stepLines, type StepReport, type StepStatus } from "./progress.ts";
 import { exercisesDir, guideLink, type Step } from "./steps.ts";
@@ -77,11 +79,13 @@ function currentStep({ step, status }: StepReport): string[] {
   ];
   if (status.kind === "failing" || status.kind === "not-started") {
     const { first } = status;
-    lines.push(pc.bold("第一个失败 / first failure: ") + first.name);
+    lines.push(pc.bold("第一个失败 / first failure: ") + visible(first.name));
     const reason = reasonOf(first);
     if (reason !== undefined) lines.push(...clip(reason, maxMessageLines).map((line) => `  ${pc.red(line)}`));
-    if (first.diff !== undefined) lines.push(...clip(first.diff, maxDiffLines).map((line) => `  ${line}`));
-    if (first.at !== undefined) lines.push(`  ${pc.dim("在 / at")} ${pc.cyan(first.at)}`);
+    // vitest may colour its diff: those colours go, and anything else the diff quotes is shown, not obeyed.
+    const diff = first.diff === undefined ? undefined : stripVTControlCharacters(first.diff);
+    if (diff !== undefined) lines.push(...clip(diff, maxDiffLines).map((line) => `  ${line}`));
+    if (first.at !== undefined) lines.push(`  ${pc.dim("在 / at")} ${pc.cyan(visible(first.at))}`);
   }
   if (status.kind === "broken") lines.push(...clip(status.message, maxMessageLines).map((line) => `  ${pc.red(line)}`));
   lines.push("", `说明 / guide:  ${guideLink(step)}`);
@@ -128,7 +132,11 @@ function verdict(status: StepStatus): string {
   }
 }
 
+/** At most `max` lines of a failure's text, each made visible: it quotes values from code and data. */
 function clip(text: string, max: number): string[] {
-  const lines = text.replace(/\s+$/, "").split("\n");
+  const lines = text
+    .replace(/\s+$/, "")
+    .split("\n")
+    .map((line) => visible(line));
   return lines.length <= max ? lines : [...lines.slice(0, max), pc.dim(`… (${lines.length - max} 行省略 / more lines)`)];
 }

@@ -8,6 +8,7 @@ import { NotImplementedError } from "../exercises/05-session-log/todo.ts";
 import type { FileOutcome, TestOutcome } from "./step-runner.ts";
 import { findStep, steps, type Step } from "./steps.ts";
 import { watchExercises, WatchLoop, type Runner } from "./watch.ts";
+import { renderScreen } from "./watch-screen.ts";
 
 const stubbed = (id: string): TestOutcome => ({
   name: `${id} > a rule`,
@@ -180,5 +181,23 @@ describe("npm run watch: noticing saves", () => {
     await saved;
     rmSync(dir, { recursive: true, force: true });
     expect(seen).toEqual([path.join(dir, "json.ts")]);
+  });
+});
+
+describe("the screen shows failure text, never obeys it", () => {
+  test("a failing test's name, message and diff with escape sequences are written out; the diff's own colours go", () => {
+    const first: TestOutcome = {
+      name: "rule \x1b]0;pwned\x07",
+      state: "failed",
+      errors: ["expected '\x1b]52;c;eA==\x07' to be 'x'"],
+      diff: "\x1b[32m- Expected\x1b[39m\n\x1b[31m+ Received\x1b[39m\n\n\x1b[31m+ \x1b[2K\r结构检查: ok\x1b[39m",
+    };
+    const screen = renderScreen({ reports: [{ step: three[0]!, status: { kind: "failing", failing: 1, total: 1, first } }] });
+    for (const obeyed of ["\x1b]0;", "\x1b]52;", "\x1b[2K", "\r"]) expect(screen).not.toContain(obeyed);
+    const text = plain(screen);
+    expect(text).toContain("rule \\x1b]0;pwned\\x07");
+    expect(text).toContain("expected '\\x1b]52;c;eA==\\x07' to be 'x'");
+    expect(text).toContain("  - Expected\n  + Received");
+    expect(text).toContain("+ \\r结构检查: ok");
   });
 });

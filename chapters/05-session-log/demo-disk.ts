@@ -3,6 +3,8 @@
 // recorded follow-up question) or `--ask QUESTION` (live) goes on with a new turn, saved as it happens.
 import { parseArgs } from "node:util";
 import type { FlagValues, Flags } from "../common/flags.ts";
+import { explainSystemError, isSystemError } from "../common/system-errors.ts";
+import { visible } from "../common/text.ts";
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { CALCULATOR_PROMPT, FOLLOW_UP_PROMPT, userMessagesIn } from "../../fixtures/scenarios.ts";
 import type { Recording } from "./demo-setup.ts";
@@ -124,8 +126,13 @@ function load(file: string, { out }: DiskIO, options: SessionOptions): { session
     }
     return { session, torn: torn !== undefined };
   } catch (error) {
-    if (!(error instanceof LogFileError) && (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    out(`无法读入 ${file} / Cannot load ${file}: ${(error as Error).message}`);
+    if (isSystemError(error)) {
+      out(explainSystemError(error, ["无法读入", "Cannot load"], file));
+      return undefined;
+    }
+    if (!(error instanceof LogFileError)) throw error;
+    // The message may quote the file (a JSON.parse error does): one line of it, shown, not obeyed.
+    out(`无法读入 ${file} / Cannot load ${file}: ${visible((error as Error).message)}`);
     return undefined;
   }
 }
@@ -136,8 +143,12 @@ function attach(session: Session, file: string, tornFile: boolean, { out }: Disk
     out(`每条事件一记下就写入 ${file} / Saving to ${file}: each event is written (and fsync'd) the moment it is logged`);
     return stop;
   } catch (error) {
+    if (isSystemError(error)) {
+      out(explainSystemError(error, ["无法保存到", "Cannot save to"], file));
+      return undefined;
+    }
     if (!(error instanceof LogFileError)) throw error;
-    out(`无法保存到 ${file} / Cannot save to ${file}: ${error.message}`);
+    out(`无法保存到 ${file} / Cannot save to ${file}: ${visible(error.message)}`);
     if (error.code === "LOCKED") {
       out("  一份日志同一时刻只有一个写入者：等另一个运行结束（被杀掉的运行，锁过一会儿自动失效），或换一个文件");
       out("  (one log, one writer: wait for the other run to end — a killed run's lock expires shortly — or choose another file)");
@@ -162,7 +173,7 @@ function repair(session: Session, saved: boolean, { out, format }: DiskIO): void
     repairLog(session);
   } catch (error) {
     if (!(error instanceof RepairError)) throw error;
-    out(`  无法靠追加修复 / Not repaired: ${error.message}`);
+    out(`  无法靠追加修复 / Not repaired: ${visible(error.message)}`);
     return;
   }
   const added = session.events.slice(before);

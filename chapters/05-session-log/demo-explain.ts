@@ -3,6 +3,7 @@
 // English beside it, and every command a learner may copy on a line of its own.
 import { DeepSeekError, type DeepSeekErrorKind } from "../common/deepseek.ts";
 import type { DeepSeekConfigError } from "../common/settings.ts";
+import { visible } from "../common/text.ts";
 import type { AgentRunError } from "./loop-types.ts";
 import type { LogWriteError } from "./log-file-types.ts";
 import { isEventOfType } from "./events.ts";
@@ -92,7 +93,7 @@ export function explain(failure: AgentRunError): Explanation {
       zh,
       en,
       "上面的日志完整保留了失败前发生的一切 / The log above keeps everything up to the failure.",
-      `详情 / Details: ${cause?.message ?? failure.message}`,
+      `详情 / Details: ${visible(cause?.message ?? failure.message)}`,
       ...OFFLINE,
     ],
   };
@@ -105,7 +106,7 @@ function explainMismatch(mismatch: string): Explanation {
     lines: [
       "回放时发出的请求和录制的不一致：投影或客户端改变了发给模型的内容。差异如下：",
       "A request differed from the recording: the projection or the client changed what the model is sent. The difference:",
-      mismatch,
+      visible(mismatch, { lines: true }),
     ],
   };
 }

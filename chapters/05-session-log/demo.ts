@@ -13,6 +13,8 @@ import { isDeepStrictEqual } from "node:util";
 import pc from "picocolors";
 import { readFlags, type Command, type Flags } from "../common/flags.ts";
 import { DeepSeekConfigError, type Env } from "../common/settings.ts";
+import { cannotWrite, explainSystemError, isSystemError, SYSTEM_ERROR_EXIT } from "../common/system-errors.ts";
+import { visible } from "../common/text.ts";
 import { findScenario, runScenario } from "../../fixtures/scenarios.ts";
 import { formatEvent, formatMessage } from "./demo-format.ts";
 import { budgetSpent, explainLostLog, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo-explain.ts";
@@ -21,6 +23,7 @@ import { explainYourThrow, replayDifference, tellYourThrow, yourFilesBanner, you
 import { connect, endQuietlyWhenPipeCloses, goesLive } from "./demo-setup.ts";
 import { refuseOutput } from "./output-file.ts";
 import { findLogProblems } from "./invariants.ts";
+import type { SessionEvent } from "./events.ts";
 import { AgentRunError } from "./loop-types.ts";
 import { Session } from "./session.ts";
 import { writeTimelinePage } from "./timeline/page.ts";
@@ -47,9 +50,17 @@ export interface DemoIO {
   readonly color?: boolean;
 }
 
-/** Runs the demo; resolves with the process exit code. */
+/** Runs the demo; resolves with the process exit code (not 0 when the page asked for was not written). */
 export async function main(argv: readonly string[], io: DemoIO): Promise<number> {
-  const args = readFlags(argv, COMMAND, { out: io.out, err: io.err ?? io.out });
+  const page = { written: true };
+  const code = await demo(argv, io, page);
+  return page.written ? code : Math.max(code, SYSTEM_ERROR_EXIT);
+}
+
+async function demo(argv: readonly string[], io: DemoIO, page: { written: boolean }): Promise<number> {
+  // What reaches the terminal from a log, a model or a file is shown, never obeyed (text.ts, visible).
+  const err = (line: string) => (io.err ?? io.out)(visible(line, { lines: true }));
+  const args = readFlags(argv, COMMAND, { out: io.out, err });
   if (typeof args === "number") return args;
   const c = pc.createColors(io.color ?? false);
   const mine = args.values.mine === true ? yourFilesBanner("npm run demo -- --mine") : [];
@@ -62,15 +73,22 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
   // A page is derived from the log: it may replace an earlier page, never the log (output-file.ts).
   const refused = typeof plan === "string" ? plan : refuseOutput("--html", args.values.html, [plan.load, plan.save]);
   if (typeof plan === "string" || refused !== undefined) {
-    (io.err ?? io.out)(`用法错误 / Usage error: ${refused}`);
+    err(`用法错误 / Usage error: ${refused}`);
     return 2;
+  }
+  // A page that cannot be written is said now, not after a run it would waste.
+  const unwritable = args.values.html === undefined ? undefined : cannotWrite(args.values.html, WRITE_PAGE);
+  if (unwritable !== undefined) {
+    err(unwritable);
+    return SYSTEM_ERROR_EXIT;
   }
   // --load alone tells the file's story with no model, so it needs no connection.
   const connection = plan.prompt === undefined ? undefined : connect(offline, io.env, plan.recording ?? SCENARIO);
   // Nothing printed should hold the key; scrubbing every line makes sure (a refused setting shows none).
-  const out = (line: string) =>
-    io.out(connection === undefined || connection instanceof DeepSeekConfigError ? line : connection.scrub(line));
-  const heading = ([zh, en]: readonly [string, string]) => out(`\n${c.bold(`=== ${zh} / ${en} ===`)}`);
+  // Nor may it drive the terminal: every line is made visible, only the demo's own headings are coloured.
+  const scrub = (line: string) => (connection === undefined || connection instanceof DeepSeekConfigError ? line : connection.scrub(line));
+  const out = (line: string) => io.out(visible(scrub(line), { lines: true }));
+  const heading = ([zh, en]: readonly [string, string]) => io.out(`\n${c.bold(`=== ${zh} / ${en} ===`)}`);
   const report = ({ title, lines }: Explanation) => {
     heading(title);
     for (const line of lines) out(`  ${line}`);
@@ -120,10 +138,21 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
     opened.stop();
     connection?.close();
     // The page is one more view derived from the log, written whether or not the run succeeded.
-    if (args.values.html !== undefined) {
-      const page = writeTimelinePage(session.events, args.values.html, { source: "npm run demo" });
-      out(`\n  时间线页面 / timeline page: ${page}`);
-    }
+    if (args.values.html !== undefined) page.written = writePage(session.events, args.values.html, out);
+  }
+}
+
+const WRITE_PAGE = ["无法写入时间线页面", "Cannot write the timeline page"] as const;
+
+/** Writes the page and says where; a file system that refuses is said in one sentence (false). */
+function writePage(events: readonly SessionEvent[], file: string, out: (line: string) => void): boolean {
+  try {
+    out(`\n  时间线页面 / timeline page: ${writeTimelinePage(events, file, { source: "npm run demo" })}`);
+    return true;
+  } catch (error) {
+    if (!isSystemError(error)) throw error;
+    out(`\n  ${explainSystemError(error, WRITE_PAGE, file)}`);
+    return false;
   }
 }
 
@@ -155,7 +184,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   endQuietlyWhenPipeCloses();
   // Ctrl-C: every event logged so far is already in the --save file (each is written before append returns).
   process.once("SIGINT", () => {
-    for (const line of ["", ...interruptedNote(process.argv.slice(2))]) console.log(line);
+    for (const line of ["", ...interruptedNote(process.argv.slice(2))]) console.log(visible(line));
     process.exit(130);
   });
   const io = { out: console.log, err: console.error, env: process.env, color: pc.isColorSupported };

@@ -5,7 +5,7 @@ import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import type { StreamChunk } from "../05-session-log/events.ts";
 import { describeFailure, type FailedCall } from "./deepseek-errors.ts";
-import { parseReply } from "./deepseek-reply.ts";
+import { parseReply, scrubReply } from "./deepseek-reply.ts";
 import { readStream } from "./deepseek-stream.ts";
 import type { AssistantMessage, Message, ToolCall } from "./messages.ts";
 import { MissingApiKeyError, readSettings, type DeepSeekSettings, type Env } from "./settings.ts";
@@ -82,7 +82,8 @@ export class DeepSeekClient implements StreamingChatClient {
   async chat(request: ChatRequest, options: CallOptions = {}): Promise<AssistantMessage> {
     try {
       const completion: unknown = await this.#openai.chat.completions.create(this.#body(request), { signal: options.signal });
-      return parseReply(completion);
+      // What the server said may echo the request, key and all (a proxy, a test server): never pass it on.
+      return scrubReply(parseReply(completion), this.#apiKey);
     } catch (error) {
       options.signal?.throwIfAborted();
       throw describeFailure(error, this.#call());

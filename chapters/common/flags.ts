@@ -56,6 +56,9 @@ export function readFlags<F extends Flags>(
       strict: true,
       allowPositionals: command.positionals ?? false,
     });
+    // `--save=` or `--save ""` gives an empty value: no file, no question, no port is named by it.
+    const empty = Object.keys(values).find((name) => values[name] === "");
+    if (empty !== undefined) return usageError(`--${empty} 的值是空的`, `--${empty} needs a value, not an empty one`, command, print.err);
     // parseArgs checked each value against its flag's type, which is what FlagValues<F> says.
     if (values.help !== true) return { values: values as FlagValues<F>, positionals };
     for (const line of usage(command)) print.out(line);
@@ -63,10 +66,15 @@ export function readFlags<F extends Flags>(
   } catch (error) {
     const zh = usageErrorInChinese(error);
     if (zh === undefined) throw error;
-    print.err(`用法错误：${zh} / Usage error: ${(error as Error).message}`);
-    for (const line of usage(command)) print.err(line);
-    return 2;
+    return usageError(zh, (error as Error).message, command, print.err);
   }
+}
+
+/** Says what is wrong with the command line, then how it is used; 2 is the exit code for that. */
+function usageError<F extends Flags>(zh: string, en: string, command: Command<F>, err: Printer): number {
+  err(`用法错误：${zh} / Usage error: ${en}`);
+  for (const line of usage(command)) err(line);
+  return 2;
 }
 
 /** parseArgs throws a TypeError with a `code` for a bad command line; anything else is a real error. */

@@ -1,9 +1,53 @@
-// Text fit to print: cut to one short line, and with no part of the API key left in it.
+// Text fit to print: cut to one short line, with its control characters shown instead of obeyed,
+// and with no part of the API key left in it.
 
 /** Cuts `text` to at most `max` characters, the last one an ellipsis when something was cut. */
 export function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+
+// ── visible: text from a log, a model or a file can say anything, but it cannot drive the terminal ──
+
+/**
+ * What a terminal obeys or hides instead of showing: C0 controls (ESC starts every escape sequence:
+ * colours, cursor moves, line erases, title changes, OSC 52 clipboard writes), DEL, C1 controls (U+009B
+ * is a one-character CSI), format characters (bidi overrides and isolates U+202A–202E and U+2066–2069,
+ * zero-width spaces and joiners, the BOM, tag characters), the line and paragraph separators, and a
+ * surrogate left without its pair: Unicode's categories Cc, Cf, Zl, Zp and Cs. The tag block is named
+ * whole, as its unassigned code points hide text just as well as its assigned ones.
+ */
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u{e0000}-\u{e007f}]/gu;
+const NAMED: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+export interface VisibleOptions {
+  /**
+   * Keep line breaks ("\n") and tabs as they are, for text printed over several lines (③'s message
+   * bodies, a test's failure). "\r" is shown even then: alone it moves back over the line to write on it.
+   */
+  readonly lines?: boolean;
+}
+
+/**
+ * The text with every character of HIDDEN written out as an escape (`\x1b`, `\u202e`, `\u{e0041}`,
+ * `\n`), so that it is seen, not obeyed: an escape sequence in a log prints as text and does nothing.
+ * Everything else, Chinese and emoji included, is left as it is (an emoji joined with U+200D shows
+ * its joiners). A backslash already in the text is
+ * not doubled: the point is what the terminal does, and paths would become hard to read.
+ */
+export function visible(text: string, options: VisibleOptions = {}): string {
+  return text.replace(HIDDEN, (char) => {
+    if (options.lines === true && (char === "\n" || char === "\t")) return char;
+    return NAMED[char] ?? escapeCodePoint(char.codePointAt(0) ?? 0);
+  });
+}
+
+function escapeCodePoint(code: number): string {
+  const hex = code.toString(16);
+  if (code <= 0xff) return `\\x${hex.padStart(2, "0")}`;
+  return code <= 0xffff ? `\\u${hex.padStart(4, "0")}` : `\\u{${hex}}`;
+}
+
+// ── scrubKey: no part of the API key in anything printed or written ───────────────────────────────
 
 /** Shorter than this, a "key" is no real API key, and taking it out would blank ordinary words. */
 export const SHORTEST_KEY = 8;
@@ -28,6 +72,47 @@ export function scrubKey(text: string, key: string): string {
   return clean.replace(new RegExp(`${escapeRegExp(key.slice(0, 8))}[\\w-]*`, "g"), "[redacted]");
 }
 
+/** Whether `text` holds the key as scrubKey finds it (whole, or a long key's first 8 characters), leaving masks aside. */
+export function holdsKey(text: string, key: string): boolean {
+  return scrubKey(text, key) !== scrubKey(text, "");
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * scrubKey for a text that arrives in pieces (a streamed reply): a key cut in two by the pieces is
+ * still found. Every rule of scrubKey matches a run of letters, digits, "_", "-" and "*", so each piece
+ * is passed on up to the run it ends in, and that run is held back until a later piece ends it (or
+ * until `end`). Joined, what comes out is exactly scrubKey of the whole text (for a key of those
+ * characters, as DeepSeek's are; a key with others is still found whole).
+ */
+export class KeyScrubber {
+  #held = "";
+  constructor(private readonly key: string) {}
+
+  /** What can be passed on now, scrubbed; possibly "" while a word that may be the key is still arriving. */
+  push(piece: string): string {
+    const text = this.#held + piece;
+    const cut = Math.min(text.search(/[\w*-]*$/), this.#keyStartAtEnd(text));
+    this.#held = text.slice(cut);
+    return scrubKey(text.slice(0, cut), this.key);
+  }
+
+  /** The rest, scrubbed: call it once the text is complete (or has stopped arriving). */
+  end(): string {
+    const rest = this.#held;
+    this.#held = "";
+    return scrubKey(rest, this.key);
+  }
+
+  /** Where the longest end of `text` that begins the key starts (text.length when none does). */
+  #keyStartAtEnd(text: string): number {
+    if (this.key.length < SHORTEST_KEY) return text.length;
+    for (let start = Math.max(0, text.length - this.key.length + 1); start < text.length; start++) {
+      if (this.key.startsWith(text.slice(start))) return start;
+    }
+    return text.length;
+  }
 }

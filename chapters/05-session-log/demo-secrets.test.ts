@@ -1,0 +1,47 @@
+// No part of the API key in any file the workbook writes. A server that echoes the Authorization
+// header back into its replies (a careless proxy; here the loopback stand-in) once put the key
+// verbatim into the --save log and the --html page. The client now takes it out of every reply before
+// anything logs it (scrubReply), so neither file, nor the terminal, holds any piece of it.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, describe, expect, test } from "vitest";
+import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
+import { startStandIn, type StandIn } from "../../fixtures/standin.ts";
+import { runInProcess } from "./demo-testing.ts";
+
+// Mixed case and no words, so that no piece of it turns up anywhere by chance.
+const KEY = "sk-Zq9Xw2Vr7Lp4Kt8Hm3Jn6Bc1";
+const dir = mkdtempSync(path.join(tmpdir(), "demo-secrets-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let standIn: StandIn | undefined;
+afterEach(async () => {
+  await standIn?.close();
+  standIn = undefined;
+});
+
+/** Every piece of the key 6 characters long that `text` holds. */
+function piecesOfKey(text: string): string[] {
+  const pieces = Array.from({ length: KEY.length - 5 }, (_, at) => KEY.slice(at, at + 6));
+  return pieces.filter((piece) => text.includes(piece));
+}
+
+describe("a server that echoes the key into its replies", () => {
+  test("the --save log, the --html page and the terminal hold no piece of the key", async () => {
+    const replies = loadFixture(fixturePath("calculator")).exchanges.map((exchange) => exchange.response);
+    standIn = await startStandIn({ apiKey: KEY, replies, echoAuthorization: true });
+    const log = path.join(dir, "run.jsonl");
+    const page = path.join(dir, "run.html");
+    const { code, text } = await runInProcess(["--save", log, "--html", page], {
+      DEEPSEEK_API_KEY: KEY,
+      DEEPSEEK_BASE_URL: standIn.baseURL,
+    });
+    expect(code).toBe(0);
+    expect(standIn.remaining(), "both scripted replies were sent, echo and all").toBe(0);
+    const saved = readFileSync(log, "utf8");
+    expect(saved, "the echo reached the log, without the key").toContain("(you sent: Bearer [redacted])");
+    expect(piecesOfKey(saved), "the --save log").toEqual([]);
+    expect(piecesOfKey(readFileSync(page, "utf8")), "the --html page").toEqual([]);
+    expect(piecesOfKey(text), "the terminal").toEqual([]);
+  });
+});

@@ -1,0 +1,107 @@
+// When the operating system says no — a missing folder, a folder where a file should be, no
+// permission, a full disk, a port in use — the learner gets one sentence, Chinese first with the
+// English beside it, that names the file (or port) and the reason, never Node's raw error and stack.
+// Every command tells these failures here, and ends with exit code 1 as after any other failure.
+import { accessSync, constants, statSync } from "node:fs";
+import path from "node:path";
+import { visible } from "./text.ts";
+
+/** An error from the operating system, as Node reports it: a code such as "ENOENT" and the call that failed. */
+export interface SystemError extends Error {
+  readonly code: string;
+  readonly syscall: string;
+  readonly path?: string;
+  readonly port?: number;
+}
+
+/** The exit code after a file or network failure: the same as after any other failed run. */
+export const SYSTEM_ERROR_EXIT = 1;
+
+export function isSystemError(error: unknown): error is SystemError {
+  if (!(error instanceof Error)) return false;
+  const { code, syscall } = error as Partial<SystemError>;
+  return typeof code === "string" && /^E[A-Z]+$/.test(code) && typeof syscall === "string";
+}
+
+type Bilingual = readonly [zh: string, en: string];
+
+/** Why, by the error's code; the ones a learner meets while saving, loading and serving. */
+const REASONS: Readonly<Record<string, Bilingual>> = {
+  ENOENT: ["文件或它所在的文件夹不存在", "it does not exist (or the folder it is in does not)"],
+  EISDIR: ["这是一个文件夹，不是文件", "it is a folder, not a file"],
+  ENOTDIR: ["路径中的某一段不是文件夹", "a part of its path is not a folder"],
+  EACCES: ["没有权限", "permission denied"],
+  EPERM: ["操作不被允许", "the operation is not permitted"],
+  EROFS: ["文件系统是只读的", "it is on a read-only file system"],
+  ENOSPC: ["磁盘已满", "the disk is full"],
+  EFBIG: ["文件超过了允许的大小", "the file is larger than allowed"],
+  EDQUOT: ["磁盘配额已用完", "the disk quota is used up"],
+  ENAMETOOLONG: ["名字太长", "the name is too long"],
+  ELOOP: ["符号链接太多，可能成了环", "too many symbolic links (a loop?)"],
+  EMFILE: ["打开的文件太多", "too many files are open"],
+  EBUSY: ["正被占用", "it is busy"],
+  EADDRINUSE: [
+    "端口已被占用（用 --port 换一个，或者 --port 0 任选一个空闲端口）",
+    "the port is in use: choose another with --port, or --port 0 for any free one",
+  ],
+  EADDRNOTAVAIL: ["这个地址在本机上不可用", "the address is not available on this machine"],
+};
+
+/** What was being done, by the call that failed, when the caller does not say. */
+const DOING: Readonly<Record<string, Bilingual>> = {
+  open: ["无法打开", "Cannot open"],
+  read: ["无法读取", "Cannot read"],
+  write: ["无法写入", "Cannot write"],
+  mkdir: ["无法创建文件夹", "Cannot create the folder"],
+  rename: ["无法重命名", "Cannot rename"],
+  listen: ["无法监听", "Cannot listen on"],
+  access: ["无法写入", "Cannot write"],
+};
+
+/**
+ * The sentence for a failure of the operating system: `doing` (e.g. ["无法保存到", "Cannot save to"])
+ * and `target` (the file as the learner typed it) when the caller knows them better than the error.
+ */
+export function explainSystemError(error: SystemError, doing?: Bilingual, target?: string): string {
+  const [zhDoing, enDoing] = doing ?? DOING[error.syscall] ?? ["失败", "Failed"];
+  const named = target ?? error.path ?? (error.port === undefined ? "" : `127.0.0.1:${error.port}`);
+  const where = named === "" ? "" : ` ${visible(named)}`; // a read() on an open file names no path
+  const [zh, en] = REASONS[error.code] ?? ["操作系统拒绝了这个操作", "the operating system refused"];
+  // The reason first in Chinese, so that the path ends its half of the line and copies cleanly.
+  return `${zh}，${zhDoing}${where} / ${enDoing}${where}: ${en} (${error.code})`;
+}
+
+/**
+ * Throws the SystemError that writing `file` would meet, before any work is done that it would waste:
+ * a folder in its place (EISDIR), a file on the way to it (ENOTDIR), no permission or a read-only file
+ * system (EACCES, EROFS). Folders that do not exist yet are fine: they will be made, if the first
+ * existing one above them can be written.
+ */
+export function checkWritable(file: string): void {
+  const absolute = path.resolve(file);
+  const found = statSync(absolute, { throwIfNoEntry: false });
+  if (found?.isDirectory()) throw systemError("EISDIR", "open", file);
+  if (found !== undefined) {
+    accessSync(absolute, constants.W_OK);
+    return;
+  }
+  let folder = path.dirname(absolute);
+  while (statSync(folder, { throwIfNoEntry: false }) === undefined) folder = path.dirname(folder);
+  if (!statSync(folder).isDirectory()) throw systemError("ENOTDIR", "open", file);
+  accessSync(folder, constants.W_OK | constants.X_OK);
+}
+
+/** The sentence that says why `file` cannot be written, or undefined when it can (see checkWritable). */
+export function cannotWrite(file: string, doing?: Bilingual): string | undefined {
+  try {
+    checkWritable(file);
+    return undefined;
+  } catch (error) {
+    if (!isSystemError(error)) throw error;
+    return explainSystemError(error, doing, file);
+  }
+}
+
+function systemError(code: string, syscall: string, file: string): SystemError {
+  return Object.assign(new Error(`${code}: ${syscall} '${file}'`), { code, syscall, path: file });
+}
