@@ -6,6 +6,8 @@
 // recursive walk is fine: check the depth before going a level deeper, and past the limit throw a
 // JsonValueError whose reason names it. Read each property once, through its descriptor: a getter or
 // a Proxy runs the caller's code, and whatever that throws becomes a JsonValueError (its cause).
+// The copy is made of ordinary `{}` and `[]`, even where the input has a null prototype: the same
+// values JSON.parse gives, so a log read back from a file holds exactly what the live one held.
 // The rules in full: exercises/05-session-log/README.md#step-05-1 and 05.1-freeze-json.test.ts.
 // Run: npx vitest exercises/05-session-log/05.1-freeze-json.test.ts
 import { todo } from "./todo.ts";
