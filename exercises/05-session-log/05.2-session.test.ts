@@ -45,7 +45,10 @@ function containers(value: unknown, path = "$"): [string, object][] {
  * the prototype an object already has succeeds even on a frozen one, so a fresh `{}` is used.
  */
 function expectEveryWriteToThrow(target: object, where: string): void {
-  expect(Object.isFrozen(target), `${where} is not frozen (Object.isFrozen is false): the snapshot, each event and all of its data must be frozen`).toBe(true);
+  expect(
+    Object.isFrozen(target),
+    `${where} is not frozen (Object.isFrozen is false): the snapshot, each event and all of its data must be frozen`,
+  ).toBe(true);
   const record = target as Record<string, unknown>;
   const [firstKey] = Object.keys(target);
   const writes: [string, () => unknown][] = [

@@ -1,11 +1,19 @@
-import { type LoadedLog, type ReadOptions } from "../../chapters/05-session-log/log-file-types.ts";
-import type { Session } from "../../chapters/05-session-log/session.ts";
-import { type SessionLog } from "../../chapters/05-session-log/session-types.ts";
+import { findLogProblems } from "../../chapters/05-session-log/invariants.ts";
+import {
+  LogFileError,
+  RepairError,
+  type LoadedLog,
+  type ReadOptions,
+  type TornLine,
+} from "../../chapters/05-session-log/log-file-types.ts";
+import { Session } from "../../chapters/05-session-log/session.ts";
+import { ReplayError, type SessionLog } from "../../chapters/05-session-log/session-types.ts";
 import { todo } from "./todo.ts";
 
 // Given (chapters/05-session-log/log-file-types.ts): what reading gives back (LoadedLog, TornLine), the
 // options (ReadOptions), and the errors: LogFileError(code, source, line, detail, { cause }) and
-// RepairError(problems). Imported above with the chapter's pieces you will need; node:fs is yours to add.
+// RepairError(problems). Also imported above: the chapter's Session (Session.fromLog), ReplayError
+// (what fromLog throws) and findLogProblems (invariants.ts). node:fs is yours to add.
 
 /**
  * Saves the session's log to `file` as it grows; returns the function that stops (and closes the file).
