@@ -4,7 +4,9 @@
 import pc from "picocolors";
 import { stubStepOf } from "../exercises/05-session-log/todo.ts";
 import { isMain, runMain, shown } from "./learner.ts";
-import { StepRunner, type FileOutcome, type TestOutcome } from "./step-runner.ts";
+// Type-only: `npm run watch` imports this file for classify, and must not wait for vitest to load
+// before its first screen (runSteps loads the runner when it is called).
+import type { FileOutcome, StepRunner, TestOutcome } from "./step-runner.ts";
 import { exercisesDir, guideLink, steps, type Step } from "./steps.ts";
 
 export type { FileOutcome, TestOutcome } from "./step-runner.ts";
@@ -177,7 +179,7 @@ function describe(status: StepStatus, step: Step, passed: ReadonlySet<string>): 
 
 /** Runs every step's tests once (or those of `list`) and classifies each. */
 export async function runSteps(list: readonly Step[] = steps, runner?: StepRunner): Promise<StepReport[]> {
-  const own = runner ?? (await StepRunner.start());
+  const own = runner ?? (await (await import("./step-runner.ts")).StepRunner.start());
   try {
     const outcomes = await own.run(list);
     return list.map((step, index) => ({ step, status: classify(outcomes[index]!, step.id) }));

@@ -17,6 +17,10 @@ export interface Screen {
   readonly running?: boolean;
   /** The steps after the current one are still being checked. */
   readonly checking?: boolean;
+  /** The step to show (the focused one, `npm run watch -- 05.6`); by default the first not passing. */
+  readonly current?: StepReport | undefined;
+  /** Ids of the steps whose state is from before: the last session or the last save. */
+  readonly lastKnown?: readonly string[];
 }
 
 const maxMessageLines = 12;
@@ -24,7 +28,7 @@ const maxDiffLines = 16;
 
 export function renderScreen(screen: Screen): string {
   const { reports } = screen;
-  const current = nextStep(reports);
+  const current = "current" in screen ? screen.current : nextStep(reports);
   const lines = [
     pc.bold("第 05 章 会话日志 · 专注模式 / Chapter 05 session log · watch"),
     `${current?.step.id ?? "✓"} ${progressBar(reports)}`,
@@ -41,7 +45,7 @@ export function renderScreen(screen: Screen): string {
     lines.push(pc.green(pc.bold("全部练习步骤都通过了，做得好！/ Every step passes. Well done!")));
     lines.push("和答案对照 / compare with the answers:", "  npm run compare -- <练习步骤 step>");
   } else {
-    lines.push(...currentStep(current));
+    lines.push(...currentStep(current, (screen.lastKnown ?? []).includes(current.step.id)));
   }
   if (screen.hint !== undefined && screen.showList !== true) lines.push("", screen.hint);
   const took = screen.tookMs === undefined ? "" : pc.dim(`   用时 / took ${(screen.tookMs / 1000).toFixed(2)} s`);
@@ -49,13 +53,13 @@ export function renderScreen(screen: Screen): string {
     screen.running === true
       ? pc.yellow("运行中 / running …")
       : screen.checking === true
-        ? pc.dim("正在检查其余练习步骤 / checking the other steps …")
+        ? pc.dim("正在检查练习步骤 / checking the steps …")
         : pc.dim("保存文件即重跑 / save a file to re-run");
   lines.push("", `${state} · ${pc.bold("h")} 提示 hint · ${pc.bold("l")} 列表 list · ${pc.bold("q")} 退出 quit${took}`);
   return lines.join("\n");
 }
 
-function currentStep({ step, status }: StepReport): string[] {
+function currentStep({ step, status }: StepReport, lastKnown: boolean): string[] {
   const challenge = step.kind === "challenge" ? pc.magenta("挑战 challenge · ") : "";
   const lines = [
     pc.bold(`练习步骤 ${step.id} — ${challenge}${step.titleZh}`),
@@ -63,7 +67,7 @@ function currentStep({ step, status }: StepReport): string[] {
     `文件 / file:   ${shown(path.join(exercisesDir, step.file))}`,
     `测试 / tests:  ${shown(path.join(exercisesDir, step.test))}`,
     "",
-    verdict(status),
+    verdict(status) + (lastKnown ? pc.dim("  （上次的结果，正在重新检查 / last known, checking again …）") : ""),
   ];
   if (status.kind === "failing" || status.kind === "not-started") {
     const { first } = status;
