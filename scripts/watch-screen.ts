@@ -99,7 +99,7 @@ function verdict(status: StepStatus): string {
     case "missing":
       return pc.yellow("? 找不到测试文件 / test file not found");
     case "unchecked":
-      return pc.dim("还没检查 / not checked yet");
+      return pc.dim("正在检查 / checking …");
   }
 }
 

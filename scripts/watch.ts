@@ -239,7 +239,7 @@ export function watchExercises(onSave: (file: string) => void, dir = exercisesDi
 }
 
 const COMMAND = {
-  usage: ["npm run watch", "npm run watch -- <练习步骤 step>   从这一步开始 / start at this step, e.g. 05.6"],
+  usage: ["npm run watch", "npm run watch -- <练习步骤 step>   先看这个练习步骤，例如 05.6 / show this step first, e.g. 05.6"],
   flags: {},
   positionals: true,
 } as const satisfies Command<Flags>;
@@ -277,15 +277,6 @@ function writeWatchState(file: string, states: Readonly<Record<string, StepStatu
   }
 }
 
-/** A Runner to hand the loop at once, while the real one (vitest in a child process) is still starting. */
-function whenReady(starting: Promise<Runner>): Runner {
-  return {
-    run: async (list) => (await starting).run(list),
-    changed: (file) => void starting.then((runner) => runner.changed(file)),
-    close: async () => (await starting).close(),
-  };
-}
-
 async function main(argv: readonly string[]): Promise<void> {
   const args = readWatchArgs(argv);
   if (typeof args === "number") {
@@ -293,7 +284,8 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   const pool = process.env.WORKBOOK_WATCH_POOL === "forks" ? "forks" : "threads";
-  const runner = whenReady(WatchRunner.start({ pool }));
+  // Not awaited: vitest starts in its child process while the first screen is already up.
+  const runner = WatchRunner.spawn({ pool });
   const clear = process.stdout.isTTY ? "\x1b[H\x1b[2J\x1b[3J" : "\n";
   const stateFile = watchStateFile();
   const loop = new WatchLoop({
