@@ -3,7 +3,8 @@
 // next. In Chinese with the English beside it. `npm run watch` shows the same list on its `l` key.
 import pc from "picocolors";
 import { stubStepOf } from "../exercises/05-session-log/todo.ts";
-import { isMain, runMain, shown } from "./learner.ts";
+import type { Command, Flags } from "../chapters/common/flags.ts";
+import { isMain, readArgs, runMain, shown } from "./learner.ts";
 // Type-only: `npm run watch` imports this file for classify, and must not wait for vitest to load
 // before its first screen (runSteps loads the runner when it is called).
 import type { FileOutcome, StepRunner, TestOutcome } from "./step-runner.ts";
@@ -188,8 +189,12 @@ export async function runSteps(list: readonly Step[] = steps, runner?: StepRunne
   }
 }
 
+/** The command line, read through the one flag table (chapters/common/flags.ts). */
+export const COMMAND = { usage: ["npm run progress"], flags: {} } as const satisfies Command<Flags>;
+
 if (isMain(import.meta.url)) {
   await runMain(async () => {
+    readArgs(process.argv.slice(2), COMMAND);
     console.log(pc.dim(`正在运行 ${shown(exercisesDir)} 的练习测试（几秒钟）/ running the exercise tests (a few seconds) …`));
     console.log(renderProgress(await runSteps()));
     process.exitCode = 0; // failing tests are what progress reports, not an error of the command

@@ -52,6 +52,12 @@ export interface Step {
   readonly hints: readonly string[];
   /** Earlier steps whose code this step's tests also run (see each test file's opening comment). */
   readonly needs: readonly string[];
+  /**
+   * Other learner files the step has the learner change besides its own (05.6 wires its cache into
+   * session.ts), each with what goes there: `npm run reset` restores only `file`, and says what else
+   * the step touched.
+   */
+  readonly alsoEdits?: readonly { readonly file: string; readonly whatZh: string; readonly what: string }[];
 }
 
 const entries: readonly Step[] = [
@@ -498,6 +504,14 @@ const entries: readonly Step[] = [
         "不要用 `subscribe` 喂缓存：订阅者里的 append 要等那个订阅者返回后才轮到它，而 `fromLog` 根本不通知任何订阅者。",
     ],
     needs: ["05.1", "05.2", "05.3", "05.4"],
+    alsoEdits: [
+      {
+        file: "session.ts",
+        whatZh:
+          "接线：#messages = new MessageCache()，#commit 里的 this.#messages.project(event)，deriveMessages() 返回 this.#messages.messages()",
+        what: "the wiring: #messages = new MessageCache(), this.#messages.project(event) in #commit, deriveMessages() returning this.#messages.messages()",
+      },
+    ],
   },
   {
     id: "05.7",

@@ -6,6 +6,7 @@ import { stripVTControlCharacters as plain } from "node:util";
 import { describe, expect, test } from "vitest";
 import { NotImplementedError } from "../exercises/05-session-log/todo.ts";
 import type { FileOutcome, TestOutcome } from "./step-runner.ts";
+import { FlagsAnswer } from "./learner.ts";
 import { findStep, steps, type Step } from "./steps.ts";
 import { readWatchArgs, watchExercises, WatchLoop, type LoopOptions, type Runner } from "./watch.ts";
 
@@ -34,6 +35,17 @@ class FakeRunner implements Runner {
     this.changes.push(file);
   }
   async close(): Promise<void> {}
+}
+
+/** What the flag table answered instead of arguments: the exit code and the text runMain prints. */
+function answerTo(read: () => unknown): { exitCode: number; text: string } | undefined {
+  try {
+    read();
+  } catch (error) {
+    if (error instanceof FlagsAnswer) return { exitCode: error.exitCode, text: error.lines.join("\n") };
+    throw error;
+  }
+  return undefined;
 }
 
 const three = ["05.1", "05.2", "05.3"].map((id) => findStep(id)!);
@@ -224,24 +236,18 @@ describe("npm run watch: any step, at once", () => {
   });
 
   test("the command line: one step id; --help and anything else answer like the other commands", () => {
-    const printed: string[] = [];
-    const log = console.log;
-    const error = console.error;
-    console.log = (line: string) => printed.push(line);
-    console.error = (line: string) => printed.push(line);
-    try {
-      expect(readWatchArgs([])).toEqual({ focus: undefined });
-      expect(readWatchArgs(["05.6"])).toEqual({ focus: findStep("05.6") });
-      expect(readWatchArgs(["--help"])).toBe(0);
-      expect(printed.join("\n")).toContain("npm run watch -- <练习步骤 step>");
-      expect(readWatchArgs(["--bogus"])).toBe(2);
-      expect(printed.join("\n")).toContain("用法错误：没有这个参数 / Usage error:");
-      expect(() => readWatchArgs(["5.6"])).toThrow(`没有练习步骤 "5.6" / unknown step "5.6"`);
-      expect(() => readWatchArgs(["05.1", "05.2"])).toThrow("expected one step id");
-    } finally {
-      console.log = log;
-      console.error = error;
-    }
+    expect(readWatchArgs([])).toEqual({ focus: undefined });
+    expect(readWatchArgs(["05.6"])).toEqual({ focus: findStep("05.6") });
+    expect(answerTo(() => readWatchArgs(["--help"]))).toMatchObject({
+      exitCode: 0,
+      text: expect.stringContaining("npm run watch -- <练习步骤 step>"),
+    });
+    expect(answerTo(() => readWatchArgs(["--bogus"]))).toMatchObject({
+      exitCode: 2,
+      text: expect.stringContaining("用法错误：没有这个参数 / Usage error:"),
+    });
+    expect(() => readWatchArgs(["5.6"])).toThrow(`没有练习步骤 "5.6" / unknown step "5.6"`);
+    expect(() => readWatchArgs(["05.1", "05.2"])).toThrow("expected one step id");
   });
 });
 

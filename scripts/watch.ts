@@ -11,9 +11,9 @@
 import { mkdirSync, readFileSync, watch, writeFileSync, type FSWatcher } from "node:fs";
 import path from "node:path";
 import pc from "picocolors";
-import { readFlags, type Command, type Flags } from "../chapters/common/flags.ts";
+import type { Command, Flags } from "../chapters/common/flags.ts";
 import { hintCommand, hintStateFile } from "./hint.ts";
-import { isMain, requireStep, runMain, UsageError } from "./learner.ts";
+import { isMain, readArgs, requireStep, runMain } from "./learner.ts";
 import { classify, nextStep, type StepReport, type StepStatus } from "./progress.ts";
 import type { FileOutcome } from "./step-runner.ts";
 import { exercisesDir, root, steps, type Step } from "./steps.ts";
@@ -244,12 +244,9 @@ const COMMAND = {
   positionals: true,
 } as const satisfies Command<Flags>;
 
-/** The step named on the command line, `undefined` for none, or the exit code after --help or a usage error. */
-export function readWatchArgs(argv: readonly string[], list: readonly Step[] = steps): { focus: Step | undefined } | number {
-  const args = readFlags(argv, COMMAND, { out: console.log, err: console.error });
-  if (typeof args === "number") return args;
-  const [id, ...more] = args.positionals;
-  if (more.length > 0) throw new UsageError(`只能给一个练习步骤 / expected one step id, got: ${args.positionals.join(" ")}`);
+/** The step named on the command line, if any (--help and a wrong flag are a FlagsAnswer, for runMain). */
+export function readWatchArgs(argv: readonly string[], list: readonly Step[] = steps): { focus: Step | undefined } {
+  const { id } = readArgs(argv, COMMAND);
   return { focus: id === undefined ? undefined : requireStep(id, "watch", list) };
 }
 
@@ -279,10 +276,6 @@ function writeWatchState(file: string, states: Readonly<Record<string, StepStatu
 
 async function main(argv: readonly string[]): Promise<void> {
   const args = readWatchArgs(argv);
-  if (typeof args === "number") {
-    process.exitCode = args;
-    return;
-  }
   const pool = process.env.WORKBOOK_WATCH_POOL === "forks" ? "forks" : "threads";
   // Not awaited: vitest starts in its child process while the first screen is already up.
   const runner = WatchRunner.spawn({ pool });
