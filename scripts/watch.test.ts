@@ -8,7 +8,7 @@ import { NotImplementedError } from "../exercises/05-session-log/todo.ts";
 import type { FileOutcome, TestOutcome } from "./step-runner.ts";
 import { FlagsAnswer } from "./learner.ts";
 import { findStep, steps, type Step } from "./steps.ts";
-import { readWatchArgs, watchExercises, WatchLoop, type LoopOptions, type Runner } from "./watch.ts";
+import { readWatchArgs, readWatchState, watchExercises, WatchLoop, type LoopOptions, type Runner } from "./watch.ts";
 
 const stubbed = (id: string): TestOutcome => ({
   name: `${id} > a rule`,
@@ -233,6 +233,23 @@ describe("npm run watch: any step, at once", () => {
     expect(last()).toContain("not implemented yet — step 05.2");
     expect(last()).not.toContain("上次的结果");
     expect(Object.keys(remembered.at(-1) ?? {}), "every step's new state is kept for the next start").toEqual(["05.1", "05.2", "05.3"]);
+  });
+
+  test("a saved state that is not JSON, or an entry not in the shape the screen draws, is no state", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "workbook-watch-state-"));
+    const file = path.join(dir, "watch-state.json");
+    try {
+      writeFileSync(file, "{ torn");
+      expect(readWatchState(file)).toEqual({});
+      const failing = { kind: "failing", failing: 1, total: 2, first: { name: "a rule", state: "failed", errors: ["no"] } };
+      writeFileSync(
+        file,
+        JSON.stringify({ "05.1": { kind: "passed", total: 3 }, "05.2": failing, "05.3": { kind: "failing" }, p2: { kind: "new" } }),
+      );
+      expect(readWatchState(file)).toEqual({ "05.1": { kind: "passed", total: 3 }, "05.2": failing });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("the command line: one step id; --help and anything else answer like the other commands", () => {

@@ -255,13 +255,40 @@ export function watchStateFile(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(env.WORKBOOK_STATE_DIR ?? path.join(root, ".workbook"), "watch-state.json");
 }
 
-/** The states saved last time; a missing or unreadable file means none (they are only shown until re-checked). */
+/**
+ * The states saved last time, by step id. A missing or unreadable file means none, and an entry not
+ * in the shape the screen draws (an older workbook's, say) is dropped: they are only a head start.
+ */
 export function readWatchState(file: string): Record<string, StepStatus> {
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, StepStatus>) : {};
+    parsed = JSON.parse(readFileSync(file, "utf8"));
   } catch {
     return {};
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};
+  return Object.fromEntries(Object.entries(parsed).filter(([, status]) => drawable(status)));
+}
+
+function drawable(status: unknown): status is StepStatus {
+  if (typeof status !== "object" || status === null) return false;
+  const { kind, total, first, message } = status as Record<string, unknown>;
+  const test = first as { name?: unknown; errors?: unknown } | undefined;
+  const firstOk = typeof test === "object" && test !== null && typeof test.name === "string" && Array.isArray(test.errors);
+  switch (kind) {
+    case "passed":
+      return typeof total === "number";
+    case "failing":
+    case "not-started":
+      return typeof total === "number" && firstOk;
+    case "waiting":
+      return typeof total === "number" && Array.isArray((status as { waitsOn?: unknown }).waitsOn);
+    case "broken":
+      return typeof message === "string";
+    case "missing":
+      return true;
+    default:
+      return false;
   }
 }
 
