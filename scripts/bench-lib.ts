@@ -1,5 +1,6 @@
 // What every benchmark shares: a median timer, and a log shaped like real runs (the book's 12-event
 // calculator round trip, turn after turn) to append from.
+import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import type { JsonObject } from "../chapters/05-session-log/json-value.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
@@ -13,6 +14,13 @@ export function median(runs: number, work: () => void): number {
     times.push(performance.now() - start);
   }
   return middle(times);
+}
+
+/** The load average right now (1, 5 and 15 minutes, as /proc/loadavg has it), to print beside a timing: numbers vary with it. */
+export function loadNow(): string {
+  return `load ${loadavg()
+    .map((load) => load.toFixed(2))
+    .join(" ")} on ${cpus().length} cores`;
 }
 
 /** The median of measured times. */

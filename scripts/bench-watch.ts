@@ -1,15 +1,21 @@
-// `npm run bench:watch`: how long `npm run watch` takes from saving a file to showing the result, for
-// steps 05.1–05.3. It works in a copy of the workbook in a temporary folder (your exercise files are
-// never touched), runs the real loop (fs watcher, vitest runner, classification), and saves the
-// step's file again and again, timing each save to its result:
+// `npm run bench:watch`: how long `npm run watch` takes to start, and from saving a file to showing the
+// result, for steps 05.1–05.3. It works in a copy of the workbook in a temporary folder (your exercise
+// files are never touched).
+// Start: the real `npm run watch` process (node --import tsx scripts/watch.ts), timed from spawning it
+// to its first screen (with and without a saved last known state), to the current step's result, and
+// to every step checked; beside a bare `node --import tsx` start that runs nothing.
+// Save → result: the real loop (fs watcher, vitest runner, classification), saving the step's file
+// again and again, timing each save to its result:
 //   red    the file is the untouched stub: every test stops at todo()
 //   green  the file is the answer: every test runs to the end and passes (the slowest case)
-// Medians and maxima over the repetitions; timings vary with load, so they are printed, never asserted.
-//   npm run bench:watch [-- --runs 10 --pool forks]   (threads is what watch uses; forks for comparison)
-import { spawnSync } from "node:child_process";
+// Medians and maxima over the repetitions, each with the load average when it was measured; timings
+// vary with load, so they are printed, never asserted.
+//   npm run bench:watch [-- --runs 10 --starts 3 --pool forks]   (threads is what watch uses; forks for comparison)
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { loadNow, middle } from "./bench-lib.ts";
 import type { StepReport, StepStatus } from "./progress.ts";
 import { WatchRunner } from "./watch-runner.ts";
 import { chapterDir, exercisesDir, findStep, root, shippedStubsDir, steps, type Step } from "./steps.ts";
@@ -86,15 +92,93 @@ function describeOutcome(status: StepStatus | undefined): string {
 
 function summary({ times, outcome }: Timed): string {
   const sorted = [...times].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
   const max = Math.round(sorted[sorted.length - 1] ?? Number.NaN);
-  return `median ${Math.round(median)} ms, max ${max} ms | ${outcome} | ${sorted.map(Math.round).join(" ")}`;
+  return `median ${Math.round(middle(times))} ms, max ${max} ms | ${outcome} | ${sorted.map(Math.round).join(" ")} | ${loadNow()}`;
+}
+
+/** Milliseconds from spawning `npm run watch` to each milestone on its screen; then it is told q. */
+interface StartTimes {
+  readonly firstScreen: number;
+  /** The current step's own result (05.1 untouched: "not started"). */
+  readonly result: number;
+  /** Every step checked: the screen stops saying it is checking. */
+  readonly allChecked: number;
+}
+
+function timeStart(stateDir: string): Promise<StartTimes> {
+  const startedAt = performance.now();
+  const watch = spawn(process.execPath, ["--import", "tsx", "scripts/watch.ts"], {
+    env: { ...process.env, WORKBOOK_STATE_DIR: stateDir },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  let screen = "";
+  const seen: Partial<Record<keyof StartTimes, number>> = {};
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => watch.kill("SIGKILL"), 180_000);
+    watch.stdout.setEncoding("utf8");
+    watch.stdout.on("data", (chunk: string) => {
+      screen = (screen + chunk).slice(-20_000);
+      const last = screen.slice(screen.lastIndexOf("第 05 章"));
+      const at = performance.now() - startedAt;
+      if (last.includes("练习步骤 05.1")) seen.firstScreen ??= at;
+      if (last.includes("还没开始") && !last.includes("上次的结果")) seen.result ??= at;
+      if (seen.result !== undefined && last.includes("保存文件即重跑")) {
+        seen.allChecked ??= at;
+        watch.stdin.write("q");
+      }
+    });
+    watch.on("exit", () => {
+      clearTimeout(timer);
+      const { firstScreen, result, allChecked } = seen;
+      if (firstScreen === undefined || result === undefined || allChecked === undefined)
+        reject(new Error(`watch stopped early:\n${screen}`));
+      else resolve({ firstScreen, result, allChecked });
+    });
+  });
+}
+
+async function timeStarts(starts: number): Promise<void> {
+  const bare: number[] = [];
+  for (let run = 0; run < starts; run++) {
+    const startedAt = performance.now();
+    spawnSync(process.execPath, ["--import", "tsx", "-e", ""]);
+    bare.push(performance.now() - startedAt);
+  }
+  console.log(`| start | median (ms) | each (ms) | load |\n|---|---|---|---|`);
+  const row = (what: string, times: number[]) =>
+    console.log(`| ${what} | ${Math.round(middle(times))} | ${times.map(Math.round).join(" ")} | ${loadNow()} |`);
+  row("bare `node --import tsx` (runs nothing)", bare);
+  const stateDir = mkdtempSync(path.join(tmpdir(), "workbook-bench-state-"));
+  try {
+    const fresh = await timeStart(stateDir); // no state yet: as on a fresh clone; it saves one
+    row("watch, first screen, fresh clone (no last known state)", [fresh.firstScreen]);
+    const again: StartTimes[] = [];
+    for (let run = 0; run < starts; run++) again.push(await timeStart(stateDir));
+    row(
+      "watch, first screen, with the last known state",
+      again.map((times) => times.firstScreen),
+    );
+    row(
+      "watch, the current step's result",
+      [fresh, ...again].map((times) => times.result),
+    );
+    row(
+      "watch, every step checked",
+      [fresh, ...again].map((times) => times.allChecked),
+    );
+  } finally {
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+  console.log("");
 }
 
 async function inCopy(): Promise<void> {
   const runs = Number(option("--runs", "10"));
   const pool = option("--pool", "threads") === "forks" ? "forks" : "threads";
-  console.log(`| step | state | save → result (${runs} saves, pool ${pool}) | the step's tests | each save (ms) |\n|---|---|---|---|---|`);
+  await timeStarts(Number(option("--starts", "3"))); // first, while every learner file is the shipped stub
+  console.log(
+    `| step | state | save → result (${runs} saves, pool ${pool}) | the step's tests | each save (ms) | load |\n|---|---|---|---|---|---|`,
+  );
   for (const id of benchSteps) {
     const step = findStep(id)!;
     // Earlier steps answered, so that this one is the current step and its tests can pass.
@@ -104,11 +188,7 @@ async function inCopy(): Promise<void> {
     const green = await timeSaves(step, answerAsLearnerFile(step), runs, pool);
     console.log(`| ${id} | green (answer) | ${summary(green)} |`);
   }
-  console.log(
-    `\nload average at the end: ${loadavg()
-      .map((load) => load.toFixed(1))
-      .join(", ")} (2 cores)`,
-  );
+  console.log(`\nat the end: ${loadNow()}`);
 }
 
 if (process.argv.includes("--in-copy")) {

@@ -7,7 +7,7 @@ import { freezeJson } from "../chapters/05-session-log/json.ts";
 import { MAX_JSON_DEPTH } from "../chapters/05-session-log/json-value.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
 import { measureApart } from "./bench-incremental.ts";
-import { calculatorSession, median } from "./bench-lib.ts";
+import { calculatorSession, loadNow, median } from "./bench-lib.ts";
 import { diskRows } from "./bench-disk.ts";
 import { writeCostPlot } from "./bench-plot.ts";
 import { root } from "./steps.ts";
@@ -83,7 +83,7 @@ rows.push(["deepest nesting JSON.stringify writes: plain arrays (levels, nearly 
 rows.push(...diskRows()); // the log on disk with streamed replies (bench-disk.ts)
 
 const machine = `Node ${process.version}, ${process.platform}/${process.arch}`;
-console.log(`${machine}, median of 5–9 runs\n`);
+console.log(`${machine}, median of 5–9 runs, ${loadNow()} at the start\n`);
 console.log("| operation | time (or count) |\n|---|---|");
 for (const [operation, time] of rows) console.log(`| ${operation} | ${time} |`);
 
@@ -111,3 +111,4 @@ for (const [index, [count, ratio]] of incremental.appendAndDerive.entries()) {
 const plot = path.join(root, "docs/incremental-projection.svg");
 await writeCostPlot([...full.points, ...incremental.points], plot, `measured by npm run bench · ${machine}`);
 console.log(`\nPlot: cost per step against session length → ${path.relative(root, plot)}`);
+console.log(`${loadNow()} at the end`);

@@ -9,7 +9,8 @@ import path from "node:path";
 import { createTwoFilesPatch } from "diff";
 import pc from "picocolors";
 import { visible } from "../chapters/common/text.ts";
-import { answerFile, isMain, learnerFile, parseArgs, requireStep, runMain, shown, UsageError } from "./learner.ts";
+import type { Command, Flags } from "../chapters/common/flags.ts";
+import { answerFile, isMain, learnerFile, readArgs, requireStep, runMain, shown, UsageError } from "./learner.ts";
 import { helpersOf, membersOf, stepMembers, type Member } from "./members.ts";
 import { shippedStubsDir, steps, type Step } from "./steps.ts";
 
@@ -104,12 +105,18 @@ export function compareStep(step: Step, files: CompareFiles, showHelpers = false
   return lines.join("\n");
 }
 
+const COMMAND = {
+  usage: ["npm run compare -- <练习步骤 step> [--helpers]"],
+  flags: {
+    helpers: { type: "boolean", help: "连同答案用到的辅助函数的代码一起显示 / print the answer's helpers' code too" },
+  },
+  positionals: true,
+} as const satisfies Command<Flags>;
+
 export function compareCommand(argv: readonly string[], list: readonly Step[] = steps): string {
-  const { id, flags } = parseArgs(argv);
-  const unknown = [...flags].filter((flag) => flag !== "--helpers");
-  if (unknown.length > 0) throw new UsageError(`没有这个选项 / unknown option ${unknown.join(" ")} (only --helpers)`);
+  const { id, values } = readArgs(argv, COMMAND);
   const step = requireStep(id, "compare", list);
-  return compareStep(step, filesOf(step), flags.has("--helpers"));
+  return compareStep(step, filesOf(step), values.helpers === true);
 }
 
 if (isMain(import.meta.url)) {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { stripVTControlCharacters as plain } from "node:util";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { hintCommand, hintStateFile, readHintState, revealNext } from "./hint.ts";
-import { UsageError } from "./learner.ts";
+import { FlagsAnswer, UsageError } from "./learner.ts";
 import { shippedStubsDir, steps } from "./steps.ts";
 
 let stateDir: string;
@@ -91,7 +91,7 @@ describe("npm run hint", () => {
     expect(() => hint("5.3")).toThrow(UsageError);
     expect(() => hint("5.3")).toThrow(`没有练习步骤 "5.3" / unknown step "5.3". 可选 / valid steps: ${steps.map((s) => s.id).join(", ")}`);
     expect(() => hint()).toThrow(/要做哪一个练习步骤？\/ which step\? Usage: npm run hint -- 05\.1/);
-    expect(() => hint("05.3", "--loud")).toThrow(UsageError);
+    expect(() => hint("05.3", "--loud")).toThrow(FlagsAnswer);
   });
 
   test("a corrupt state file counts as no hints seen", () => {

@@ -6,7 +6,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pc from "picocolors";
-import { isMain, parseArgs, requireStep, runMain, UsageError } from "./learner.ts";
+import type { Command, Flags } from "../chapters/common/flags.ts";
+import { isMain, readArgs, requireStep, runMain } from "./learner.ts";
 import { guideLink, root, steps, type Step } from "./steps.ts";
 
 /** Step id → how many of its hints have been shown. */
@@ -93,13 +94,20 @@ export interface HintDeps {
   readonly steps?: readonly Step[];
 }
 
+const COMMAND = {
+  usage: ["npm run hint -- <练习步骤 step> [--all]", "npm run hint -- [<练习步骤 step>] --reset"],
+  flags: {
+    all: { type: "boolean", help: "重新显示看过的全部提示 / every hint seen so far, again" },
+    reset: { type: "boolean", help: "忘掉看过的提示（不给练习步骤就是全部）/ forget the hints seen (every step's without an id)" },
+  },
+  positionals: true,
+} as const satisfies Command<Flags>;
+
 /** The whole command, minus printing: returns the text, updates the state file. */
 export function hintCommand(argv: readonly string[], deps: HintDeps): string {
-  const { id, flags } = parseArgs(argv);
+  const { id, values } = readArgs(argv, COMMAND);
   const list = deps.steps ?? steps;
-  const unknown = [...flags].filter((flag) => flag !== "--reset" && flag !== "--all");
-  if (unknown.length > 0) throw new UsageError(`没有这个选项 / unknown option ${unknown.join(" ")} (only --all and --reset)`);
-  if (flags.has("--reset")) {
+  if (values.reset === true) {
     const step = id === undefined ? undefined : requireStep(id, "hint", list);
     writeHintState(deps.stateFile, forget(readHintState(deps.stateFile), step?.id));
     return step === undefined
@@ -114,10 +122,10 @@ export function hintCommand(argv: readonly string[], deps: HintDeps): string {
   const state = readHintState(deps.stateFile);
   const seen = state[step.id] ?? 0;
   // --all reprints what was seen without revealing more (or the first hint, if none was seen yet).
-  if (flags.has("--all") && seen > 0) return renderHints(step, stepHints, Math.min(seen, stepHints.length), true);
+  if (values.all === true && seen > 0) return renderHints(step, stepHints, Math.min(seen, stepHints.length), true);
   const next = revealNext(state, step.id, stepHints.length);
   writeHintState(deps.stateFile, next.state);
-  return renderHints(step, stepHints, next.shown, flags.has("--all"), deps.inWatch);
+  return renderHints(step, stepHints, next.shown, values.all === true, deps.inWatch);
 }
 
 if (isMain(import.meta.url)) {

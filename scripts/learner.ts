@@ -1,10 +1,13 @@
-// What the learner commands (progress, hint, compare, reset) share: finding a step by the id the
-// learner typed, a usage error that lists the valid ids, and paths shown relative to the repo.
+// What the learner commands (progress, hint, compare, reset, watch, test:chapter) share: their
+// arguments read through the one flag table (chapters/common/flags.ts, so each takes --help and
+// answers a wrong flag in both languages), finding a step by the id the learner typed, a usage error
+// that lists the valid ids, and paths shown relative to the repo.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pc from "picocolors";
 import { explainSystemError, isSystemError, SYSTEM_ERROR_EXIT } from "../chapters/common/system-errors.ts";
 import { visible } from "../chapters/common/text.ts";
+import { readFlags, type Command, type Flags, type FlagValues } from "../chapters/common/flags.ts";
 import { exercisesDir, root, steps, type Step } from "./steps.ts";
 
 /** A mistake in how a command was called: printed in red, without a stack trace, exit code 1. */
@@ -50,25 +53,48 @@ export function shown(file: string, base: string = root): string {
   return relative.startsWith("..") ? file : relative.split(path.sep).join("/");
 }
 
-/** Splits `npm run x -- 05.3 --reset` into the step id and the flags. */
-export function parseArgs(argv: readonly string[]): {
-  readonly id: string | undefined;
-  readonly flags: ReadonlySet<string>;
-} {
-  const flags = new Set(argv.filter((arg) => arg.startsWith("--")));
-  const positional = argv.filter((arg) => !arg.startsWith("--"));
-  if (positional.length > 1) throw new UsageError(`只能给一个练习步骤 / expected one step id, got: ${positional.join(" ")}`);
-  return { id: positional[0], flags };
+/**
+ * What the flag table answered instead of arguments: the usage after `--help` (exit code 0), or a
+ * usage error and the usage (exit code 2). runMain prints it.
+ */
+export class FlagsAnswer extends Error {
+  override readonly name = "FlagsAnswer";
+  constructor(
+    readonly exitCode: number,
+    readonly lines: readonly string[],
+  ) {
+    super(lines.join("\n"));
+  }
+}
+
+/** `npm run x -- 05.3 --reset` → the step id (at most one) and the flags, read through the command's flag table. */
+export function readArgs<F extends Flags>(
+  argv: readonly string[],
+  command: Command<F>,
+): { readonly id: string | undefined; readonly values: FlagValues<F> } {
+  const out: string[] = [];
+  const err: string[] = [];
+  const read = readFlags(argv, command, { out: (line) => out.push(line), err: (line) => err.push(line) });
+  if (typeof read === "number") throw new FlagsAnswer(read, read === 0 ? out : err);
+  const { positionals, values } = read;
+  if (positionals.length > 1) throw new UsageError(`只能给一个练习步骤 / expected one step id, got: ${positionals.join(" ")}`);
+  return { id: positionals[0], values };
 }
 
 /**
- * Runs a command's main. A UsageError, or a file or port the operating system refused (a folder where a
- * file should be, no permission, a port in use), becomes a short red message and exit code 1.
+ * Runs a command's main. --help and flag errors print as the flag table wrote them; a UsageError, or a
+ * file or port the operating system refused (a folder where a file should be, no permission, a port in
+ * use), becomes a short red message and exit code 1.
  */
 export async function runMain(main: () => void | Promise<void>): Promise<void> {
   try {
     await main();
   } catch (error) {
+    if (error instanceof FlagsAnswer) {
+      for (const line of error.lines) (error.exitCode === 0 ? console.log : console.error)(line);
+      process.exitCode = error.exitCode;
+      return;
+    }
     const message = error instanceof UsageError ? error.message : isSystemError(error) ? explainSystemError(error) : undefined;
     if (message === undefined) throw error;
     // A message may quote a file or a log: its control characters are shown, not obeyed.

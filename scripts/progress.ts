@@ -4,8 +4,11 @@
 import pc from "picocolors";
 import { visible } from "../chapters/common/text.ts";
 import { stubStepOf } from "../exercises/05-session-log/todo.ts";
-import { isMain, runMain, shown } from "./learner.ts";
-import { StepRunner, type FileOutcome, type TestOutcome } from "./step-runner.ts";
+import type { Command, Flags } from "../chapters/common/flags.ts";
+import { isMain, readArgs, runMain, shown } from "./learner.ts";
+// Type-only: `npm run watch` imports this file for classify, and must not wait for vitest to load
+// before its first screen (runSteps loads the runner when it is called).
+import type { FileOutcome, StepRunner, TestOutcome } from "./step-runner.ts";
 import { exercisesDir, guideLink, steps, type Step } from "./steps.ts";
 
 export type { FileOutcome, TestOutcome } from "./step-runner.ts";
@@ -179,7 +182,7 @@ function describe(status: StepStatus, step: Step, passed: ReadonlySet<string>): 
 
 /** Runs every step's tests once (or those of `list`) and classifies each. */
 export async function runSteps(list: readonly Step[] = steps, runner?: StepRunner): Promise<StepReport[]> {
-  const own = runner ?? (await StepRunner.start());
+  const own = runner ?? (await (await import("./step-runner.ts")).StepRunner.start());
   try {
     const outcomes = await own.run(list);
     return list.map((step, index) => ({ step, status: classify(outcomes[index]!, step.id) }));
@@ -188,8 +191,12 @@ export async function runSteps(list: readonly Step[] = steps, runner?: StepRunne
   }
 }
 
+/** The command line, read through the one flag table (chapters/common/flags.ts). */
+export const COMMAND = { usage: ["npm run progress"], flags: {} } as const satisfies Command<Flags>;
+
 if (isMain(import.meta.url)) {
   await runMain(async () => {
+    readArgs(process.argv.slice(2), COMMAND);
     console.log(pc.dim(`正在运行 ${shown(exercisesDir)} 的练习测试（几秒钟）/ running the exercise tests (a few seconds) …`));
     console.log(renderProgress(await runSteps()));
     process.exitCode = 0; // failing tests are what progress reports, not an error of the command

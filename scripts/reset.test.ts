@@ -90,6 +90,29 @@ describe("npm run reset", () => {
     expect(readdirSync(path.join(exercises, ".backup"))).toEqual(["session.ts.1970-01-01T00-00-00-000Z"]);
   });
 
+  test("reset -- 05.6 leaves the wiring it had you put into session.ts, and says so, and which steps now stop at its stub", () => {
+    const sessionFile = path.join(exercises, "session.ts");
+    const wired = `${readFileSync(sessionFile, "utf8")}\n// wired: readonly #messages = new MessageCache();\n`;
+    writeFileSync(sessionFile, wired);
+    writeFileSync(path.join(exercises, "message-cache.ts"), "// my cache\n");
+    const output = reset("05.6");
+    expect(output).toContain("注意：练习步骤 05.6 还让你改了 session.ts（接线：#messages = new MessageCache()");
+    expect(output).toContain("所以练习步骤 05.2、05.4 的测试会停在 05.6 的桩上");
+    expect(output).toContain("Note: step 05.6 also had you change session.ts (the wiring: #messages = new MessageCache()");
+    expect(output).toContain("so the tests of 05.2, 05.4 stop at 05.6's stub");
+    expect(readFileSync(sessionFile, "utf8"), "reset restores the step's own file only").toBe(wired);
+  });
+
+  test("reset -- 05.6 says nothing of session.ts when it is still the stub as shipped", () => {
+    writeFileSync(path.join(exercises, "message-cache.ts"), "// my cache\n");
+    expect(reset("05.6")).not.toContain("session.ts");
+  });
+
+  test("resetting session.ts warns that the wiring 05.6 put there went too", () => {
+    writeFileSync(path.join(exercises, "session.ts"), "// mine, wired to a MessageCache\n");
+    expect(reset("05.2")).toContain("注意：如果你做过练习步骤 05.6，它在 session.ts 里的改动（接线：");
+  });
+
   test("a missing shipped stub or an unknown step is a UsageError", () => {
     rmSync(path.join(shipped, "json.ts"));
     expect(() => reset("05.1")).toThrow(UsageError);

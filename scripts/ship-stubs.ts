@@ -4,7 +4,8 @@
 // refused unless `--force` (a maintainer who tried the exercises in this checkout would ship answers).
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { isMain, parseArgs, requireStep, runMain, shown, UsageError } from "./learner.ts";
+import type { Command, Flags } from "../chapters/common/flags.ts";
+import { isMain, readArgs, requireStep, runMain, shown, UsageError } from "./learner.ts";
 import { exercisesDir, shippedStubsDir, steps } from "./steps.ts";
 
 /** How many todo("<step>", …) calls a source makes, per step. */
@@ -18,10 +19,16 @@ function countTodos(source: string): number {
   return [...todoCounts(source).values()].reduce((sum, calls) => sum + calls, 0);
 }
 
+const COMMAND = {
+  usage: ["npm run ship-stubs -- [<练习步骤 step>] [--force]"],
+  flags: {
+    force: { type: "boolean", help: "桩里的 todo( 比发布的少也照样复制 / copy even a stub with fewer todo( calls than the shipped one" },
+  },
+  positionals: true,
+} as const satisfies Command<Flags>;
+
 export function shipStubs(argv: readonly string[], from = exercisesDir, to = shippedStubsDir): string[] {
-  const { id, flags } = parseArgs(argv);
-  const unknown = [...flags].filter((flag) => flag !== "--force");
-  if (unknown.length > 0) throw new UsageError(`unknown option ${unknown.join(" ")} (only --force)`);
+  const { id, values } = readArgs(argv, COMMAND);
   const files = id === undefined ? [...new Set(steps.map((step) => step.file))] : [requireStep(id, "ship-stubs").file];
   const lines: string[] = [];
   mkdirSync(to, { recursive: true });
@@ -31,7 +38,7 @@ export function shipStubs(argv: readonly string[], from = exercisesDir, to = shi
     const stub = readFileSync(source, "utf8");
     const shipped = existsSync(target) ? readFileSync(target, "utf8") : undefined;
     if (shipped === stub) continue;
-    if (shipped !== undefined && countTodos(stub) < countTodos(shipped) && !flags.has("--force")) {
+    if (shipped !== undefined && countTodos(stub) < countTodos(shipped) && values.force !== true) {
       throw new UsageError(
         `${shown(source)} has fewer todo( calls than ${shown(target)}: it looks like solved work, not a stub. ` +
           "Reset it (npm run reset) or ship it anyway with --force.",

@@ -52,6 +52,12 @@ export interface Step {
   readonly hints: readonly string[];
   /** Earlier steps whose code this step's tests also run (see each test file's opening comment). */
   readonly needs: readonly string[];
+  /**
+   * Other learner files the step has the learner change besides its own (05.6 wires its cache into
+   * session.ts), each with what goes there: `npm run reset` restores only `file`, and says what else
+   * the step touched.
+   */
+  readonly alsoEdits?: readonly { readonly file: string; readonly whatZh: string; readonly what: string }[];
 }
 
 const entries: readonly Step[] = [
@@ -76,6 +82,10 @@ const entries: readonly Step[] = [
       },
       { name: "json-freezes-input", mistake: "no copy: the caller's own objects are frozen in place and returned" },
       {
+        name: "json-null-prototype-copy",
+        mistake: "the copy's objects are made with Object.create(null), unlike the ordinary objects JSON.parse gives back",
+      },
+      {
         name: "json-no-depth-limit",
         mistake: "no depth limit: data nested 5,000 levels deep is accepted, and a log holding it cannot be written with JSON.stringify",
       },
@@ -97,8 +107,8 @@ const entries: readonly Step[] = [
         "getter/setter → 拒绝，不要调用它；`enumerable: false` 也拒绝；`Object.getOwnPropertySymbols` " +
         "查符号键。数组要检查空洞（某个下标没有描述符）和下标以外的多余属性（`length` 除外），" +
         "长度也从描述符读：`value.length` 会去问 Proxy 的 get trap，它可以说谎。" +
-        "`Date`、`Map`、类实例等靠 `Object.getPrototypeOf` 识别，reason 里写出构造函数的名字。写副本用 `Object.defineProperty`，" +
-        '免得 JSON 里的 `"__proto__"` 键改掉副本的原型。\n' +
+        "`Date`、`Map`、类实例等靠 `Object.getPrototypeOf` 识别，reason 里写出构造函数的名字。副本一律是普通的 `{}` 或 `[]`（输入的原型是 null 也一样），" +
+        '键用 `Object.defineProperty` 写进去，免得 JSON 里的 `"__proto__"` 键改掉副本的原型。\n' +
         "这些读取都可能运行调用方的代码（Proxy 的 trap）并抛错：把读取包进 `try/catch`，改抛 " +
         "`JsonValueError`，原来的错误放进第三个参数 `{ cause: error }`。",
       "递归就行，因为深度有上限 `MAX_JSON_DEPTH`（500 层）。它来自“存得下”：`JSON.stringify` 遇到冻结的数组，" +
@@ -494,6 +504,14 @@ const entries: readonly Step[] = [
         "不要用 `subscribe` 喂缓存：订阅者里的 append 要等那个订阅者返回后才轮到它，而 `fromLog` 根本不通知任何订阅者。",
     ],
     needs: ["05.1", "05.2", "05.3", "05.4"],
+    alsoEdits: [
+      {
+        file: "session.ts",
+        whatZh:
+          "接线：#messages = new MessageCache()，#commit 里的 this.#messages.project(event)，deriveMessages() 返回 this.#messages.messages()",
+        what: "the wiring: #messages = new MessageCache(), this.#messages.project(event) in #commit, deriveMessages() returning this.#messages.messages()",
+      },
+    ],
   },
   {
     id: "05.7",

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { importCircles, importGraph, reachable, typeScriptFiles } from "./import-graph.ts";
+import { exportsOf, givenButNotImported } from "./stub-names.ts";
 import { chapterDir, exercisesDir, learnerFiles, root, shippedStubs, shippedStubsDir, solutionsDir, steps, type Step } from "./steps.ts";
 
 const relative = (file: string) => path.relative(root, file).split(path.sep).join("/");
@@ -85,6 +86,32 @@ describe("the workbook's structure", () => {
       [answer, []],
     ]);
     expect([...reachable(leaky, stub).keys()]).toContain(answer);
+  });
+
+  // What a chapter module or a given/ file exports, by name: what a stub's "Given:" comment may name.
+  const givable = exportsOf(
+    files.filter((file) => /^(chapters\/|exercises\/05-session-log\/given\/)/.test(relative(file)) && !file.endsWith(".test.ts")),
+    root,
+  );
+
+  test.each([...shippedStubs()].map(([learner, stub]) => [relative(learner), learner, stub] as const))(
+    "%s (as shipped) imports every name its Given: comment says is given",
+    (_name, learner, stub) => {
+      const missing = givenButNotImported(readFileSync(stub, "utf8"), learner, givable);
+      const where = missing.map((name) => `${name} (${givable.get(name)})`);
+      expect(where, "import it in the stub (unused imports are fine there), so the learner need not search chapters/").toEqual([]);
+    },
+  );
+
+  test("a Given: comment naming something the stub does not import is caught", () => {
+    const stub = path.join(exercisesDir, "json.ts");
+    const source = [
+      "// Given: the error class JsonValueError and the limit MAX_JSON_DEPTH.",
+      'import { type JsonValue } from "../../chapters/05-session-log/json-value.ts";',
+      "// MAX_JSON_DEPTH outside a Given comment is not a promise.",
+      "export function freezeJson(value: unknown): JsonValue {}",
+    ].join("\n");
+    expect(givenButNotImported(source, stub, givable).sort()).toEqual(["JsonValueError", "MAX_JSON_DEPTH"]);
   });
 
   test(`no file under chapters/ is over ${maxLines} lines`, () => {

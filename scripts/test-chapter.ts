@@ -8,7 +8,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { startVitest } from "vitest/node";
-import { isMain, runMain, shown, UsageError } from "./learner.ts";
+import type { Command, Flags } from "../chapters/common/flags.ts";
+import { isMain, readArgs, runMain, shown, UsageError } from "./learner.ts";
 import { exercisesDir, root, solutionsDir, steps, type Step } from "./steps.ts";
 
 /** `session.ts`, `chapters/05-session-log/session.ts` or `common/tools.ts` → the file. */
@@ -39,18 +40,25 @@ export function testsOf(file: string, list: readonly Step[] = steps): ChapterTes
   return { files, steps: answered };
 }
 
+/** The command line, read through the one flag table (chapters/common/flags.ts). */
+export const COMMAND = {
+  usage: ["npm run test:chapter -- <章节文件 file> [-t <测试名 test name>]   例如 / e.g. session.ts -t fromLog"],
+  flags: {
+    "test-name": { type: "string", short: "t", value: "<name>", help: "只跑名字里有它的测试 / only the tests whose name matches" },
+  },
+  positionals: true,
+} as const satisfies Command<Flags>;
+
 async function main(argv: readonly string[]): Promise<void> {
-  const [name, ...vitestArgs] = argv;
-  if (name === undefined || name.startsWith("-")) throw new UsageError("which file? Usage: npm run test:chapter -- session.ts");
+  const { id: name, values } = readArgs(argv, COMMAND);
+  if (name === undefined) throw new UsageError("要测哪个文件？/ which file? Usage: npm run test:chapter -- session.ts");
   const file = resolveChapterFile(name);
   const { files, steps: answered } = testsOf(file);
   if (answered.length > 0)
     console.log(`${shown(file)} answers step ${answered.map((step) => step.id).join(", ")}: its exercise tests run against it.`);
   if (files.length === 0) console.log(`${shown(file)} answers no step and has no test beside it: running every test that imports it.`);
   for (const test of files) console.log(`  ${shown(test)}`);
-  const testNamePattern = vitestArgs[0] === "-t" ? vitestArgs[1] : undefined;
-  if (vitestArgs.length > 0 && testNamePattern === undefined)
-    throw new UsageError(`only -t "<test name>" may follow the file, got: ${vitestArgs.join(" ")}`);
+  const testNamePattern = values["test-name"];
   const vitest = await startVitest("test", files.length > 0 ? [...files] : [], {
     mode: "workbook", // the answers project: exercise tests resolve the learner's imports to the chapter
     run: true,

@@ -32,9 +32,14 @@ export class WatchRunner {
   }
 
   static async start(options: WatchRunnerOptions = {}): Promise<WatchRunner> {
-    const runner = new WatchRunner(options);
+    const runner = WatchRunner.spawn(options);
     await runner.#ready;
     return runner;
+  }
+
+  /** The runner at once, its child still starting: a run waits for it, and close() need not. */
+  static spawn(options: WatchRunnerOptions = {}): WatchRunner {
+    return new WatchRunner(options);
   }
 
   #spawn(): [ChildProcess, Promise<void>] {

@@ -19,6 +19,10 @@ export interface Screen {
   readonly running?: boolean;
   /** The steps after the current one are still being checked. */
   readonly checking?: boolean;
+  /** The step to show (the focused one, `npm run watch -- 05.6`); by default the first not passing. */
+  readonly current?: StepReport | undefined;
+  /** Ids of the steps whose state is from before: the last session or the last save. */
+  readonly lastKnown?: readonly string[];
   /** Key d: the demo on your code — asked too early, running, or what it printed. */
   readonly demo?: DemoRun | { readonly waiting: true } | { readonly running: true };
 }
@@ -34,7 +38,7 @@ const maxDiffLines = 16;
 
 export function renderScreen(screen: Screen): string {
   const { reports } = screen;
-  const current = nextStep(reports);
+  const current = "current" in screen ? screen.current : nextStep(reports);
   const lines = [
     pc.bold("第 05 章 会话日志 · 专注模式 / Chapter 05 session log · watch"),
     `${current?.step.id ?? "✓"} ${progressBar(reports)}`,
@@ -51,7 +55,7 @@ export function renderScreen(screen: Screen): string {
     lines.push(pc.green(pc.bold("全部练习步骤都通过了，做得好！/ Every step passes. Well done!")));
     lines.push("和答案对照 / compare with the answers:", "  npm run compare -- <练习步骤 step>");
   } else {
-    lines.push(...currentStep(current));
+    lines.push(...currentStep(current, (screen.lastKnown ?? []).includes(current.step.id)));
   }
   if (screen.hint !== undefined && screen.showList !== true) lines.push("", screen.hint);
   if (screen.demo !== undefined && screen.showList !== true) lines.push("", ...demoLines(screen.demo));
@@ -60,14 +64,14 @@ export function renderScreen(screen: Screen): string {
     screen.running === true
       ? pc.yellow("运行中 / running …")
       : screen.checking === true
-        ? pc.dim("正在检查其余练习步骤 / checking the other steps …")
+        ? pc.dim("正在检查练习步骤 / checking the steps …")
         : pc.dim("保存文件即重跑 / save a file to re-run");
   const demo = `${pc.bold("d")} 用你的代码跑演示 demo · `;
   lines.push("", `${state} · ${pc.bold("h")} 提示 hint · ${pc.bold("l")} 列表 list · ${demo}${pc.bold("q")} 退出 quit${took}`);
   return lines.join("\n");
 }
 
-function currentStep({ step, status }: StepReport): string[] {
+function currentStep({ step, status }: StepReport, lastKnown: boolean): string[] {
   const challenge = step.kind === "challenge" ? pc.magenta("挑战 challenge · ") : "";
   const lines = [
     pc.bold(`练习步骤 ${step.id} — ${challenge}${step.titleZh}`),
@@ -75,7 +79,7 @@ function currentStep({ step, status }: StepReport): string[] {
     `文件 / file:   ${shown(path.join(exercisesDir, step.file))}`,
     `测试 / tests:  ${shown(path.join(exercisesDir, step.test))}`,
     "",
-    verdict(status),
+    verdict(status) + (lastKnown ? pc.dim("  （上次的结果，正在重新检查 / last known, checking again …）") : ""),
   ];
   if (status.kind === "failing" || status.kind === "not-started") {
     const { first } = status;
@@ -128,7 +132,7 @@ function verdict(status: StepStatus): string {
     case "missing":
       return pc.yellow("? 找不到测试文件 / test file not found");
     case "unchecked":
-      return pc.dim("还没检查 / not checked yet");
+      return pc.dim("正在检查 / checking …");
   }
 }
 

@@ -6,15 +6,16 @@ import { stripVTControlCharacters as plain } from "node:util";
 import { describe, expect, test } from "vitest";
 import { NotImplementedError } from "../exercises/05-session-log/todo.ts";
 import type { FileOutcome, TestOutcome } from "./step-runner.ts";
+import { FlagsAnswer } from "./learner.ts";
 import { findStep, steps, type Step } from "./steps.ts";
-import { watchExercises, WatchLoop, type Runner } from "./watch.ts";
+import { readWatchArgs, readWatchState, watchExercises, WatchLoop, type LoopOptions, type Runner } from "./watch.ts";
 import { renderScreen } from "./watch-screen.ts";
 
 const stubbed = (id: string): TestOutcome => ({
   name: `${id} > a rule`,
   state: "failed",
   errors: [new NotImplementedError(id, "x").message],
-  at: "exercises/05-session-log/json.ts:15:10",
+  at: "exercises/05-session-log/json.ts:27:10",
 });
 const passing = (name: string): TestOutcome => ({ name, state: "passed", errors: [] });
 const file = (...tests: TestOutcome[]): FileOutcome => ({ exists: true, loadErrors: [], tests });
@@ -37,11 +38,27 @@ class FakeRunner implements Runner {
   async close(): Promise<void> {}
 }
 
+/** What the flag table answered instead of arguments: the exit code and the text runMain prints. */
+function answerTo(read: () => unknown): { exitCode: number; text: string } | undefined {
+  try {
+    read();
+  } catch (error) {
+    if (error instanceof FlagsAnswer) return { exitCode: error.exitCode, text: error.lines.join("\n") };
+    throw error;
+  }
+  return undefined;
+}
+
 const three = ["05.1", "05.2", "05.3"].map((id) => findStep(id)!);
 
-function loop(runner: FakeRunner, list: readonly Step[] = three, hint = (step: Step) => `hint for ${step.id}`) {
+function loop(
+  runner: FakeRunner,
+  list: readonly Step[] = three,
+  hint = (step: Step) => `hint for ${step.id}`,
+  more: Partial<LoopOptions> = {},
+) {
   const screens: string[] = [];
-  const watch = new WatchLoop({ runner, list, hint, draw: (screen) => screens.push(plain(screen)), now: () => 0 });
+  const watch = new WatchLoop({ runner, list, hint, draw: (screen) => screens.push(plain(screen)), now: () => 0, ...more });
   return { watch, screens, last: () => screens[screens.length - 1] ?? "" };
 }
 
@@ -59,7 +76,7 @@ describe("npm run watch", () => {
     const shown = screens.find((screen) => screen.includes("练习步骤 05.2 —"));
     expect(shown).toContain("05.2 ▰▱▱ 1/3");
     expect(shown).toContain(`练习步骤 05.2 — ${findStep("05.2")!.titleZh}`);
-    expect(shown).toContain("正在检查其余练习步骤 / checking the other steps …");
+    expect(shown).toContain("正在检查练习步骤 / checking the steps …");
     await watch.settled();
     expect(runner.runs).toEqual([["05.1"], ["05.2"], ["05.3"]]);
     expect(last()).toContain("05.2 ▰▱▰ 2/3");
@@ -159,6 +176,96 @@ describe("npm run watch", () => {
     await watch.settled();
     expect(last()).toContain("练习步骤 05.9 — 挑战 challenge · ");
     expect(last()).toContain(`05.9 ${"▰".repeat(steps.length)}▱ ${steps.length}/${steps.length + 1}`);
+  });
+});
+
+describe("npm run watch: any step, at once", () => {
+  test("npm run watch -- 05.3 shows 05.3 first, though 05.1 does not pass, and moves on to 05.1 once 05.3 passes", async () => {
+    const runner = new FakeRunner();
+    const { watch, last } = loop(runner, three, undefined, { focus: findStep("05.3")! });
+    await watch.start();
+    await watch.settled();
+    expect(runner.runs, "the named step first, the others after, in the background").toEqual([["05.3"], ["05.1", "05.2"]]);
+    expect(last()).toContain(`练习步骤 05.3 — ${findStep("05.3")!.titleZh}`);
+    expect(last()).toContain("05.3 ▱▱▱ 0/3");
+    watch.key("h");
+    expect(last(), "h gives a hint for the step on screen").toContain("hint for 05.3");
+    runner.results.set("05.3", file(passing("a")));
+    await watch.saved("/repo/exercises/05-session-log/projection.ts");
+    expect(runner.runs[2], "a save re-runs the named step").toEqual(["05.3"]);
+    expect(last()).toContain("✓ 练习步骤 05.3 通过！");
+    expect(last()).toContain("练习步骤 05.1 —");
+  });
+
+  test("after a step turns green, the list (l) shows the others as they are now, not as before the save", async () => {
+    const runner = new FakeRunner();
+    const { watch, last } = loop(runner);
+    await watch.start();
+    await watch.settled();
+    // One save finishes 05.1 and, in a file the watch does not re-run, 05.3 too.
+    runner.results.set("05.1", file(passing("a")));
+    runner.results.set("05.3", file(passing("a")));
+    await watch.saved("/repo/exercises/05-session-log/projection.ts");
+    await watch.settled();
+    watch.key("l");
+    await watch.settled();
+    expect(last()).toContain(`✓ 05.3  ${findStep("05.3")!.titleZh} — 通过 / passed`);
+    expect(last()).toContain(`✓ 05.1  ${findStep("05.1")!.titleZh} — 通过 / passed`);
+  });
+
+  test("the first screen shows the current step's last known state before any test has run, then the new one", async () => {
+    const runner = new FakeRunner();
+    let release = () => {};
+    runner.gate = new Promise((resolve) => (release = resolve));
+    const remembered: Record<string, unknown>[] = [];
+    const wrong: TestOutcome = { name: "05.2 > ids count from 0", state: "failed", errors: ["expected 1 to be 0"] };
+    const lastKnown = { "05.1": { kind: "passed", total: 3 }, "05.2": { kind: "failing", failing: 1, total: 2, first: wrong } } as const;
+    const { watch, screens, last } = loop(runner, three, undefined, { lastKnown, remember: (states) => remembered.push(states) });
+    const started = watch.start();
+    expect(screens, "drawn before the runner answered").toHaveLength(1);
+    expect(screens[0]).toContain("练习步骤 05.2 —");
+    expect(screens[0]).toContain("✗ 1/2 个测试失败 / 1 of 2 failing  （上次的结果，正在重新检查 / last known, checking again …）");
+    expect(screens[0]).toContain("expected 1 to be 0");
+    expect(screens[0]).toContain("05.2 ▰▱▱ 1/3");
+    runner.results.set("05.1", file(passing("a")));
+    release();
+    await started;
+    await watch.settled();
+    expect(last()).toContain("not implemented yet — step 05.2");
+    expect(last()).not.toContain("上次的结果");
+    expect(Object.keys(remembered.at(-1) ?? {}), "every step's new state is kept for the next start").toEqual(["05.1", "05.2", "05.3"]);
+  });
+
+  test("a saved state that is not JSON, or an entry not in the shape the screen draws, is no state", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "workbook-watch-state-"));
+    const file = path.join(dir, "watch-state.json");
+    try {
+      writeFileSync(file, "{ torn");
+      expect(readWatchState(file)).toEqual({});
+      const failing = { kind: "failing", failing: 1, total: 2, first: { name: "a rule", state: "failed", errors: ["no"] } };
+      writeFileSync(
+        file,
+        JSON.stringify({ "05.1": { kind: "passed", total: 3 }, "05.2": failing, "05.3": { kind: "failing" }, p2: { kind: "new" } }),
+      );
+      expect(readWatchState(file)).toEqual({ "05.1": { kind: "passed", total: 3 }, "05.2": failing });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("the command line: one step id; --help and anything else answer like the other commands", () => {
+    expect(readWatchArgs([])).toEqual({ focus: undefined });
+    expect(readWatchArgs(["05.6"])).toEqual({ focus: findStep("05.6") });
+    expect(answerTo(() => readWatchArgs(["--help"]))).toMatchObject({
+      exitCode: 0,
+      text: expect.stringContaining("npm run watch -- <练习步骤 step>"),
+    });
+    expect(answerTo(() => readWatchArgs(["--bogus"]))).toMatchObject({
+      exitCode: 2,
+      text: expect.stringContaining("用法错误：没有这个参数 / Usage error:"),
+    });
+    expect(() => readWatchArgs(["5.6"])).toThrow(`没有练习步骤 "5.6" / unknown step "5.6"`);
+    expect(() => readWatchArgs(["05.1", "05.2"])).toThrow("expected one step id");
   });
 });
 

@@ -1,19 +1,23 @@
 // `npm run watch`: the focused loop. It shows only the current step (the first not passing, in the
-// learner's order) and re-runs only that step's tests each time a file in exercises/ is saved: the
-// first failure's message, where it was thrown, and a progress bar over all steps (drawn by
-// watch-screen.ts). When the step turns green it says so and moves on. Keys: h hint, l list, q quit,
+// learner's order, or the one named: `npm run watch -- 05.6`) and re-runs only that step's tests
+// each time a file in exercises/ is saved: the first failure's message, where it was thrown, and a
+// progress bar over all steps (drawn by watch-screen.ts). When the step turns green it says so and
+// moves on. Keys: h hint, l list, q quit,
 // d the demo on your own code (npm run demo -- --mine, scripts/mine.ts).
 // One vitest instance stays open the whole time, in a child process that can be killed when a test
 // never ends (scripts/watch-runner.ts), so a re-run costs the tests themselves plus a few hundred
-// milliseconds (measured by `npm run bench:watch`, see README).
-import { watch, type FSWatcher } from "node:fs";
+// milliseconds. Starting that instance takes seconds, so the first screen does not wait for it: it
+// shows each step's last known state (kept in .workbook/watch-state.json) and updates as the tests
+// answer (both measured by `npm run bench:watch`, see README).
+import { mkdirSync, readFileSync, watch, writeFileSync, type FSWatcher } from "node:fs";
 import path from "node:path";
 import pc from "picocolors";
+import type { Command, Flags } from "../chapters/common/flags.ts";
 import { hintCommand, hintStateFile } from "./hint.ts";
-import { isMain } from "./learner.ts";
+import { isMain, readArgs, requireStep, runMain } from "./learner.ts";
 import { classify, nextStep, type StepReport, type StepStatus } from "./progress.ts";
 import type { FileOutcome } from "./step-runner.ts";
-import { exercisesDir, steps, type Step } from "./steps.ts";
+import { exercisesDir, root, steps, type Step } from "./steps.ts";
 import { demoSteps, recordRuns, runDemoOnYourFiles } from "./mine.ts";
 import { renderScreen, type DemoRun, type Screen } from "./watch-screen.ts";
 import { WatchRunner } from "./watch-runner.ts";
@@ -30,6 +34,12 @@ export interface LoopOptions {
   readonly draw: (screen: string) => void;
   readonly list?: readonly Step[];
   readonly hint?: (step: Step) => string;
+  /** The step to show first, whatever passes before it (`npm run watch -- 05.6`); dropped once it passes. */
+  readonly focus?: Step;
+  /** Each step's state when the loop last ran (by step id): shown at once, until its tests answer again. */
+  readonly lastKnown?: Readonly<Record<string, StepStatus>>;
+  /** Called with every step's state after each run, to be shown at the next start. */
+  readonly remember?: (states: Readonly<Record<string, StepStatus>>) => void;
   /** Called after every run with how long it took from the save (for npm run bench:watch). */
   readonly onResult?: (reports: readonly StepReport[], tookMs: number) => void;
   readonly now?: () => number;
@@ -41,41 +51,61 @@ export interface LoopOptions {
 export class WatchLoop {
   #reports: StepReport[] = [];
   #screen: Omit<Screen, "reports"> = {};
+  #focus: Step | undefined;
+  /** Steps whose state was not checked since the last save (or comes from the last session). */
+  #stale = new Set<Step>();
   /** Runs happen one after another: the vitest instance runs one set of files at a time. */
   #queue: Promise<void> = Promise.resolve();
   #saveQueued = false;
+  #checkQueued = false;
   #savedAt: number | undefined;
 
-  constructor(private readonly options: LoopOptions) {}
+  constructor(private readonly options: LoopOptions) {
+    this.#focus = options.focus;
+  }
 
   get reports(): readonly StepReport[] {
     return this.#reports;
   }
 
   /**
-   * Checks the steps in order up to the first one not passing and shows it; the steps after it are
-   * checked next, in the background, for the progress bar (a save waits for that one run).
+   * Shows the current step at once, with each step's last known state; then checks the focused step
+   * or the steps in order up to the first one not passing, and shows it; the other steps are checked
+   * next, in the background, for the progress bar and the list (a save waits for that one run).
    */
   async start(): Promise<void> {
     const list = this.options.list ?? steps;
-    this.#reports = list.map((step) => ({ step, status: { kind: "unchecked" } }));
-    this.options.draw(pc.dim("正在检查练习步骤 / checking the steps …"));
-    for (const { step } of this.#reports) {
-      const [outcome] = await this.options.runner.run([step]);
-      this.#set(step, classify(outcome!, step.id));
-      if (this.#statusOf(step)?.kind !== "passed") break;
-    }
-    const unchecked = this.#reports.filter((report) => report.status.kind === "unchecked").map((report) => report.step);
-    this.#screen = { checking: unchecked.length > 0 };
+    const known = this.options.lastKnown ?? {};
+    this.#reports = list.map((step) => ({ step, status: known[step.id] ?? { kind: "unchecked" } }));
+    this.#stale = new Set(list);
+    this.#screen = { checking: true };
     this.#draw();
-    if (unchecked.length > 0) {
-      void this.#enqueue(async () => {
-        const outcomes = await this.options.runner.run(unchecked);
-        for (const [index, step] of unchecked.entries()) this.#set(step, classify(outcomes[index]!, step.id));
-        this.#screen = { ...this.#screen, checking: false };
-        this.#draw();
-      });
-    }
+    // Queued like every run, so that a save made meanwhile waits for it.
+    await this.#enqueue(async () => {
+      const first = this.#focus === undefined ? list : [this.#focus];
+      for (const step of first) {
+        const [outcome] = await this.options.runner.run([step]);
+        this.#set(step, classify(outcome!, step.id));
+        if (this.#statusOf(step)?.kind !== "passed") break;
+      }
+      this.#screen = { ...this.#screen, checking: this.#stale.size > 0 };
+      this.#draw();
+    });
+    this.#checkStale();
+  }
+
+  /** Re-checks, in the background, every step not checked since the last save, then redraws. */
+  #checkStale(): void {
+    if (this.#checkQueued || this.#stale.size === 0) return;
+    this.#checkQueued = true;
+    void this.#enqueue(async () => {
+      this.#checkQueued = false;
+      const stale = [...this.#stale];
+      const outcomes = stale.length === 0 ? [] : await this.options.runner.run(stale);
+      for (const [index, step] of stale.entries()) this.#set(step, classify(outcomes[index]!, step.id));
+      this.#screen = { ...this.#screen, checking: false };
+      this.#draw();
+    });
   }
 
   /** Waits for every run started so far (tests use it). */
@@ -93,30 +123,44 @@ export class WatchLoop {
       this.#saveQueued = false;
       const savedAt = this.#savedAt ?? this.#now();
       this.#savedAt = undefined;
+      // A save may change any step's result (05.2 and 05.4 share session.ts): all are stale until run.
+      this.#stale = new Set(this.#reports.map((report) => report.step));
       this.#screen = { ...this.#screen, running: true };
       this.#draw();
       const passedNow = await this.#runCurrent();
       const tookMs = this.#now() - savedAt;
       // A new step drops the last one's hint; the list gives way to the result.
       const hint = passedNow.length > 0 ? undefined : this.#screen.hint;
-      this.#screen = { ...this.#screen, running: false, showList: false, tookMs, passedNow, hint, demo: undefined };
+      const checking = passedNow.length > 0 && this.#stale.size > 0;
+      this.#screen = { ...this.#screen, running: false, showList: false, tookMs, passedNow, hint, checking, demo: undefined };
       this.#draw();
       this.options.onResult?.(this.#reports, tookMs);
+      // A step turned green: the list must not go on showing the others as they were before the save.
+      if (checking) this.#checkStale();
     });
   }
 
   #enqueue(task: () => Promise<void>): Promise<void> {
-    this.#queue = this.#queue.then(task).catch((error: unknown) => {
-      this.options.draw(pc.red(`出错了 / something went wrong: ${String(error)}\n保存文件再试一次 / save a file to try again`));
-    });
+    this.#queue = this.#queue
+      .then(task)
+      .then(() => this.#remember())
+      .catch((error: unknown) => {
+        this.options.draw(pc.red(`出错了 / something went wrong: ${String(error)}\n保存文件再试一次 / save a file to try again`));
+      });
     return this.#queue;
+  }
+
+  /** The step on screen: the focused one until it passes, else the first not passing. */
+  #current(): StepReport | undefined {
+    const focused = this.#reports.find((report) => report.step === this.#focus);
+    return focused !== undefined && focused.status.kind !== "passed" ? focused : nextStep(this.#reports);
   }
 
   /** Runs the current step; while it passes, moves on and runs the next. Returns the steps that turned green. */
   async #runCurrent(): Promise<Step[]> {
     const passedNow: Step[] = [];
-    const all = nextStep(this.#reports) === undefined; // everything passed: a save re-checks them all
-    const targets = all ? this.#reports.map((report) => report.step) : [nextStep(this.#reports)!.step];
+    const all = this.#current() === undefined; // everything passed: a save re-checks them all
+    const targets = all ? this.#reports.map((report) => report.step) : [this.#current()!.step];
     for (let list = targets; list.length > 0; ) {
       const outcomes = await this.options.runner.run(list);
       for (const [index, step] of list.entries()) this.#set(step, classify(outcomes[index]!, step.id));
@@ -124,7 +168,8 @@ export class WatchLoop {
       const [step] = list;
       if (this.#statusOf(step!)?.kind !== "passed") break;
       passedNow.push(step!);
-      const next = nextStep(this.#reports);
+      if (step === this.#focus) this.#focus = undefined;
+      const next = this.#current();
       list = next === undefined ? [] : [next.step];
     }
     return passedNow;
@@ -136,15 +181,29 @@ export class WatchLoop {
 
   #set(step: Step, status: StepStatus): void {
     this.#reports = this.#reports.map((report) => (report.step === step ? { step, status } : report));
+    this.#stale.delete(step);
+  }
+
+  #remember(): void {
+    const checked = this.#reports.filter((report) => report.status.kind !== "unchecked");
+    this.options.remember?.(Object.fromEntries(checked.map((report) => [report.step.id, report.status])));
   }
 
   /** A key press; returns false for quit. */
   key(key: string): boolean {
     if (key === "q" || key === "\u0003") return false;
-    if (key === "l") this.#screen = { ...this.#screen, showList: this.#screen.showList !== true };
+    if (key === "l") {
+      const showList = this.#screen.showList !== true;
+      this.#screen = { ...this.#screen, showList };
+      // The list shows what was last checked at once; steps not checked since the last save are checked now.
+      if (showList && this.#stale.size > 0) {
+        this.#screen = { ...this.#screen, checking: true };
+        this.#checkStale();
+      }
+    }
     if (key === "d") this.#runDemo();
     if (key === "h") {
-      const current = nextStep(this.#reports);
+      const current = this.#current();
       if (current !== undefined)
         this.#screen = { ...this.#screen, showList: false, hint: (this.options.hint ?? defaultHint)(current.step) };
     }
@@ -168,7 +227,8 @@ export class WatchLoop {
   }
 
   #draw(): void {
-    this.options.draw(renderScreen({ reports: this.#reports, ...this.#screen }));
+    const stale = [...this.#stale].filter((step) => this.#statusOf(step)?.kind !== "unchecked").map((step) => step.id);
+    this.options.draw(renderScreen({ reports: this.#reports, ...this.#screen, current: this.#current(), lastKnown: stale }));
   }
 
   #now(): number {
@@ -198,13 +258,85 @@ export function watchExercises(onSave: (file: string) => void, dir = exercisesDi
   });
 }
 
-async function main(): Promise<void> {
+const COMMAND = {
+  usage: ["npm run watch", "npm run watch -- <练习步骤 step>   先看这个练习步骤，例如 05.6 / show this step first, e.g. 05.6"],
+  flags: {},
+  positionals: true,
+} as const satisfies Command<Flags>;
+
+/** The step named on the command line, if any (--help and a wrong flag are a FlagsAnswer, for runMain). */
+export function readWatchArgs(argv: readonly string[], list: readonly Step[] = steps): { focus: Step | undefined } {
+  const { id } = readArgs(argv, COMMAND);
+  return { focus: id === undefined ? undefined : requireStep(id, "watch", list) };
+}
+
+/** Where the loop keeps each step's last known state: beside the hints, in .workbook/ (ignored by git). */
+export function watchStateFile(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(env.WORKBOOK_STATE_DIR ?? path.join(root, ".workbook"), "watch-state.json");
+}
+
+/**
+ * The states saved last time, by step id. A missing or unreadable file means none, and an entry not
+ * in the shape the screen draws (an older workbook's, say) is dropped: they are only a head start.
+ */
+export function readWatchState(file: string): Record<string, StepStatus> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return {};
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};
+  return Object.fromEntries(Object.entries(parsed).filter(([, status]) => drawable(status)));
+}
+
+function drawable(status: unknown): status is StepStatus {
+  if (typeof status !== "object" || status === null) return false;
+  const { kind, total, first, message } = status as Record<string, unknown>;
+  const test = first as { name?: unknown; errors?: unknown } | undefined;
+  const firstOk = typeof test === "object" && test !== null && typeof test.name === "string" && Array.isArray(test.errors);
+  switch (kind) {
+    case "passed":
+      return typeof total === "number";
+    case "failing":
+    case "not-started":
+      return typeof total === "number" && firstOk;
+    case "waiting":
+      return typeof total === "number" && Array.isArray((status as { waitsOn?: unknown }).waitsOn);
+    case "broken":
+      return typeof message === "string";
+    case "missing":
+      return true;
+    default:
+      return false;
+  }
+}
+
+function writeWatchState(file: string, states: Readonly<Record<string, StepStatus>>): void {
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(states)}\n`);
+  } catch {
+    // Only a head start for the next first screen: the loop works without it.
+  }
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  const args = readWatchArgs(argv);
   const pool = process.env.WORKBOOK_WATCH_POOL === "forks" ? "forks" : "threads";
-  // Each run's verdicts are kept for `npm run demo -- --mine`, which then need not run them again.
-  const runner = recordRuns(await WatchRunner.start({ pool }), classify);
+  // Not awaited: vitest starts in its child process while the first screen is already up. Each run's
+  // verdicts are kept for `npm run demo -- --mine`, which then need not run them again.
+  const runner = recordRuns(WatchRunner.spawn({ pool }), classify);
   const clear = process.stdout.isTTY ? "\x1b[H\x1b[2J\x1b[3J" : "\n";
-  const loop = new WatchLoop({ runner, draw: (screen) => process.stdout.write(`${clear}${screen}\n`) });
-  await loop.start();
+  const stateFile = watchStateFile();
+  const loop = new WatchLoop({
+    runner,
+    focus: args.focus,
+    lastKnown: readWatchState(stateFile),
+    remember: (states) => writeWatchState(stateFile, states),
+    draw: (screen) => process.stdout.write(`${clear}${screen}\n`),
+  });
+  const started = loop.start();
   const watcher = watchExercises((file) => void loop.saved(file));
   // Works even while a run is stuck: the runner's child process is killed, not asked to finish.
   const quit = async () => {
@@ -221,6 +353,7 @@ async function main(): Promise<void> {
   process.stdin.on("data", (data: string) => {
     for (const key of data) if (!loop.key(key)) void quit();
   });
+  await started;
 }
 
-if (isMain(import.meta.url)) await main();
+if (isMain(import.meta.url)) await runMain(() => main(process.argv.slice(2)));

@@ -122,8 +122,9 @@ function kindOf(proto: object | null): string {
 }
 
 /**
- * The copy is an ordinary `{}` (prototype Object.prototype), friendlier to compare and print than a
- * null-prototype one. defineProperty, not `copy[key] = …`: a "__proto__" key from JSON.parse must
+ * The copy is an ordinary `{}` (prototype Object.prototype), even of a null-prototype input: what
+ * JSON.parse makes, so a log read back from a file holds the same values as the live one (05.1's
+ * tests say so). defineProperty, not `copy[key] = …`: a "__proto__" key from JSON.parse must
  * become an own property, not swap the copy's prototype. Writable and configurable, as an assignment
  * would make it (the copy is frozen next): other attributes make V8 store an array's items slowly.
  */

@@ -7,6 +7,8 @@ export interface Flag {
   readonly type: "boolean" | "string";
   /** How `--help` shows a string flag's value, e.g. `<file>`. */
   readonly value?: string;
+  /** A one-letter form, as vitest's `-t` (parseArgs reads it too). */
+  readonly short?: string;
   readonly help: string;
 }
 
@@ -89,7 +91,7 @@ function usageErrorInChinese(error: unknown): string | undefined {
 /** The usage lines and one line per flag, `--help` last. */
 export function usage<F extends Flags>(command: Command<F>): string[] {
   const rows = Object.entries({ ...command.flags, help: HELP }).map(([name, flag]) => ({
-    name: flag.type === "string" ? `--${name} ${flag.value ?? "<value>"}` : `--${name}`,
+    name: `${flag.short === undefined ? "" : `-${flag.short}, `}--${name}${flag.type === "string" ? ` ${flag.value ?? "<value>"}` : ""}`,
     help: flag.help,
   }));
   const width = Math.max(...rows.map((row) => row.name.length));

@@ -53,6 +53,21 @@ function containersOf(value: unknown): [string, object][] {
   return found;
 }
 
+/**
+ * The copy's objects have Object.prototype and its arrays Array.prototype, as if the value had been
+ * through JSON.stringify and JSON.parse: a log read back from a file then holds the same values as
+ * the live one, and the data prints and compares like any other object.
+ */
+function expectOrdinary(result: unknown): void {
+  for (const [path, container] of containersOf(result)) {
+    const wanted = Array.isArray(container) ? Array.prototype : Object.prototype;
+    expect(
+      Object.getPrototypeOf(container) === wanted,
+      `${path}: build the copy with {} or [], not Object.create(null): its prototype must be ${Array.isArray(container) ? "Array" : "Object"}.prototype, as JSON.parse would make it`,
+    ).toBe(true);
+  }
+}
+
 function expectDeepFrozen(result: unknown): void {
   for (const [path, container] of containersOf(result)) {
     expect(Object.isFrozen(container), `${path} is not frozen: freeze every object and array of the copy`).toBe(true);
@@ -142,6 +157,13 @@ describe("05.1 freezeJson: what it accepts", () => {
     expect(freezeJson(input)).toEqual({ a: 1, b: [{ c: "x" }] });
   });
 
+  test("the copy is made of ordinary objects and arrays, as JSON.parse makes them, whatever the input's prototype", () => {
+    const inner = Object.assign(Object.create(null) as object, { c: "x" });
+    const input = Object.assign(Object.create(null) as object, { a: 1, b: [inner], d: { e: inner } });
+    expectOrdinary(freezeJson(input));
+    expectOrdinary(freezeJson({ plain: [{ nested: {} }] }));
+  });
+
   test("a shared (non-cyclic) reference is accepted", () => {
     const shared = { n: 1 };
     const row = [1, 2];
@@ -171,7 +193,9 @@ describe("05.1 freezeJson: what it accepts", () => {
   test("every JSON value is accepted, and the copy equals it", () => {
     fc.assert(
       fc.property(jsonArb, (value) => {
-        expect(freezeJson(value)).toEqual(value);
+        const copy = freezeJson(value);
+        expect(copy).toEqual(value);
+        expectOrdinary(copy);
       }),
     );
   });

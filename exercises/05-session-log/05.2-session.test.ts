@@ -38,17 +38,23 @@ function containers(value: unknown, path = "$"): [string, object][] {
 }
 
 /**
- * Tries every kind of write on `target` — change a property, add one, delete one, and for arrays
- * push, pop and set the length — and expects each to throw TypeError (test files are ES modules,
- * so strict mode: a write to a frozen object throws instead of being silently ignored).
+ * Asks Object.isFrozen first, then tries every kind of write on `target` — change a property, add
+ * one, delete one, give it another prototype, and for arrays push, pop and set the length — and
+ * expects each to throw TypeError (test files are ES modules, so strict mode: a write to a frozen
+ * object throws instead of being silently ignored). Each write really changes something: setting
+ * the prototype an object already has succeeds even on a frozen one, so a fresh `{}` is used.
  */
 function expectEveryWriteToThrow(target: object, where: string): void {
+  expect(
+    Object.isFrozen(target),
+    `${where} is not frozen (Object.isFrozen is false): the snapshot, each event and all of its data must be frozen`,
+  ).toBe(true);
   const record = target as Record<string, unknown>;
   const [firstKey] = Object.keys(target);
   const writes: [string, () => unknown][] = [
     ["add a property", () => (record["added by a test"] = 1)],
     ["define a property", () => Object.defineProperty(target, "defined by a test", { value: 1 })],
-    ["change the prototype", () => Object.setPrototypeOf(target, null)],
+    ["give it another prototype", () => Object.setPrototypeOf(target, {})],
   ];
   if (firstKey !== undefined) {
     writes.push(["change a property", () => (record[firstKey] = "changed by a test")]);
@@ -61,7 +67,7 @@ function expectEveryWriteToThrow(target: object, where: string): void {
     writes.push(["set the length", () => (array.length = 0)]);
   }
   for (const [what, write] of writes) {
-    expect(write, `${where}: "${what}" must throw TypeError (is it deep-frozen?)`).toThrow(TypeError);
+    expect(write, `${where}: "${what}" must throw TypeError, as every write to a frozen object does`).toThrow(TypeError);
   }
 }
 

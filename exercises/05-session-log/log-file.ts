@@ -1,11 +1,20 @@
-import { type LoadedLog, type ReadOptions } from "../../chapters/05-session-log/log-file-types.ts";
-import type { Session } from "../../chapters/05-session-log/session.ts";
-import { type SessionLog } from "../../chapters/05-session-log/session-types.ts";
+import { findLogProblems } from "../../chapters/05-session-log/invariants.ts";
+import {
+  LogFileError,
+  RepairError,
+  type LoadedLog,
+  type ReadOptions,
+  type TornLine,
+} from "../../chapters/05-session-log/log-file-types.ts";
+import { lockLogFile } from "../../chapters/05-session-log/log-lock.ts";
+import { Session } from "../../chapters/05-session-log/session.ts";
+import { ReplayError, type SessionLog } from "../../chapters/05-session-log/session-types.ts";
 import { todo } from "./todo.ts";
 
 // Given (chapters/05-session-log/log-file-types.ts): what reading gives back (LoadedLog, TornLine), the
 // options (ReadOptions), and the errors: LogFileError(code, source, line, detail, { cause }) and
-// RepairError(problems). Imported above with the chapter's pieces you will need; node:fs is yours to add.
+// RepairError(problems). Also imported above: the chapter's Session (Session.fromLog), ReplayError
+// (what fromLog throws) and findLogProblems (invariants.ts). node:fs is yours to add.
 // Also given, for the writer: lockLogFile(file) in chapters/05-session-log/log-lock.ts takes the file's
 // lock (one log, one writer, across processes) and returns the function that releases it.
 

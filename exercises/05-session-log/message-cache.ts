@@ -19,9 +19,11 @@
 // one private method that both append and fromLog commit through (make one if each pushes to the
 // log itself), and `deriveMessages()` returns its messages(). Not a subscriber: a listener's own
 // append would reach it late, and fromLog tells no listener at all.
+// Given: your deriveEventMessage (05.3, ./projection.ts).
 // Run: npx vitest exercises/05-session-log/05.6-incremental.test.ts (then `npm run bench`)
 import type { Message } from "../../chapters/common/messages.ts";
 import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
+import { deriveEventMessage } from "./projection.ts";
 import { todo } from "./todo.ts";
 
 export class MessageCache {

@@ -6,11 +6,11 @@
 //                        when content is null and it has neither reasoning nor a tool call)
 //   tool/result       → { role: "tool", content, tool_call_id: call_id }
 // Every other event (turn/step boundaries, request/header, tool/call, unknown types) → null.
-// Tip: `isEventOfType(event, "tool/result")` from ../../chapters/05-session-log/events.ts narrows `event.data`,
-// and `toolCallOf` from ../../chapters/common/messages.ts copies a tool call's three fields (and no more).
+// Given: `isEventOfType(event, "tool/result")` (chapters/05-session-log/events.ts) narrows `event.data`,
+// and `toolCallOf` (chapters/common/messages.ts) copies a tool call's three fields (and no more).
 // Run: npx vitest exercises/05-session-log/05.3-projection.test.ts
-import type { Message } from "../../chapters/common/messages.ts";
-import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
+import { toolCallOf, type Message } from "../../chapters/common/messages.ts";
+import { isEventOfType, type SessionEvent } from "../../chapters/05-session-log/events.ts";
 import { todo } from "./todo.ts";
 
 /** Every message the model should see, in log order. */

@@ -37,20 +37,32 @@
 //   what it found with describeValue, never JSON.stringify: an id may be a bigint or nested 5,000 deep.
 // Run: npx vitest exercises/05-session-log/05.2-session.test.ts (then 05.4-replay.test.ts)
 import type { Message } from "../../chapters/common/messages.ts";
-// What you will need: your freezeJson from 05.1, your projection from 05.3, and the given contracts.
 import type { EventData, SessionEvent } from "../../chapters/05-session-log/events.ts";
-import { eventSchemas, type EventSchemas } from "../../chapters/05-session-log/event-schemas.ts";
-import { reportListenerError, type Listener, type SessionLog, type SessionOptions } from "../../chapters/05-session-log/session-types.ts";
+import { checkEventData, EventDataError, eventSchemas, type EventSchemas } from "../../chapters/05-session-log/event-schemas.ts";
+import { describeValue } from "../../chapters/05-session-log/describe.ts";
+import { JsonValueError, type JsonObject } from "../../chapters/05-session-log/json-value.ts";
+import {
+  ReplayError,
+  reportListenerError,
+  type Listener,
+  type ReplayRule,
+  type SessionLog,
+  type SessionOptions,
+} from "../../chapters/05-session-log/session-types.ts";
+import { freezeJson } from "./json.ts";
 import { deriveMessages } from "./projection.ts";
 import { todo } from "./todo.ts";
 
-// Given (chapters/05-session-log/session-types.ts, a contract with no answer in it):
+// Given: your freezeJson (05.1, ./json.ts) and deriveMessages (05.3, ./projection.ts), and the
+// contracts, which hold no answer:
 //   SessionLog       the public surface your Session implements: append, events, subscribe, deriveMessages
 //   SessionOptions   { clock?: () => number; onListenerError?: (error, event) => void; schemas?: EventSchemas }
 //   Listener         (event: SessionEvent) => void
 //   ReplayError      new ReplayError(index, code: ReplayRule, detail); its message already says "event #N"
 //   reportListenerError  the default onListenerError: a failing listener is reported, never allowed
 //                        to break append
+//   checkEventData   checkEventData(type, data, this.#schemas) throws EventDataError for a known type's bad data
+//   JsonValueError   what freezeJson throws; JsonObject is the type event data has
 //   describeValue    (describe.ts) what a value is, in a few words, for an error message
 
 export class Session implements SessionLog {

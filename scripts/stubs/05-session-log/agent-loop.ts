@@ -21,9 +21,11 @@
 //                      already scrubbed of the API key), then reject with an AgentRunError whose
 //                      cause is that error.
 // Run: npx vitest exercises/05-session-log/05.5-agent-loop.test.ts
-// Given: the options (client, tools, systemPrompt, userPrompt, maxSteps = 10, session?) and the error
-// a failed model call rejects with: `throw new AgentRunError(message, session, { cause: error })`.
-import { type RunAgentOptions } from "../../chapters/05-session-log/loop-types.ts";
+// Given: the options RunAgentOptions (client, tools, systemPrompt, userPrompt, maxSteps = 10, session?)
+// and the error a failed model call rejects with: `throw new AgentRunError(message, session, { cause: error })`;
+// from chapter 02 (chapters/common/tools.ts): toolSpec, runToolCall and messageOf.
+import { messageOf, runToolCall, toolSpec } from "../../chapters/common/tools.ts";
+import { AgentRunError, type RunAgentOptions } from "../../chapters/05-session-log/loop-types.ts";
 import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
 import { todo } from "./todo.ts";
 

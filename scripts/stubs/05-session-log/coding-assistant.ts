@@ -1,6 +1,7 @@
 import type { EventSchemas } from "../../chapters/05-session-log/event-schemas.ts";
 import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
-import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
+import type { SessionEvent, SessionEventMap } from "../../chapters/05-session-log/events.ts";
+import { z } from "zod";
 import { todo } from "./todo.ts";
 // Given: the two types join the vocabulary, so `session.append("ui/diff-preview", …)` type-checks.
 import "./given/coding-assistant.ts";

@@ -14,6 +14,7 @@ import type { EventSchemas } from "../../chapters/05-session-log/event-schemas.t
 import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
 import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import type { TokenUsage, TurnUsage } from "./given/usage-view.ts";
+import { z } from "zod";
 import { todo } from "./todo.ts";
 
 // Given (in given/usage-view.ts): the model/usage type, what a call costs (TokenUsage), UsageError
