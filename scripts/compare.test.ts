@@ -154,6 +154,8 @@ describe("npm run compare: the parts you write", () => {
     const files = { mine: path.join(dir, "nope.ts"), answer: file("a3.ts", answer), shippedStub: file("s3.ts", stub) };
     expect(() => compareStep(step, files)).toThrow(UsageError);
     expect(() => compareCommand(["05.9"])).toThrow(/没有练习步骤 "05\.9" \/ unknown step "05\.9"\. 可选 \/ valid steps: 05\.1/);
-    expect(() => compareCommand(["05.1", "--all"])).toThrow(/用法错误：没有这个参数 \/ Usage error: Unknown option '--all'/);
+    expect(() => compareCommand(["05.1", "--all"])).toThrow(
+      /用法错误：没有 --all 这个选项，可用的选项见下 \/ Usage error: Unknown option '--all'/,
+    );
   });
 });

@@ -36,13 +36,13 @@ describe("learner commands: --help and wrong flags, through one flag table", () 
     expect(exitCode).toBe(0);
     expect(text).toContain("用法 / Usage:");
     expect(text).toContain(shows);
-    expect(text).toMatch(/--help +列出这些参数 \/ list these flags/);
+    expect(text).toMatch(/--help +列出这些选项 \/ list these flags/);
   });
 
   test.each(commands)("npm run %s -- --nope is a usage error in both languages, with the usage, exit code 2", (_name, run) => {
     const { exitCode, text } = answerOf(() => run(["--nope"]));
     expect(exitCode).toBe(2);
-    expect(text).toContain("用法错误：没有这个参数 / Usage error: Unknown option '--nope'");
+    expect(text).toContain("用法错误：没有 --nope 这个选项，可用的选项见下 / Usage error: Unknown option '--nope'");
     expect(text).toContain("用法 / Usage:");
   });
 });

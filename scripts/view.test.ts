@@ -89,7 +89,9 @@ describe("npm run view -- --load FILE", () => {
         { id: 2, type: "turn/end", ts: 2, data: { turn: 1, reason: "completed" } },
       ]),
     );
-    await expect(view("--load", file)).rejects.toThrow(`cannot load ${file}: 重放失败：第 1 个事件 / replay failed at event #1: id is 2, expected 1`);
+    await expect(view("--load", file)).rejects.toThrow(
+      `cannot load ${file}: 重放失败：第 1 个事件 / replay failed at event #1: id is 2, expected 1`,
+    );
   });
 
   it("a missing file, or one that is not JSON, is a usage error naming it", async () => {

@@ -71,10 +71,15 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
   if (values.load !== undefined && values.scenario !== undefined)
     throw new UsageError(`--load and --scenario do not go together; see ${seeHelp}`);
   if (values.port !== undefined) throw new UsageError(`--port goes with --live; see ${seeHelp}`);
-  // A page is derived from the log: it may replace an earlier page, never the log (output-file.ts);
-  // and an --out that cannot be written is said before the turn is run for it.
-  const refused = refuseOutput("--out", values.out, [values.load]) ?? (values.out === undefined ? undefined : cannotWrite(values.out, WRITE_PAGE));
-  if (refused !== undefined) throw new UsageError(refused);
+  // A page is derived from the log: it may replace an earlier page, never the log (output-file.ts).
+  const refused = refuseOutput("--out", values.out, [values.load]);
+  if (refused !== undefined) {
+    (io.err ?? io.out)(`用法错误 / Usage error: ${refused}`);
+    return 2;
+  }
+  // An --out that cannot be written is said before the turn is run for it.
+  const unwritable = values.out === undefined ? undefined : cannotWrite(values.out, WRITE_PAGE);
+  if (unwritable !== undefined) throw new UsageError(unwritable);
   const { session, name, source } = values.load === undefined ? await replayForPage(scenario, io) : loadLog(values.load);
   const file = values.out ?? path.join(io.outDir ?? defaultOutDir, `timeline-${name}.html`);
   const written = writePage(session, file, source);

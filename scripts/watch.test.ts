@@ -262,7 +262,7 @@ describe("npm run watch: any step, at once", () => {
     });
     expect(answerTo(() => readWatchArgs(["--bogus"]))).toMatchObject({
       exitCode: 2,
-      text: expect.stringContaining("用法错误：没有这个参数 / Usage error:"),
+      text: expect.stringContaining("用法错误：没有 --bogus 这个选项，可用的选项见下 / Usage error:"),
     });
     expect(() => readWatchArgs(["5.6"])).toThrow(`没有练习步骤 "5.6" / unknown step "5.6"`);
     expect(() => readWatchArgs(["05.1", "05.2"])).toThrow("expected one step id");

@@ -13,7 +13,11 @@ describe("error classes", () => {
     const cause = new Error("underneath");
     const errors = [
       [new JsonValueError("$.a[2]", "NaN is not a finite number", { cause }), "JsonValueError", "$.a[2]: NaN is not a finite number"],
-      [new ReplayError(3, "BAD_TS", "ts must be …", { cause }), "ReplayError", "重放失败：第 3 个事件 / replay failed at event #3: ts must be …"],
+      [
+        new ReplayError(3, "BAD_TS", "ts must be …", { cause }),
+        "ReplayError",
+        "重放失败：第 3 个事件 / replay failed at event #3: ts must be …",
+      ],
       [
         new EventDataError("user/message", "$.content", "expected string"),
         "EventDataError",

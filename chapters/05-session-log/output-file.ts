@@ -16,7 +16,9 @@ export function refuseOutput(flag: string, output: string | undefined, others: r
   }
   const found = statOrUndefined(output);
   if (found === undefined) return undefined;
-  if (!found.isFile()) return `${flag} ${output} 不是普通文件 / ${flag} ${output} is not a regular file`;
+  // A folder or a device is not a file to replace; the write check (common/system-errors.ts) says so in
+  // the same sentence any other path the system refuses gets.
+  if (!found.isFile()) return undefined;
   if (!isOurPage(output)) {
     return `${output} 已经存在，而且不是本书写的时间线页面，不会覆盖它，请换一个文件名 / ${output} exists and is not a timeline page this workbook wrote: it is not overwritten, choose a new file name`;
   }
