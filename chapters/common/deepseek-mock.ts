@@ -3,6 +3,7 @@
 import { http, HttpResponse, type JsonBodyType } from "msw";
 import { setupServer, type SetupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from "vitest";
+import type { StreamChunk } from "../05-session-log/events.ts";
 import { type DeepSeekClient, DeepSeekError } from "./deepseek.ts";
 
 export const KEY = "sk-test-0123456789abcdef0123456789abcdef";
@@ -65,4 +66,90 @@ export async function rejection(promise: Promise<unknown>): Promise<unknown> {
     () => expect.unreachable("expected the call to fail"),
     (error: unknown) => error,
   );
+}
+
+// ── streaming ───────────────────────────────────────────────────────────────────────────────────
+
+/** The SSE chunk DeepSeek sends for one StreamChunk (usage rides on a `choices: []` chunk). */
+export function wireChunkOf(chunk: StreamChunk): Record<string, unknown> {
+  const envelope = {
+    id: "8f0d6f3c-5a51-4a8e-9d0b-2f6c1f7d2a10",
+    object: "chat.completion.chunk",
+    created: 1787650000,
+    model: "deepseek-flash",
+  };
+  const choice = (delta: Record<string, unknown>, finish_reason: string | null = null) => ({
+    ...envelope,
+    choices: [{ index: 0, delta, finish_reason }],
+  });
+  switch (chunk.kind) {
+    case "reasoning":
+      return choice({ content: null, reasoning_content: chunk.text });
+    case "text":
+      return choice({ content: chunk.text, reasoning_content: null });
+    case "tool_call": {
+      const { index, id, name, arguments: args } = chunk;
+      const fn = name === undefined ? { arguments: args } : { name, arguments: args };
+      return choice({ tool_calls: [{ index, ...(id === undefined ? {} : { id, type: "function" }), function: fn }] });
+    }
+    case "finish":
+      return choice({}, chunk.reason);
+    case "usage":
+      return { ...envelope, choices: [], usage: chunk.usage };
+    case "error":
+      return { error: { message: chunk.message, type: "server_error", param: null, code: null } };
+  }
+}
+
+/** An SSE body: each object a `data:` event, each string written as is (say, ": keep-alive\n\n"). */
+export function sseText(events: readonly (Record<string, unknown> | string)[], done = true): string {
+  const lines = events.map((event) => (typeof event === "string" ? event : `data: ${JSON.stringify(event)}\n\n`));
+  return lines.join("") + (done ? "data: [DONE]\n\n" : "");
+}
+
+export interface SseOptions {
+  /** Where to cut the body's bytes into pieces: each piece is one read on the client's side. */
+  readonly cuts?: readonly number[];
+  /** After the last piece, fail the connection instead of closing it. */
+  readonly drop?: boolean;
+  /** Before each piece after the first, wait for this (a test holds the stream open with it). */
+  readonly before?: (piece: number) => Promise<void>;
+}
+
+/** A text/event-stream response sending `text`'s UTF-8 bytes in pieces (stack.md trap 15). */
+export function sseResponse(text: string, { cuts = [], drop = false, before }: SseOptions = {}): HttpResponse<ReadableStream> {
+  const bytes = new TextEncoder().encode(text);
+  const at = [0, ...[...cuts].sort((a, b) => a - b), bytes.length];
+  let piece = 0;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (piece > 0) await before?.(piece);
+        const start = at[piece];
+        const end = at[piece + 1];
+        if (start === undefined || end === undefined) {
+          if (drop) controller.error(new Error("socket hang up"));
+          else controller.close();
+          return;
+        }
+        controller.enqueue(bytes.slice(start, end));
+        piece++;
+      },
+      // Pulled only when read: an error then never discards a piece the client has not read yet.
+    },
+    { highWaterMark: 0 },
+  );
+  return new HttpResponse(body, { headers: { "content-type": "text/event-stream" } });
+}
+
+/** Answers every chat request with `respond`'s SSE response and keeps each request's body. */
+export function captureStream(server: SetupServer, respond: () => Response, url = URL_DEFAULT) {
+  const seen: Record<string, unknown>[] = [];
+  server.use(
+    http.post(url, async ({ request }) => {
+      seen.push((await request.json()) as Record<string, unknown>);
+      return respond();
+    }),
+  );
+  return seen;
 }

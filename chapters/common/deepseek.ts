@@ -3,8 +3,10 @@
 // them — chapter 05 logs them in `request/header`, never as a message.
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
-import { describeFailure } from "./deepseek-errors.ts";
+import type { StreamChunk } from "../05-session-log/events.ts";
+import { describeFailure, type FailedCall } from "./deepseek-errors.ts";
 import { parseReply } from "./deepseek-reply.ts";
+import { readStream } from "./deepseek-stream.ts";
 import type { AssistantMessage, Message, ToolCall } from "./messages.ts";
 import { MissingApiKeyError, readSettings, type DeepSeekSettings, type Env } from "./settings.ts";
 import type { ToolSpec } from "./tools.ts";
@@ -17,10 +19,24 @@ export interface ChatRequest {
   readonly messages: readonly Message[];
 }
 
+/** What one call may be given besides the request: a signal that stops it (Ctrl-C). */
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+}
+
 /** What the agent loop needs from a model. DeepSeekClient is the real one; tests may pass fakes. */
 export interface ChatClient {
   readonly model: string;
-  chat(request: ChatRequest): Promise<AssistantMessage>;
+  chat(request: ChatRequest, options?: CallOptions): Promise<AssistantMessage>;
+}
+
+/**
+ * A model that can also stream its reply: the chunks as they arrive. The iteration ends after the
+ * finish chunk; an early end (dropped connection, error chunk, abort) makes it throw, and the chunks
+ * already yielded stay with the caller.
+ */
+export interface StreamingChatClient extends ChatClient {
+  stream(request: ChatRequest, options?: CallOptions): AsyncIterable<StreamChunk>;
 }
 
 export interface DeepSeekClientOptions extends Partial<DeepSeekSettings> {
@@ -34,7 +50,7 @@ export interface DeepSeekClientOptions extends Partial<DeepSeekSettings> {
 // DeepSeek's thinking-mode trace is not in the SDK's types; on the wire it sits beside `content`.
 type WireMessage = ChatCompletionMessageParam & { reasoning_content?: string | null };
 
-export class DeepSeekClient implements ChatClient {
+export class DeepSeekClient implements StreamingChatClient {
   readonly model: string;
   readonly baseURL: string;
   /**
@@ -63,25 +79,43 @@ export class DeepSeekClient implements ChatClient {
     });
   }
 
-  async chat(request: ChatRequest): Promise<AssistantMessage> {
-    const messages: WireMessage[] = [{ role: "system", content: request.system }, ...request.messages.map(toWire)];
-    const tools = request.tools.map(toWireTool);
+  async chat(request: ChatRequest, options: CallOptions = {}): Promise<AssistantMessage> {
     try {
-      const completion: unknown = await this.#openai.chat.completions.create({
-        model: this.model,
-        messages,
-        ...(tools.length > 0 ? { tools } : {}),
-      });
+      const completion: unknown = await this.#openai.chat.completions.create(this.#body(request), { signal: options.signal });
       return parseReply(completion);
     } catch (error) {
-      const call = {
-        apiKey: this.#apiKey,
-        baseURL: this.baseURL,
-        timeoutMs: this.timeoutMs,
-        tries: this.#openai.maxRetries + 1,
-      };
-      throw describeFailure(error, call);
+      options.signal?.throwIfAborted();
+      throw describeFailure(error, this.#call());
     }
+  }
+
+  /**
+   * The same request as `chat`, streamed: the body is chat's plus `stream` and `stream_options` (usage
+   * comes in a last chunk). Iterated by hand, not with the SDK's `.stream()` helper (see deepseek-stream.ts).
+   */
+  async *stream(request: ChatRequest, options: CallOptions = {}): AsyncGenerator<StreamChunk> {
+    let wire: AsyncIterable<unknown>;
+    try {
+      wire = await this.#openai.chat.completions.create(
+        { ...this.#body(request), stream: true, stream_options: { include_usage: true } },
+        { signal: options.signal },
+      );
+    } catch (error) {
+      options.signal?.throwIfAborted();
+      throw describeFailure(error, this.#call());
+    }
+    yield* readStream(wire, this.#call(), options.signal);
+  }
+
+  #body(request: ChatRequest) {
+    const messages: WireMessage[] = [{ role: "system", content: request.system }, ...request.messages.map(toWire)];
+    const tools = request.tools.map(toWireTool);
+    return { model: this.model, messages, ...(tools.length > 0 ? { tools } : {}) };
+  }
+
+  /** What a failure report needs to know about this client's calls. */
+  #call(): FailedCall {
+    return { apiKey: this.#apiKey, baseURL: this.baseURL, timeoutMs: this.timeoutMs, tries: this.#openai.maxRetries + 1 };
   }
 }
 
