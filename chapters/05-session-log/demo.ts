@@ -1,10 +1,11 @@
 // 5.7: the chapter's demo. One calculator round trip, seen four ways: ① as a subscriber hears it,
 // ② as the raw log, ③ as the messages the model was shown, ④ rebuilt from the log's JSON text.
 // Choosing live or offline is in demo-setup.ts; what to say when a run fails, in demo-explain.ts;
-// how an event (②) and a message (③) are printed, in demo-format.ts.
+// how an event (②) and a message (③) are printed, in demo-format.ts; ① for a streamed reply, in demo-stream.ts.
 //
-//   npm run demo               live when DEEPSEEK_API_KEY is set, otherwise an offline replay
-//   npm run demo -- --offline  always replay fixtures/data/calculator.json (no key, no network)
+//   npm run demo               live when DEEPSEEK_API_KEY is set, otherwise an offline replay; streamed
+//   npm run demo -- --offline  always replay fixtures/data/calculator-streamed.json (no key, no network)
+//   npm run demo -- --no-stream  one whole call per step: the book's exact 12 events (calculator.json offline)
 //   npm run demo -- --html F   also write the run's timeline page (timeline/page.ts) to F
 //   npm run demo -- --help     list the flags
 //   npm run demo -- --save FILE / --load FILE [--continue | --ask Q]   the log on disk (demo-disk.ts)
@@ -14,10 +15,11 @@ import pc from "picocolors";
 import { readFlags, type Command, type Flags } from "../common/flags.ts";
 import { DeepSeekConfigError, type Env } from "../common/settings.ts";
 import { findScenario, runScenario } from "../../fixtures/scenarios.ts";
-import { formatEvent, formatMessage } from "./demo-format.ts";
+import { formatEvent, formatLog, formatMessage } from "./demo-format.ts";
 import { budgetSpent, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo-explain.ts";
 import { DISK_FLAGS, interruptedNote, openSession, planDisk, savedNote } from "./demo-disk.ts";
-import { connect, endQuietlyWhenPipeCloses, goesLive } from "./demo-setup.ts";
+import { connect, endQuietlyWhenPipeCloses, goesLive, REPLAY_MS } from "./demo-setup.ts";
+import { subscriberView } from "./demo-stream.ts";
 import { findLogProblems } from "./invariants.ts";
 import { AgentRunError } from "./loop-types.ts";
 import { Session } from "./session.ts";
@@ -28,13 +30,17 @@ const COMMAND = {
   usage: ["npm run demo -- [flags]"],
   flags: {
     offline: { type: "boolean", help: "设置了 DEEPSEEK_API_KEY 也离线回放 / replay even with DEEPSEEK_API_KEY set" },
+    "no-stream": {
+      type: "boolean",
+      help: "不用流式：每步一次完整调用，日志正是书里的 12 条事件 / no streaming: the book's exact 12 events",
+    },
     html: { type: "string", value: "<file>", help: "把时间线页面写到 <file> / write the run's timeline page to <file>" },
     ...DISK_FLAGS,
   },
 } as const satisfies Command<Flags>;
 
-/** The book's 5.7 run; offline, fixtures/data/calculator.json replays it. */
-const SCENARIO = "calculator";
+/** The book's 5.7 run, streamed (offline: fixtures/data/calculator-streamed.json) or not (calculator.json). */
+const scenarioName = (stream: boolean) => (stream ? "calculator-streamed" : "calculator");
 
 export interface DemoIO {
   readonly out: (line: string) => void;
@@ -42,6 +48,12 @@ export interface DemoIO {
   readonly err?: (line: string) => void;
   readonly env: Env;
   readonly color?: boolean;
+  /** Prints streamed text where the cursor is (a terminal); without it, ① gathers it into lines for `out`. */
+  readonly write?: (text: string) => void;
+  /** Ctrl-C: stops the run (runAgent's signal); the log it leaves is still printed, and the exit code is 130. */
+  readonly signal?: AbortSignal;
+  /** How long an offline replay of a stream may take (REPLAY_MS; tests pass 0: all at once). */
+  readonly replayMs?: number;
 }
 
 /** Runs the demo; resolves with the process exit code. */
@@ -55,8 +67,11 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
     (io.err ?? io.out)(`用法错误 / Usage error: ${plan}`);
     return 2;
   }
+  // Offline, the disk flags replay a two-turn recording that is not streamed.
+  const stream = args.values["no-stream"] !== true && plan.recording === undefined;
   // --load alone tells the file's story with no model, so it needs no connection.
-  const connection = plan.prompt === undefined ? undefined : connect(offline, io.env, plan.recording ?? SCENARIO);
+  const recording = plan.recording ?? scenarioName(stream);
+  const connection = plan.prompt === undefined ? undefined : connect(offline, io.env, recording, io.replayMs ?? REPLAY_MS);
   // Nothing printed should hold the key; scrubbing every line makes sure (a refused setting shows none).
   const out = (line: string) =>
     io.out(connection === undefined || connection instanceof DeepSeekConfigError ? line : connection.scrub(line));
@@ -79,9 +94,11 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
     let failure: AgentRunError | undefined;
     if (connection !== undefined && plan.prompt !== undefined) {
       heading(["① 订阅者视角", "Subscriber view"]);
-      session.subscribe((event) => out(`  [订阅者 / subscriber] 看到新事件 #${event.id} ${event.type}`));
+      const write = io.write && ((text: string) => io.write?.(connection.scrub(text)));
+      session.subscribe(subscriberView({ out, write, c }));
       // A failed model call is part of the story: the log up to it is still printed below.
-      failure = await runScenario({ ...findScenario(SCENARIO), userPrompt: plan.prompt }, connection.client, session).then(
+      const scenario = { ...findScenario(scenarioName(stream)), userPrompt: plan.prompt };
+      failure = await runScenario(scenario, connection.client, session, io.signal).then(
         () => undefined,
         (error: unknown) => {
           if (error instanceof AgentRunError) return error;
@@ -91,9 +108,10 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
     }
 
     heading(["② 事件日志原文（唯一事实来源）", "The raw event log, the single source of truth"]);
-    for (const event of session.events) out(`  ${formatEvent(event)}`);
+    for (const line of formatLog(session.events)) out(`  ${line}`);
     for (const line of budgetSpent(session.events)) out(`  ${line}`);
-    const trouble = explainTrouble(connection?.mismatch(), failure);
+    // Stopped by Ctrl-C: not a failure to explain; the log is whole and goes on to ③ and ④.
+    const trouble = explainTrouble(connection?.mismatch(), io.signal?.aborted ? undefined : failure);
     if (trouble !== undefined) return report(trouble);
 
     heading(["③ 派生消息：模型看到的历史（deriveMessages 投影）", "Derived messages: what the model saw"]);
@@ -102,7 +120,8 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
     heading(["④ 重放：同一份日志 → 新会话 → 完全相同的消息历史", "Replay: same log → new session → same messages"]);
     const code = replayFromText(session, out);
     for (const line of savedNote(plan, session)) out(`  ${line}`);
-    return code;
+    if (io.signal?.aborted) for (const line of ["", ...interruptedNote(argv)]) out(line);
+    return io.signal?.aborted ? 130 : code;
   } finally {
     opened.stop();
     connection?.close();
@@ -137,11 +156,17 @@ function replayFromText(session: Session, out: (line: string) => void): number {
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   endQuietlyWhenPipeCloses();
-  // Ctrl-C: every event logged so far is already in the --save file (each is written before append returns).
+  // Ctrl-C stops the run through runAgent's signal, which closes the turn as "interrupted". A second
+  // Ctrl-C does not wait: every event logged so far is already in the --save file.
+  const ctrlC = new AbortController();
   process.once("SIGINT", () => {
-    for (const line of ["", ...interruptedNote(process.argv.slice(2))]) console.log(line);
-    process.exit(130);
+    ctrlC.abort(new Error("Ctrl-C"));
+    process.once("SIGINT", () => {
+      for (const line of ["", ...interruptedNote(process.argv.slice(2))]) console.log(line);
+      process.exit(130);
+    });
   });
-  const io = { out: console.log, err: console.error, env: process.env, color: pc.isColorSupported };
+  const write = (text: string) => void process.stdout.write(text);
+  const io = { out: console.log, err: console.error, write, env: process.env, color: pc.isColorSupported, signal: ctrlC.signal };
   process.exitCode = await main(process.argv.slice(2), io);
 }
