@@ -33,7 +33,7 @@ export function formatLog(events: readonly SessionEvent[]): string[] {
 /** `#4–#57 assistant/chunk ×54 (reasoning 812 chars, text 40 chars, usage, finish stop)` */
 export function formatChunkRun(run: readonly SessionEvent<"assistant/chunk">[]): string {
   const ids = run.length === 1 ? `#${run[0]?.id}` : `#${run[0]?.id}–#${run.at(-1)?.id}`;
-  return `${ids.padEnd(4)} ${"assistant/chunk".padEnd(18)} ×${run.length} (${carried(run.map((event) => event.data.chunk)).join(", ")})`;
+  return `${ids} assistant/chunk ×${run.length} (${carried(run.map((event) => event.data.chunk)).join(", ")})`;
 }
 
 /** What a run of chunks carried, each kind once, in the order it first arrived; text counted in characters. */
@@ -45,7 +45,10 @@ function carried(chunks: readonly StreamChunk[]): string[] {
     parts.set(key, part);
   };
   for (const chunk of chunks) {
-    if (chunk.kind === "reasoning" || chunk.kind === "text") add(chunk.kind, chunk.kind, chunk.text);
+    // An empty delta (`content: ""` beside a finish) carries nothing worth a mention.
+    if (chunk.kind === "reasoning" || chunk.kind === "text") {
+      if (chunk.text !== "") add(chunk.kind, chunk.kind, chunk.text);
+    }
     // A call's first fragment names it; the later ones share its index.
     else if (chunk.kind === "tool_call") add(`call ${chunk.index}`, `tool_call ${chunk.name ?? "?"}`, chunk.arguments);
     else if (chunk.kind === "finish") add("finish", `finish ${chunk.reason}`);

@@ -32,7 +32,7 @@ export function subscriberView({ out, write, c }: SubscriberIO): (event: Session
     if (run.length === 0) return;
     if (showing !== undefined) text("\n");
     showing = undefined;
-    out(`  ${SAW} ${formatChunkRun(run)}`);
+    out(`  [订阅者 / subscriber] 看到 ${formatChunkRun(run)}`);
     run = [];
   };
   const show = (chunk: StreamChunk) => {

@@ -9,11 +9,14 @@ import { main } from "./demo.ts";
 
 export const tsx = path.join(root, "node_modules/.bin/tsx");
 
-/** Runs `main` in this process; `lines` are what it printed, one entry per line, usage errors included. */
-export async function runInProcess(argv: string[], env: Record<string, string> = {}) {
+/**
+ * Runs `main` in this process; `lines` are what it printed, one entry per line, usage errors included.
+ * An offline stream is replayed all at once (replayMs 0), so the tests do not wait on its pacing.
+ */
+export async function runInProcess(argv: string[], env: Record<string, string> = {}, options: { color?: boolean } = {}) {
   const lines: string[] = [];
   const print = (line: string) => lines.push(...line.split("\n"));
-  const code = await main(argv, { out: print, err: print, env });
+  const code = await main(argv, { out: print, err: print, env, replayMs: 0, ...options });
   return { code, lines, text: lines.join("\n") };
 }
 
