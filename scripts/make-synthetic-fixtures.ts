@@ -209,8 +209,8 @@ const replies: Record<string, readonly Reply[]> = {
     ...calculatorRoundTrip("rate-limit-then-success"),
   ],
   "server-error": [1, 2, 3].map(() => apiError(500, "Internal Server Error", "internal_error")),
-  "calculator-streamed": streamedTurns("calculator-streamed", calculatorTurns),
-  "two-tool-calls-streamed": streamedTurns("two-tool-calls-streamed", twoCallTurns, { usageOn: "finish-chunk" }),
+  "calculator-streamed": streamedTurns("calculator", calculatorTurns), // the same ids: the model sees the same history
+  "two-tool-calls-streamed": streamedTurns("two-tool-calls", twoCallTurns, { usageOn: "finish-chunk" }),
   "stream-cut-mid-reasoning": [
     streamed("stream-cut-mid-reasoning", 1, calculatorTurns[0]!, { ending: { how: "dropped", afterReasoningDeltas: 14 } }),
   ],
