@@ -564,6 +564,60 @@ const entries: readonly Step[] = [
     ],
     needs: [],
   },
+  {
+    id: "05.8",
+    kind: "challenge",
+    title: "Stream chunks: kept in the log, never sent to the model",
+    titleZh: "流式分片：留存但不发送",
+    bookSection: "本章开头第 1 点、对照官方",
+    file: "streamed-step.ts",
+    test: "05.8-streamed-step.test.ts",
+    answerDir: chapterDir,
+    decoys: [
+      {
+        name: "stream-last-reasoning-delta",
+        mistake: "each reasoning delta replaces the one before (as the SDK's .stream() helper does), so only the last is kept",
+      },
+      {
+        name: "stream-tool-calls-by-id",
+        mistake:
+          "tool-call fragments are joined by id (a fragment without one goes to the last id seen), so interleaved parallel calls get each other's arguments",
+      },
+      {
+        name: "stream-projects-chunks",
+        mistake: "each text delta is logged as an assistant/message, so the projection sends the fragments to the model",
+      },
+      {
+        name: "stream-message-before-chunks",
+        mistake: "the chunks are collected in memory and logged after the message, so nothing is in the log while the reply streams",
+      },
+      {
+        name: "stream-drops-interrupted",
+        mistake: "a stream that fails is rethrown with no message: the text the user already saw is lost",
+      },
+      { name: "stream-retry-cites-all", mistake: "a retried call's message cites every chunk of the step, the failed attempt's too" },
+      {
+        name: "stream-interrupted-keeps-calls",
+        mistake: "the interrupted message keeps the half-written tool calls, which the model would then wait to see answered",
+      },
+    ],
+    hints: [
+      "本章开头的第一个理由：流式分片“要留存，但发给模型只会浪费 token、制造噪音”。所以分片是只进日志的事件 " +
+        "`assistant/chunk`（投影本来就跳过它），发给模型的只有由分片拼成的那条 `assistant/message`。" +
+        "先写两个纯函数：`assembleReply` 把完整的流拼成非流式调用会返回的消息；`assembleInterrupted` 只留下用户已经看到的文字。",
+      "拼接的细节：文字和推理各自按到达顺序连接，一个分片都没有就是 `null`，只来过空分片就是空字符串。" +
+        "工具调用按 `index` 归组，而不是按 `id`：只有一个调用的第一个分片带 id 和名字，后面的分片只有 index 和一段参数；" +
+        "并行的两个调用的分片还会交错到达。最后按 index 排序。推理要累加每一段，不能只留最后一段（SDK 的 `.stream()` 就是这样丢的）。" +
+        "被中断时：文字、推理各自只在含有非空白字符时保留；工具调用的片段一律丢掉；什么都不剩就返回 `null`。",
+      "`streamReply` 的顺序：先从日志派生消息，再调用 `client.stream`；每到一个分片就立刻 `append` 一条 `assistant/chunk`，" +
+        "同时记下它的 id 和分片本身（这一次尝试专用的两个数组）；流正常结束后，用 `assembleReply` 拼出回复，" +
+        "追加 `assistant/message`，带上 `chunk_ids`，返回回复。每追加一个分片后检查一次 signal，被中止就别再等下一个分片。",
+      "失败时（`try/catch` 包住整个读流和拼接）：还有尝试次数、signal 也没被中止，就进入下一次尝试——attempt 加一，" +
+        "分片数组重新开始，失败那次的分片留在日志里，但不被新消息引用。否则先看 `assembleInterrupted` 的结果，" +
+        "不是 `null` 就追加带 `interrupted: true` 的消息（引用这次尝试的分片），然后把原来的错误原样抛出，让循环去关闭步骤和轮次。",
+    ],
+    needs: [],
+  },
 ];
 
 const kindOrder: readonly StepKind[] = ["core", "practice", "challenge"];

@@ -4,12 +4,14 @@
 //   turn/start, user/message, request/header,
 //   step/start, assistant/message, tool/call, tool/result, step/end,
 //   step/start, assistant/message, step/end, turn/end
-import type { ChatClient, ChatRequest } from "../common/deepseek.ts";
+// With `stream: true` each model call is streamed instead (streamed-step.ts, step 05.8).
+import type { ChatClient, ChatRequest, StreamingChatClient } from "../common/deepseek.ts";
 import { toolCallOf, type AssistantMessage } from "../common/messages.ts";
 import { messageOf, runToolCall, toolSpec, type Tool } from "../common/tools.ts";
 import { AgentRunError, type RunAgentOptions } from "./loop-types.ts";
 import { Session } from "./session.ts";
 import type { SessionLog } from "./session-types.ts";
+import { streamReply } from "./streamed-step.ts";
 
 export async function runAgent({
   client,
@@ -18,10 +20,17 @@ export async function runAgent({
   userPrompt,
   maxSteps = 10,
   session = new Session(),
+  stream = false,
+  streamAttempts = 1,
+  signal,
 }: RunAgentOptions): Promise<SessionLog> {
   if (!Number.isInteger(maxSteps) || maxSteps < 1) {
     throw new RangeError(`maxSteps must be a positive integer, got ${maxSteps}`);
   }
+  if (!Number.isInteger(streamAttempts) || streamAttempts < 1) {
+    throw new RangeError(`streamAttempts must be a positive integer, got ${streamAttempts}`);
+  }
+  const streaming = stream ? streamingClient(client) : undefined;
   const turn = countTurns(session) + 1;
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
   // Built before anything is logged: a tool whose schema has no JSON Schema fails here, not
@@ -40,11 +49,15 @@ export async function runAgent({
   for (let step = 1; step <= maxSteps; step++) {
     let finished: boolean;
     try {
-      finished = await runStep({ session, client, toolsByName, turn, step, request });
+      signal?.throwIfAborted();
+      finished = await runStep({ session, client, streaming, streamAttempts, signal, toolsByName, turn, step, request });
     } catch (error) {
-      const message = messageOf(error);
-      session.append("turn/end", { turn, reason: "error", message });
-      throw new AgentRunError(`turn ${turn} failed in step ${step}: ${message}`, session, { cause: error });
+      // Stopped from outside, whatever the call threw on its way out: say so, not "error".
+      const interrupted = signal?.aborted === true;
+      const message = messageOf(interrupted ? signal?.reason : error);
+      session.append("turn/end", { turn, reason: interrupted ? "interrupted" : "error", message });
+      const what = interrupted ? "was interrupted" : "failed";
+      throw new AgentRunError(`turn ${turn} ${what} in step ${step}: ${message}`, session, { cause: error });
     }
     if (finished) {
       session.append("turn/end", { turn, reason: "completed" });
@@ -58,6 +71,10 @@ export async function runAgent({
 interface StepContext {
   readonly session: SessionLog;
   readonly client: ChatClient;
+  /** The same client when the run streams (`stream: true`), else undefined. */
+  readonly streaming: StreamingChatClient | undefined;
+  readonly streamAttempts: number;
+  readonly signal: AbortSignal | undefined;
   readonly toolsByName: ReadonlyMap<string, Tool>;
   readonly turn: number;
   readonly step: number;
@@ -66,11 +83,11 @@ interface StepContext {
 }
 
 /** One model call and the tools it asks for. Returns true when the model answered without tools. */
-async function runStep({ session, client, toolsByName, turn, step, request }: StepContext): Promise<boolean> {
+async function runStep(context: StepContext): Promise<boolean> {
+  const { session, toolsByName, turn, step } = context;
   session.append("step/start", { turn, step });
   try {
-    const reply = await client.chat({ ...request, messages: session.deriveMessages() });
-    logAssistantMessage(session, reply);
+    const reply = await callModel(context);
     for (const call of reply.tool_calls) {
       session.append("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments });
       const outcome = await runToolCall(toolsByName, call);
@@ -81,6 +98,21 @@ async function runStep({ session, client, toolsByName, turn, step, request }: St
     // Like the book's `finally`: a step that throws is still closed in the log.
     session.append("step/end", { turn, step });
   }
+}
+
+/** The step's model call, logged: streamed chunk by chunk (05.8), or one plain call as in 5.5. */
+async function callModel({ session, client, streaming, streamAttempts, signal, turn, step, request }: StepContext) {
+  if (streaming) return streamReply({ session, client: streaming, turn, step, request, signal, attempts: streamAttempts });
+  const reply = await client.chat({ ...request, messages: session.deriveMessages() }, { signal });
+  logAssistantMessage(session, reply);
+  return reply;
+}
+
+function streamingClient(client: ChatClient): StreamingChatClient {
+  if (!("stream" in client) || typeof client.stream !== "function") {
+    throw new TypeError("stream: true needs a client that can stream (a StreamingChatClient with a stream() method)");
+  }
+  return client as StreamingChatClient;
 }
 
 function logAssistantMessage(session: SessionLog, reply: AssistantMessage): void {

@@ -10,7 +10,9 @@ export type LogProblemCode =
   | "UNEXPECTED_BOUNDARY"
   | "UNANSWERED_TOOL_CALL"
   | "ORPHAN_TOOL_RESULT"
-  | "DUPLICATE_TOOL_RESULT";
+  | "DUPLICATE_TOOL_RESULT"
+  | "STRAY_CHUNK"
+  | "BAD_CHUNK_IDS";
 
 export interface LogProblem {
   /** The event the problem is about (for something never closed: where it was opened). */
@@ -30,6 +32,7 @@ export function findLogProblems(events: readonly SessionEvent[]): LogProblem[] {
   let openStep: SessionEvent<"step/start"> | undefined;
   const pendingCalls = new Map<string, number>(); // call_id → index of its tool/call
   const answeredCalls = new Set<string>();
+  let stepChunks = new Map<number, number>(); // id of each chunk event in the open step → its attempt
 
   for (const event of events) {
     if (isEventOfType(event, "turn/start")) {
@@ -41,17 +44,26 @@ export function findLogProblems(events: readonly SessionEvent[]): LogProblem[] {
         report(event.id, "UNEXPECTED_BOUNDARY", `turn/end for turn ${event.data.turn}, which is not open`);
       openTurn = undefined;
       openStep = undefined;
+      stepChunks = new Map();
     } else if (isEventOfType(event, "step/start")) {
       if (openStep) report(openStep.id, "OPEN_STEP", `step ${openStep.data.step} never ended before step ${event.data.step} began`);
       if (openTurn?.data.turn !== event.data.turn)
         report(event.id, "UNEXPECTED_BOUNDARY", `step/start outside its turn ${event.data.turn}`);
       openStep = event;
+      stepChunks = new Map();
     } else if (isEventOfType(event, "step/end")) {
       const closesOpenStep = openStep?.data.turn === event.data.turn && openStep.data.step === event.data.step;
       if (!closesOpenStep) {
         report(event.id, "UNEXPECTED_BOUNDARY", `step/end for turn ${event.data.turn} step ${event.data.step}, which is not open`);
       }
       openStep = undefined;
+    } else if (isEventOfType(event, "assistant/chunk")) {
+      const { turn, step, attempt } = event.data;
+      if (openStep?.data.turn === turn && openStep.data.step === step) stepChunks.set(event.id, attempt);
+      else report(event.id, "STRAY_CHUNK", `a chunk of turn ${turn} step ${step}, which is not the open step`);
+    } else if (isEventOfType(event, "assistant/message") && event.data.chunk_ids !== undefined) {
+      const problem = chunkIdsProblem(event.data.chunk_ids, stepChunks);
+      if (problem !== undefined) report(event.id, "BAD_CHUNK_IDS", `assistant/message ${problem}`);
     } else if (isEventOfType(event, "tool/call")) {
       pendingCalls.set(event.data.call_id, event.id);
     } else if (isEventOfType(event, "tool/result")) {
@@ -66,4 +78,17 @@ export function findLogProblems(events: readonly SessionEvent[]): LogProblem[] {
   if (openStep) report(openStep.id, "OPEN_STEP", `step ${openStep.data.step} never ended`);
   if (openTurn) report(openTurn.id, "OPEN_TURN", `turn ${openTurn.data.turn} never ended`);
   return problems.sort((a, b) => a.index - b.index);
+}
+
+/**
+ * A streamed message cites every chunk of one attempt of its own step, in order, all logged before it
+ * (a retried call's message never cites an earlier attempt's chunks). Says what is wrong, if anything.
+ */
+function chunkIdsProblem(cited: readonly number[], stepChunks: ReadonlyMap<number, number>): string | undefined {
+  const first = cited[0];
+  const attempt = first === undefined ? undefined : stepChunks.get(first);
+  if (attempt === undefined) return `cites chunks [${cited.join(", ")}], which are not earlier chunks of its step`;
+  const expected = [...stepChunks].filter(([, a]) => a === attempt).map(([id]) => id);
+  if (expected.join() === cited.join()) return undefined;
+  return `cites chunks [${cited.join(", ")}], but attempt ${attempt} of its step logged [${expected.join(", ")}]`;
 }

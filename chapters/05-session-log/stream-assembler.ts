@@ -5,11 +5,9 @@
 //   assembleInterrupted  the stream stopped early: only what the user already saw, or null.
 import type { AssistantMessage, ToolCall } from "../common/messages.ts";
 import type { StreamChunk } from "./events.ts";
+import { StreamAssemblyError } from "./loop-types.ts";
 
-/** A finished stream that cannot be a message: a tool call whose fragments never said its id or name. */
-export class StreamAssemblyError extends Error {
-  override readonly name = "StreamAssemblyError";
-}
+export { StreamAssemblyError } from "./loop-types.ts";
 
 /**
  * The message a finished stream carries. Text and reasoning are the concatenation of their chunks (null

@@ -4,6 +4,7 @@
 // calls, text and reasoning interleave in any order that keeps each one's own order.
 import fc from "fast-check";
 import type { StreamChunk } from "../../chapters/05-session-log/events.ts";
+import type { CallOptions, ChatRequest, StreamingChatClient } from "../../chapters/common/deepseek.ts";
 import type { AssistantMessage, ToolCall } from "../../chapters/common/messages.ts";
 
 /** Any string, astral characters and all: "binary" draws from every code point. */
@@ -79,3 +80,51 @@ export function streamArb(reply: AssistantMessage): fc.Arbitrary<StreamChunk[]> 
 
 /** A reply and one way it streamed. */
 export const streamedReplyArb = replyArb.chain((reply) => streamArb(reply).map((chunks) => ({ reply, chunks })));
+
+// ── a scripted streaming model ──────────────────────────────────────────────────────────────────
+
+/** One scripted stream: these chunks, then (when `fail` is given) that error instead of a normal end. */
+export interface ScriptedStream {
+  readonly chunks: readonly StreamChunk[];
+  readonly fail?: Error;
+}
+
+/** A StreamingChatClient that streams from a script, honours the signal, and records every request. */
+export class ScriptedStreamClient implements StreamingChatClient {
+  readonly model = "deepseek-flash-scripted";
+  /** Copies taken at call time: what the step sent then. */
+  readonly requests: ChatRequest[] = [];
+  readonly #script: ScriptedStream[];
+
+  constructor(script: readonly ScriptedStream[]) {
+    this.#script = [...script];
+  }
+
+  async chat(): Promise<AssistantMessage> {
+    throw new Error("ScriptedStreamClient: this run streams, so chat() should not be called");
+  }
+
+  async *stream(request: ChatRequest, options: CallOptions = {}): AsyncGenerator<StreamChunk> {
+    this.requests.push(structuredClone(request));
+    const next = this.#script.shift();
+    if (next === undefined) throw new Error(`ScriptedStreamClient: no stream scripted for request #${this.requests.length}`);
+    for (const chunk of next.chunks) {
+      options.signal?.throwIfAborted();
+      yield chunk;
+    }
+    options.signal?.throwIfAborted();
+    if (next.fail) throw next.fail;
+  }
+}
+
+/** A finished stream of `reply`, one chunk per field, for tests that do not need every split. */
+export function simpleStream(reply: AssistantMessage): ScriptedStream {
+  const chunks: StreamChunk[] = [];
+  if (reply.reasoning_content != null) chunks.push({ kind: "reasoning", text: reply.reasoning_content });
+  if (reply.content !== null) chunks.push({ kind: "text", text: reply.content });
+  reply.tool_calls.forEach((call, index) => {
+    chunks.push({ kind: "tool_call", index, id: call.id, name: call.name, arguments: call.arguments });
+  });
+  chunks.push({ kind: "finish", reason: reply.tool_calls.length > 0 ? "tool_calls" : "stop" });
+  return { chunks };
+}
