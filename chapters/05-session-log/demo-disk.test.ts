@@ -1,19 +1,15 @@
 // The demo's disk side: --save writes the log as it happens, --load tells the file's story without a
 // model, --continue goes on offline from a saved run, and a real process stopped mid-run (SIGKILL, or
 // Ctrl-C's SIGINT) leaves a file that --load reads and repairs.
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { stripVTControlCharacters } from "node:util";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../fixtures/standin.ts";
 import { ROUND_TRIP } from "../../fixtures/test-helpers.ts";
-import { root } from "../../scripts/steps.ts";
 import { planDisk } from "./demo-disk.ts";
-import { runInProcess } from "./demo-testing.ts";
+import { runInProcess, startDemo as startDemoProcess } from "./demo-testing.ts";
 import { findLogProblems } from "./invariants.ts";
 import { readLogFile } from "./log-file.ts";
 
@@ -119,24 +115,9 @@ async function standInThatStalls(): Promise<StandIn> {
   return startStandIn({ apiKey: KEY, replies: [first], hangWhenDone: true });
 }
 
-/**
- * The demo as its own node process (not through tsx's CLI, which would relay or swallow signals),
- * not streaming: the stand-in answers with calculator.json's plain replies.
- */
+/** The demo as its own process, live against `baseURL`, not streaming: the stand-in answers with calculator.json's plain replies. */
 function startDemo(args: string[], baseURL: string) {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
-  const child = spawn(process.execPath, ["--import", "tsx", "chapters/05-session-log/demo.ts", "--no-stream", ...args], {
-    cwd: root,
-    env: { ...clean, DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: baseURL },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-  const exited = once(child, "exit").then(([code, signal]) => ({
-    code: code as number | null,
-    signal: signal as string | null,
-  }));
-  return { child, exited, stdout: () => stripVTControlCharacters(stdout) };
+  return startDemoProcess(["--no-stream", ...args], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: baseURL });
 }
 
 describe("a run stopped in the middle", () => {
