@@ -135,6 +135,15 @@ describe("npm run compare: the parts you write", () => {
     expect(text).not.toContain("Step 05.1 — book");
   });
 
+  test("compare -- 05.8 follows the answer's re-export: the assembler is shown from stream-assembler.ts", () => {
+    const step58 = findStep("05.8")!;
+    const files = { ...filesOf(step58), mine: filesOf(step58).shippedStub };
+    const text = plain(compareStep(step58, files));
+    expect(text).toMatch(/── assembleReply \(.*streamed-step\.ts:\d+ · chapters\/05-session-log\/stream-assembler\.ts:\d+\)/);
+    expect(text).not.toContain("the answer has no");
+    expect(text).toMatch(/ {2}joinText +.*stream-assembler\.ts:\d+\n/);
+  });
+
   test("a missing file or an unknown step is a UsageError", () => {
     const files = { mine: path.join(dir, "nope.ts"), answer: file("a3.ts", answer), shippedStub: file("s3.ts", stub) };
     expect(() => compareStep(step, files)).toThrow(UsageError);

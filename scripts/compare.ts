@@ -45,13 +45,32 @@ export function filesOf(step: Step, dir?: string): CompareFiles {
   };
 }
 
+/**
+ * The answer's members, and those of the files it re-exports from (`export { … } from "./x.ts"`): 05.8's
+ * answer re-exports the assembler written in stream-assembler.ts. `fileOf` says where each one lives.
+ */
+function answerMembers(file: string): Member[] & { fileOf: Map<Member, string> } {
+  const source = read(file, "the answer");
+  const members = Object.assign(membersOf(source), { fileOf: new Map<Member, string>() });
+  for (const [, from] of source.matchAll(/^export \{[^}]*\} from "(\.[^"]+)";$/gm)) {
+    const reexported = path.resolve(path.dirname(file), from ?? "");
+    for (const member of membersOf(read(reexported, "the answer"))) {
+      members.push(member);
+      members.fileOf.set(member, reexported);
+    }
+  }
+  return members;
+}
+
 export function compareStep(step: Step, files: CompareFiles, showHelpers = false): string {
   const stub = membersOf(read(files.shippedStub, "the shipped stub"));
   const mine = membersOf(read(files.mine, `your file (restore it: npm run reset -- ${step.id})`));
-  const answer = membersOf(read(files.answer, "the answer"));
+  const answer = answerMembers(files.answer);
   const wanted = stepMembers(stub, step.id);
   if (wanted.length === 0) throw new UsageError(`the stub of ${step.id} marks nothing with todo("${step.id}", …)`);
   const at = (file: string, member: Member | undefined) => (member === undefined ? "—" : `${shown(file)}:${member.line}`);
+  const answerAt = (member: Member | undefined) =>
+    at(member === undefined ? files.answer : (answer.fileOf.get(member) ?? files.answer), member);
   const lines = [
     pc.bold(`练习步骤 ${step.id} — 你写的部分与答案对照 / the parts you write, beside the answer`),
     `${pc.red("- 你的 / yours")}   ${pc.green("+ 答案 / the answer")}`,
@@ -59,7 +78,7 @@ export function compareStep(step: Step, files: CompareFiles, showHelpers = false
   for (const { key } of wanted) {
     const mineMember = mine.find((member) => member.key === key);
     const answerMember = answer.find((member) => member.key === key);
-    lines.push("", pc.cyan(`── ${key} `) + pc.dim(`(${at(files.mine, mineMember)} · ${at(files.answer, answerMember)})`));
+    lines.push("", pc.cyan(`── ${key} `) + pc.dim(`(${at(files.mine, mineMember)} · ${answerAt(answerMember)})`));
     if (answerMember === undefined) lines.push(pc.yellow(`答案里没有 ${key} / the answer has no ${key}`));
     else if (mineMember === undefined) lines.push(pc.yellow(`你的文件里没有 ${key} / not in your file`), pc.green(answerMember.text));
     else lines.push(memberDiff(mineMember.text, answerMember.text) ?? pc.green("✓ 与答案相同 / same as the answer"));
@@ -74,7 +93,7 @@ export function compareStep(step: Step, files: CompareFiles, showHelpers = false
     lines.push("", pc.bold("答案还用到这些辅助定义，你的文件里没有 / the answer also uses these helpers, not in your file:"));
     const width = Math.max(...missing.map((helper) => helper.key.length));
     for (const helper of missing) {
-      lines.push(`  ${helper.key.padEnd(width)}  ${pc.dim(`${shown(files.answer)}:${helper.line}`)}`);
+      lines.push(`  ${helper.key.padEnd(width)}  ${pc.dim(answerAt(helper))}`);
       if (showHelpers) lines.push(...helper.text.split("\n").map((line) => `    ${pc.green(line)}`));
     }
     if (!showHelpers) lines.push(pc.dim("连同代码一起显示 / with their code:"), pc.dim(`  npm run compare -- ${step.id} --helpers`));
