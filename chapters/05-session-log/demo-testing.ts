@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { root } from "../../scripts/steps.ts";
-import { main } from "./demo.ts";
+import { main, type DemoIO } from "./demo.ts";
 
 export const tsx = path.join(root, "node_modules/.bin/tsx");
 
@@ -14,7 +14,11 @@ export const tsx = path.join(root, "node_modules/.bin/tsx");
  * Runs `main` in this process; `lines` are what it printed, one entry per line, usage errors included.
  * An offline stream is replayed all at once (replayMs 0), so the tests do not wait on its pacing.
  */
-export async function runInProcess(argv: string[], env: Record<string, string> = {}, options: { color?: boolean } = {}) {
+export async function runInProcess(
+  argv: string[],
+  env: Record<string, string> = {},
+  options: Pick<DemoIO, "color" | "write" | "signal"> = {},
+) {
   const lines: string[] = [];
   const print = (line: string) => lines.push(...line.split("\n"));
   const code = await main(argv, { out: print, err: print, env, replayMs: 0, ...options });

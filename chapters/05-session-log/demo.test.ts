@@ -86,6 +86,18 @@ describe("offline (no key, or --offline)", () => {
     ]);
   });
 
+  test("Ctrl-C as the first reasoning arrives (offline): exit 130, and the log it leaves is printed, closed as interrupted, and passes the check", async () => {
+    const ctrlC = new AbortController();
+    const write = (text: string) => (text.includes("reasoning ┃") ? undefined : ctrlC.abort(new Error("Ctrl-C")));
+    const { code, lines, text } = await runInProcess([], {}, { write, signal: ctrlC.signal });
+    expect(code).toBe(130);
+    expect(eventLines(lines).at(-1)).toMatch(/turn\/end +\{"turn":1,"reason":"interrupted","message":"Ctrl-C"\}/);
+    expect(text).toContain('"interrupted":true');
+    expect(text, "the replay's unused exchange is no failure here").not.toContain("离线回放失败");
+    expect(text).toContain("every tool call answered: ok; the turn ended: interrupted");
+    expect(text).toContain("Interrupted (nothing was being saved");
+  });
+
   test("in colour, the reasoning is dim and the answer is not, so the two never look alike", async () => {
     const { lines: seen } = await runInProcess([], {}, { color: true });
     const dim = "\u001b[2m";

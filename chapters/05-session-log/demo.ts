@@ -110,8 +110,8 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
     heading(["② 事件日志原文（唯一事实来源）", "The raw event log, the single source of truth"]);
     for (const line of formatLog(session.events)) out(`  ${line}`);
     for (const line of budgetSpent(session.events)) out(`  ${line}`);
-    // Stopped by Ctrl-C: not a failure to explain; the log is whole and goes on to ③ and ④.
-    const trouble = explainTrouble(connection?.mismatch(), io.signal?.aborted ? undefined : failure);
+    // Stopped by Ctrl-C: not a failure to explain (nor the replay's unused exchanges); the log is whole and goes on to ③ and ④.
+    const trouble = io.signal?.aborted ? undefined : explainTrouble(connection?.mismatch(), failure);
     if (trouble !== undefined) return report(trouble);
 
     heading(["③ 派生消息：模型看到的历史（deriveMessages 投影）", "Derived messages: what the model saw"]);
