@@ -13,18 +13,17 @@ import { DeepSeekClient } from "../chapters/common/deepseek.ts";
 import { DEFAULT_BASE_URL, DEFAULT_MODEL } from "../chapters/common/settings.ts";
 import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
 import type { SessionLog } from "../chapters/05-session-log/session-types.ts";
-import { dataDir, fixturePath, formatFixture, type Fixture } from "../fixtures/fixture.ts";
+import { dataDir, fixturePath, formatFixture, isStreamed, type Fixture, type StreamedResponse } from "../fixtures/fixture.ts";
 import { createRecorder } from "../fixtures/recorder.ts";
 import { findScenario, runScenario, scenarios, type Scenario } from "../fixtures/scenarios.ts";
+import { streamedResponse, type StreamedTurn } from "./synthetic-sse.ts";
 
 /** Never a real key. It ends in "abcd" so the 401 body's masked echo ("****abcd") matches it. */
 const PLACEHOLDER_KEY = "sk-synthetic-placeholder-0000abcd";
 const CREATED = 1787616000; // 2026-08-25, the book chapter's date
 
-interface Reply {
-  readonly status: number;
-  readonly body: unknown;
-}
+/** A reply sent at once (`body`, as JSON), or streamed (authored in synthetic-sse.ts with its pacing). */
+type Reply = { readonly status: number; readonly body: unknown } | { readonly status: 200; readonly streamed: StreamedResponse };
 
 // ── the model's side, authored ─────────────────────────────────────────────────────────────────
 
@@ -55,9 +54,19 @@ interface Turn {
   readonly tokens: readonly [number, number, number, number];
 }
 
+function usageOf([prompt, hit, completion, reasoning]: Turn["tokens"]) {
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    prompt_cache_hit_tokens: hit,
+    prompt_cache_miss_tokens: prompt - hit,
+    completion_tokens_details: { reasoning_tokens: reasoning },
+  };
+}
+
 function ok(seed: string, second: number, turn: Turn): Reply {
   const calls = turn.calls ?? [];
-  const [prompt, hit, completion, reasoning] = turn.tokens;
   const message = {
     role: "assistant",
     content: turn.content ?? "", // DeepSeek sends "" (not null) beside tool calls
@@ -81,18 +90,23 @@ function ok(seed: string, second: number, turn: Turn): Reply {
       created: CREATED + second,
       model: DEFAULT_MODEL,
       choices: [{ index: 0, message, logprobs: null, finish_reason: calls.length > 0 ? "tool_calls" : "stop" }],
-      usage: {
-        prompt_tokens: prompt,
-        completion_tokens: completion,
-        total_tokens: prompt + completion,
-        prompt_cache_hit_tokens: hit,
-        prompt_cache_miss_tokens: prompt - hit,
-        completion_tokens_details: { reasoning_tokens: reasoning },
-      },
+      usage: usageOf(turn.tokens),
       system_fingerprint: "fp_synthetic",
     },
   };
 }
+
+/** The same reply streamed; `how` says where usage arrives and whether the stream is cut short. */
+function streamed(seed: string, second: number, turn: Turn, how: Pick<StreamedTurn, "usageOn" | "ending"> = {}): Reply {
+  const calls = (turn.calls ?? []).map((call, index) => ({ id: callId(index, `${seed}/${index}`), ...call }));
+  const { reasoning, content } = turn;
+  const authored = { id: uuid(seed), created: CREATED + second, model: DEFAULT_MODEL, reasoning, calls, usage: usageOf(turn.tokens) };
+  return { status: 200, streamed: streamedResponse({ ...authored, ...(content === undefined ? {} : { content }), ...how }) };
+}
+
+/** One streamed reply per turn, seeded and spaced as modelTurns does. */
+const streamedTurns = (seed: string, turns: readonly Turn[], how: Pick<StreamedTurn, "usageOn"> = {}): Reply[] =>
+  turns.map((turn, index) => streamed(`${seed}/${index + 1}`, 2 * index + 1, turn, how));
 
 function apiError(status: number, message: string, type: string): Reply {
   return { status, body: { error: { message, type, param: null, code: "invalid_request_error" } } };
@@ -105,19 +119,33 @@ const calc = (expression: string): Call => ({ name: "calculator", arguments: `{"
 const modelTurns = (seed: string, turns: readonly Turn[]): Reply[] =>
   turns.map((turn, index) => ok(`${seed}/${index + 1}`, 2 * index + 1, turn));
 
-const calculatorRoundTrip = (seed: string): Reply[] =>
-  modelTurns(seed, [
-    {
-      reasoning: "用户问 1+2*3 等于几。按运算顺序应先乘后加，不过系统要求用 calculator 工具计算，那就调用它。",
-      calls: [calc("1+2*3")],
-      tokens: [181, 128, 52, 31],
-    },
-    {
-      reasoning: "计算器返回 7，和先乘后加的结果一致。回答时顺便说明运算顺序。",
-      content: "根据计算，**1 + 2 × 3 = 7**。\n\n这里需要注意运算顺序：先算乘法（2 × 3 = 6），再算加法（1 + 6 = 7）。",
-      tokens: [258, 192, 68, 24],
-    },
-  ]);
+const calculatorTurns: readonly Turn[] = [
+  {
+    reasoning: "用户问 1+2*3 等于几。按运算顺序应先乘后加，不过系统要求用 calculator 工具计算，那就调用它。",
+    calls: [calc("1+2*3")],
+    tokens: [181, 128, 52, 31],
+  },
+  {
+    reasoning: "计算器返回 7，和先乘后加的结果一致。回答时顺便说明运算顺序。",
+    content: "根据计算，**1 + 2 × 3 = 7**。\n\n这里需要注意运算顺序：先算乘法（2 × 3 = 6），再算加法（1 + 6 = 7）。",
+    tokens: [258, 192, 68, 24],
+  },
+];
+
+const twoCallTurns: readonly Turn[] = [
+  {
+    reasoning: "两个算式互不依赖，可以在同一次回复里各调用一次 calculator。",
+    calls: [calc("(1+2)*3"), calc("10/4")],
+    tokens: [196, 128, 77, 22],
+  },
+  {
+    reasoning: "两个结果都回来了：9 和 2.5。",
+    content: "(1+2)×3 = **9**，10÷4 = **2.5**。",
+    tokens: [312, 192, 37, 12],
+  },
+];
+
+const calculatorRoundTrip = (seed: string): Reply[] => modelTurns(seed, calculatorTurns);
 
 const replies: Record<string, readonly Reply[]> = {
   calculator: calculatorRoundTrip("calculator"),
@@ -140,18 +168,7 @@ const replies: Record<string, readonly Reply[]> = {
       tokens: [178, 128, 41, 13],
     },
   ]),
-  "two-tool-calls": modelTurns("two-tool-calls", [
-    {
-      reasoning: "两个算式互不依赖，可以在同一次回复里各调用一次 calculator。",
-      calls: [calc("(1+2)*3"), calc("10/4")],
-      tokens: [196, 128, 77, 22],
-    },
-    {
-      reasoning: "两个结果都回来了：9 和 2.5。",
-      content: "(1+2)×3 = **9**，10÷4 = **2.5**。",
-      tokens: [312, 192, 37, 12],
-    },
-  ]),
+  "two-tool-calls": modelTurns("two-tool-calls", twoCallTurns),
   "tool-error": modelTurns("tool-error", [
     { reasoning: "用户要算 1/0，按要求交给 calculator。", calls: [calc("1/0")], tokens: [182, 128, 35, 14] },
     {
@@ -192,20 +209,37 @@ const replies: Record<string, readonly Reply[]> = {
     ...calculatorRoundTrip("rate-limit-then-success"),
   ],
   "server-error": [1, 2, 3].map(() => apiError(500, "Internal Server Error", "internal_error")),
+  "calculator-streamed": streamedTurns("calculator", calculatorTurns), // the same ids: the model sees the same history
+  "two-tool-calls-streamed": streamedTurns("two-tool-calls", twoCallTurns, { usageOn: "finish-chunk" }),
+  "stream-cut-mid-reasoning": [
+    streamed("stream-cut-mid-reasoning", 1, calculatorTurns[0]!, { ending: { how: "dropped", afterReasoningDeltas: 14 } }),
+  ],
+  "stream-server-error": [streamed("stream-server-error", 1, calculatorTurns[0]!, { ending: { how: "error", afterReasoningDeltas: 9 } })],
 };
+
+const STREAMED =
+  " The streams follow DeepSeek's documented SSE format (keep-alive comments, reasoning and answer deltas, tool-call" +
+  " fragments joined by index, usage, [DONE]); how the text is cut into deltas and when each piece arrives are made up.";
 
 const notes: Record<string, string> = {
   "rate-limit-then-success": " The 429 body's message and type are a guess: DeepSeek does not document them.",
   "server-error": " The 500 body's message and type are a guess: DeepSeek does not document them.",
+  "calculator-streamed": STREAMED,
+  "two-tool-calls-streamed": `${STREAMED} Usage rides on the finish chunk here, on a choices: [] chunk elsewhere: the docs allow both.`,
+  "stream-cut-mid-reasoning": `${STREAMED} The connection drops after the 14th reasoning delta.`,
+  "stream-server-error": `${STREAMED} The mid-stream error chunk (data: {"error": …}) is a guess at its shape: DeepSeek does not document it.`,
 };
 
 // ── the client's side, real ──────────────────────────────────────────────────────────────────
 
 async function makeFixture(scenario: Scenario): Promise<Fixture> {
   const queue = [...(replies[scenario.name] ?? [])];
+  const served: Reply[] = [];
   const serve: typeof globalThis.fetch = async () => {
     const reply = queue.shift();
     if (reply === undefined) throw new Error(`${scenario.name}: the client made more requests than there are replies`);
+    served.push(reply);
+    if ("streamed" in reply) return streamedBody(reply.streamed);
     return new Response(JSON.stringify(reply.body), {
       status: reply.status,
       headers: { "content-type": "application/json" },
@@ -222,6 +256,7 @@ async function makeFixture(scenario: Scenario): Promise<Fixture> {
     if (error instanceof AgentRunError) return error.session;
     throw error;
   });
+  await recorder.settled();
   if (queue.length > 0) throw new Error(`${scenario.name}: ${queue.length} replies were never requested`);
   const end = lastTurnEnd(session);
   if (end !== scenario.expectedEnd) throw new Error(`${scenario.name}: the turn ended "${end}", expected "${scenario.expectedEnd}"`);
@@ -237,8 +272,29 @@ async function makeFixture(scenario: Scenario): Promise<Fixture> {
         "after DeepSeek's documented wire format; the requests are what our DeepSeekClient sent for them." +
         (notes[scenario.name] ?? ""),
     },
-    exchanges: [...recorder.exchanges],
+    // The recorder timed the pieces as they came out of memory; the authored times are the ones to keep.
+    exchanges: recorder.exchanges.map((exchange, i) => {
+      const reply = served[i];
+      return reply !== undefined && "streamed" in reply && isStreamed(exchange.response)
+        ? { ...exchange, response: reply.streamed }
+        : exchange;
+    }),
   };
+}
+
+/** A streamed reply served from memory, one piece per read; a "dropped" one breaks off after the last. */
+function streamedBody(reply: StreamedResponse): Response {
+  const encoder = new TextEncoder();
+  let next = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const piece = reply.stream[next++];
+      if (piece !== undefined) controller.enqueue(encoder.encode(piece.text));
+      else if (reply.end === "closed") controller.close();
+      else controller.error(new TypeError("terminated"));
+    },
+  });
+  return new Response(body, { status: reply.status, headers: { "content-type": reply.content_type } });
 }
 
 function lastTurnEnd(session: SessionLog): unknown {

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { fixturePath, loadFixture } from "../fixtures/fixture.ts";
+import { fixturePath, isStreamed, loadFixture, type StreamedResponse } from "../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../fixtures/standin.ts";
 import { findScenario } from "../fixtures/scenarios.ts";
 import { replayScenario } from "../fixtures/test-helpers.ts";
@@ -121,20 +121,60 @@ describe("npm run record", { timeout: 60_000 }, () => {
     expect(replayed.session.events).toHaveLength(12);
   });
 
+  test("records a streamed scenario piece by piece, with when each piece arrived, and the file replays", async () => {
+    // The stand-in paces the pieces as calculator-streamed.json recorded them, a tenth as fast.
+    standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("calculator-streamed"), pace: 0.1 });
+    const out = tempDir();
+    const run = await record(["calculator-streamed", "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    const fixture = loadFixture(path.join(out, "calculator-streamed.json"));
+    expect(fixture.meta.provenance).toBe("recorded");
+    const sent = repliesOf("calculator-streamed") as StreamedResponse[];
+    for (const [i, { request, response }] of fixture.exchanges.entries()) {
+      expect(request.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+      if (!isStreamed(response)) return expect.unreachable("a streamed reply must be recorded as a stream");
+      expect(response.end).toBe("closed");
+      expect(response.stream.map((piece) => piece.text).join(""), "every byte, in order").toBe(sent[i]!.stream.map((p) => p.text).join(""));
+      expect(response.stream.every((piece, j) => piece.at_ms >= (response.stream[j - 1]?.at_ms ?? 0))).toBe(true);
+      // Paced, the last piece cannot arrive before a tenth of its recorded time (a lower bound only: no timing asserted above it).
+      expect(response.stream.at(-1)!.at_ms).toBeGreaterThanOrEqual(Math.floor(sent[i]!.stream.at(-1)!.at_ms * 0.1) - 1);
+    }
+    const replayed = await replayScenario("calculator-streamed", { fixture });
+    expect(replayed.mismatch).toBeUndefined();
+  });
+
   test("--all records every recordable scenario (401 with a deliberately invalid key) and skips the rest, saying why", async () => {
     standIn = await startStandIn({
       apiKey: KEY,
-      replies: repliesOf("calculator", "direct-answer", "two-tool-calls", "tool-error", "max-steps", "calculator-follow-up"),
+      replies: repliesOf(
+        "calculator",
+        "direct-answer",
+        "two-tool-calls",
+        "tool-error",
+        "max-steps",
+        "calculator-follow-up",
+        "calculator-streamed",
+        "two-tool-calls-streamed",
+      ),
     });
     const out = tempDir();
     const run = await record(["--all", "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
     expect(run.code).toBe(0);
     expect(readdirSync(out).sort()).toEqual(
-      ["auth-error", "calculator-follow-up", "calculator", "direct-answer", "max-steps", "tool-error", "two-tool-calls"].map(
-        (n) => `${n}.json`,
-      ),
+      [
+        "auth-error",
+        "calculator-follow-up",
+        "calculator-streamed",
+        "calculator",
+        "direct-answer",
+        "max-steps",
+        "tool-error",
+        "two-tool-calls-streamed",
+        "two-tool-calls",
+      ].map((n) => `${n}.json`),
     );
-    for (const name of ["unknown-tool", "invalid-json-arguments", "insufficient-balance", "rate-limit-then-success", "server-error"]) {
+    const impossible = ["unknown-tool", "invalid-json-arguments", "insufficient-balance", "rate-limit-then-success", "server-error"];
+    for (const name of [...impossible, "stream-cut-mid-reasoning", "stream-server-error"]) {
       expect(run.stdout).toContain(`skip   ${name}: cannot be recorded live`);
     }
     const auth = readFileSync(path.join(out, "auth-error.json"), "utf8");

@@ -21,7 +21,16 @@ import { holdsKey, scrubKey, visible } from "../chapters/common/text.ts";
 import { messageOf } from "../chapters/common/tools.ts";
 import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
 import type { SessionLog } from "../chapters/05-session-log/session-types.ts";
-import { dataDir, fixturePath, formatFixture, parseFixture, type Exchange, type Fixture, type FixtureMeta } from "../fixtures/fixture.ts";
+import {
+  dataDir,
+  fixturePath,
+  formatFixture,
+  isStreamed,
+  parseFixture,
+  type Exchange,
+  type Fixture,
+  type FixtureMeta,
+} from "../fixtures/fixture.ts";
 import { createRecorder } from "../fixtures/recorder.ts";
 import { startReplay } from "../fixtures/replay.ts";
 import { findScenario, runScenario, scenarios, UnknownScenarioError, type Scenario } from "../fixtures/scenarios.ts";
@@ -53,6 +62,7 @@ async function record(scenario: Scenario, settings: Settings): Promise<string> {
     if (error instanceof AgentRunError) return error.session;
     throw error;
   });
+  await recorder.settled(); // every streamed body written down to its end
   refuseWrongShape(scenario, session, recorder.exchanges);
 
   const file = fixturePath(scenario.name, settings.outDir);
@@ -119,7 +129,9 @@ export function recordedMeta(scenario: Scenario, model: string, baseURL: string,
 function answeredAs(exchanges: readonly Exchange[], asked: string): { note?: string } {
   const models = new Set<string>();
   for (const { response } of exchanges) {
-    const model: unknown = response.status === 200 ? (safeJson(response.body) as { model?: unknown } | undefined)?.model : undefined;
+    // A streamed reply names the model in each chunk; the first says it.
+    const text = isStreamed(response) ? firstChunk(response.stream.map((piece) => piece.text).join("")) : response.body;
+    const model: unknown = response.status === 200 ? (safeJson(text) as { model?: unknown } | undefined)?.model : undefined;
     if (typeof model === "string" && model !== asked) models.add(model);
   }
   return models.size > 0 ? { note: `asked for ${asked}; the API answered as ${[...models].join(", ")}` } : {};
@@ -152,6 +164,11 @@ function turnEnd(session: SessionLog): { reason?: unknown; message?: unknown } {
 function shortPath(file: string): string {
   const relative = path.relative(process.cwd(), file);
   return relative.startsWith("..") ? file : relative;
+}
+
+/** The JSON of an SSE transcript's first `data:` line. */
+function firstChunk(transcript: string): string {
+  return /^data: (\{.*)$/m.exec(transcript)?.[1] ?? "";
 }
 
 function safeJson(text: string): unknown {

@@ -1,19 +1,15 @@
 // The demo's disk side: --save writes the log as it happens, --load tells the file's story without a
 // model, --continue goes on offline from a saved run, and a real process stopped mid-run (SIGKILL, or
 // Ctrl-C's SIGINT) leaves a file that --load reads and repairs.
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { stripVTControlCharacters } from "node:util";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../fixtures/standin.ts";
 import { ROUND_TRIP } from "../../fixtures/test-helpers.ts";
-import { root } from "../../scripts/steps.ts";
 import { planDisk } from "./demo-disk.ts";
-import { runInProcess } from "./demo-testing.ts";
+import { runInProcess, startDemo as startDemoProcess } from "./demo-testing.ts";
 import { findLogProblems } from "./invariants.ts";
 import { readLogFile } from "./log-file.ts";
 
@@ -119,21 +115,9 @@ async function standInThatStalls(): Promise<StandIn> {
   return startStandIn({ apiKey: KEY, replies: [first], hangWhenDone: true });
 }
 
-/** The demo as its own node process (not through tsx's CLI, which would relay or swallow signals). */
+/** The demo as its own process, live against `baseURL`, not streaming: the stand-in answers with calculator.json's plain replies. */
 function startDemo(args: string[], baseURL: string) {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
-  const child = spawn(process.execPath, ["--import", "tsx", "chapters/05-session-log/demo.ts", ...args], {
-    cwd: root,
-    env: { ...clean, DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: baseURL },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-  const exited = once(child, "exit").then(([code, signal]) => ({
-    code: code as number | null,
-    signal: signal as string | null,
-  }));
-  return { child, exited, stdout: () => stripVTControlCharacters(stdout) };
+  return startDemoProcess(["--no-stream", ...args], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: baseURL });
 }
 
 describe("a run stopped in the middle", () => {
@@ -165,7 +149,7 @@ describe("a run stopped in the middle", () => {
     expect(readLogFile(file).session.events, "--load alone does not write the repair").toHaveLength(9);
   });
 
-  test("Ctrl-C (SIGINT) during a --save run exits 130, says where the log is, and the file loads", {
+  test("Ctrl-C (SIGINT) during a --save run exits 130, says where the log is, and the file loads, the turn closed as interrupted", {
     timeout: 60_000,
   }, async () => {
     standIn = await standInThatStalls();
@@ -176,7 +160,11 @@ describe("a run stopped in the middle", () => {
     expect(await demo.exited).toEqual({ code: 130, signal: null });
     expect(demo.stdout()).toContain(`Interrupted. ${file} holds every event logged before Ctrl-C`);
     expect(demo.stdout()).toContain(`npm run demo -- --load ${file}`);
-    expect(readLogFile(file).session.events.map((event) => event.type)).toEqual(ROUND_TRIP.slice(0, 9));
+    // Ctrl-C stops the model call through runAgent's signal, which closes the step and the turn.
+    const { events } = readLogFile(file).session;
+    expect(events.map((event) => event.type)).toEqual([...ROUND_TRIP.slice(0, 9), "step/end", "turn/end"]);
+    expect(events.at(-1)?.data).toMatchObject({ reason: "interrupted" });
+    expect(findLogProblems(events)).toEqual([]);
   });
 
   test("live, --load --ask goes on with the repaired conversation: the model is sent the loaded messages and the new question", {
@@ -196,7 +184,7 @@ describe("a run stopped in the middle", () => {
     const answer = loadFixture(fixturePath("direct-answer")).exchanges[0]!.response;
     standIn = await startStandIn({ apiKey: KEY, replies: [answer] });
     const env = { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL };
-    const { code } = await runInProcess(["--load", file, "--ask", "刚才怎么了？"], env);
+    const { code } = await runInProcess(["--load", file, "--ask", "刚才怎么了？", "--no-stream"], env);
     expect(code).toBe(0);
     const sent = (standIn.requests[0]!.body as { messages: { role: string; content: string }[] }).messages;
     expect(sent.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool", "user"]);

@@ -1,9 +1,15 @@
 // The demo live, against the loopback stand-in or a bare local server instead of DeepSeek: the same
-// four sections, a step budget spent, and every setting or failure explained without the key.
+// four sections, streamed text shown before the reply is complete, Ctrl-C mid-stream, a step budget
+// spent, and every setting or failure explained without the key.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
+import { fixturePath, isStreamed, loadFixture } from "../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../fixtures/standin.ts";
-import { eventLines, localServer, messageLines, runInProcess, section, spawnDemo } from "./demo-testing.ts";
+import { eventLines, localServer, messageLines, runInProcess, section, spawnDemo, startDemo } from "./demo-testing.ts";
+import { findLogProblems } from "./invariants.ts";
+import { readLogFile } from "./log-file.ts";
 
 const KEY = "sk-demo-test-key-7a6b5c4d3e2f";
 const FAILED = "=== 运行失败 / The run failed ===";
@@ -17,21 +23,23 @@ describe("against the loopback stand-in", { timeout: 60_000 }, () => {
   });
 
   test("`tsx demo.ts` with a key calls DEEPSEEK_BASE_URL, says so in both languages, and prints the same four sections", async () => {
-    standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("calculator") });
+    standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("calculator-streamed") });
     const run = await spawnDemo([], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
     expect(run.code).toBe(0);
     const lines = run.stdout.split("\n");
     expect(lines[0]).toBe(`在线调用 deepseek-flash，地址 ${standIn.baseURL} / Live: calling deepseek-flash at ${standIn.baseURL}`);
     expect(lines[1]).toBe("改为离线回放录制的流量 / To replay a recording instead: npm run demo -- --offline");
     expect(eventLines(lines)).toHaveLength(12);
+    expect(lines.filter((line) => /^ {2}#\d+–#\d+ assistant\/chunk ×\d+ /.test(line))).toHaveLength(2);
     expect(messageLines(lines)).toHaveLength(4);
     expect(run.stdout).toContain("deep-equal to the original: true");
     expect(standIn.remaining()).toBe(0);
+    expect(standIn.requests.map((request) => (request.body as { stream?: unknown }).stream)).toEqual([true, true]);
     expect(`${run.stdout}${run.stderr}`).not.toContain(KEY);
   });
 
   test("a reply with two tool calls is one line in ③ listing both, so ③ shows as many entries as ④ counts", async () => {
-    standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("two-tool-calls") });
+    standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("two-tool-calls-streamed") });
     const { code, lines, text } = await runInProcess([], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
     expect(code).toBe(0);
     expect(messageLines(lines)).toEqual([
@@ -50,7 +58,8 @@ describe("against the loopback stand-in", { timeout: 60_000 }, () => {
       apiKey: KEY,
       replies: Array.from({ length: 5 }, () => repliesOf("max-steps")).flat(),
     });
-    const { code, lines, text } = await runInProcess([], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
+    const env = { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL };
+    const { code, lines, text } = await runInProcess(["--no-stream"], env);
     expect(code, "the log is whole and replays: not a crash").toBe(0);
     expect(eventLines(lines).at(-1)).toContain('{"turn":1,"reason":"max_steps"}');
     const underTheLog = section(lines, "=== ②").filter((line) => line.startsWith("  ⚠"));
@@ -86,6 +95,66 @@ describe("against the loopback stand-in", { timeout: 60_000 }, () => {
     expect(text).not.toContain("k3y9");
     expect(text).not.toContain("=== ③");
     expect(text).not.toContain(wrongKey);
+  });
+});
+
+describe("a slow stream, live", { timeout: 60_000 }, () => {
+  let standIn: StandIn | undefined;
+  afterEach(async () => {
+    await standIn?.close();
+    standIn = undefined;
+  });
+
+  /** The stand-in sends this many pieces of each streamed reply (keep-alives, the role, a few reasoning deltas), then holds the rest. */
+  const HOLD_AFTER = 9;
+  /** The reasoning text those first pieces of calculator-streamed's first reply carry. */
+  function reasoningBeforeTheHold(): string {
+    const first = loadFixture(fixturePath("calculator-streamed")).exchanges[0]!.response;
+    if (!isStreamed(first)) throw new Error("calculator-streamed.json must be streamed");
+    const events = first.stream
+      .slice(0, HOLD_AFTER)
+      .flatMap((piece) => piece.text.split("\n").filter((line) => line.startsWith("data: {")));
+    const deltas = events.map((line) => (JSON.parse(line.slice(6)) as { choices: { delta: { reasoning_content?: string } }[] }).choices);
+    return deltas.map((choices) => choices[0]?.delta.reasoning_content ?? "").join("");
+  }
+
+  test("the first chunk's text is printed while the stand-in still holds the rest of the reply", async () => {
+    standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("calculator-streamed"), holdAfter: HOLD_AFTER });
+    const demo = startDemo([], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
+    const seen = reasoningBeforeTheHold();
+    expect(seen.length, "the pieces before the hold carry some reasoning").toBeGreaterThan(3);
+    await standIn.holding();
+    await demo.printed(`思考 / reasoning ┃ ${seen}`);
+    // The rest of the reply has not been sent: the turn, and so the log, cannot be finished yet.
+    expect(demo.stdout()).not.toContain("=== ②");
+    expect(demo.stdout()).not.toContain("tool call calculator");
+    standIn.release();
+    expect(await demo.exited).toEqual({ code: 0, signal: null });
+    expect(demo.stdout()).toContain("deep-equal to the original: true");
+  });
+
+  test("Ctrl-C mid-stream stops the run through runAgent's signal: exit 130, the turn ends interrupted, the saved log passes findLogProblems", async () => {
+    standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("calculator-streamed"), holdAfter: HOLD_AFTER });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "demo-ctrl-c-")), "run.jsonl");
+    const demo = startDemo(["--save", file], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
+    const seen = reasoningBeforeTheHold();
+    await standIn.holding();
+    await demo.printed(seen);
+    demo.child.kill("SIGINT");
+    expect(await demo.exited).toEqual({ code: 130, signal: null });
+
+    const { session } = readLogFile(file);
+    expect(findLogProblems(session.events)).toEqual([]);
+    const message = session.events.findLast((event) => event.type === "assistant/message");
+    expect(message?.data, "the message keeps the reasoning the user saw").toMatchObject({
+      reasoning_content: seen,
+      tool_calls: [],
+      interrupted: true,
+    });
+    expect(session.events.at(-1)?.data).toMatchObject({ turn: 1, reason: "interrupted" });
+    // The demo still printed the log it left, and said how to read the file back.
+    expect(demo.stdout()).toContain("every tool call answered: ok; the turn ended: interrupted");
+    expect(demo.stdout()).toContain(`npm run demo -- --load ${file}`);
   });
 });
 

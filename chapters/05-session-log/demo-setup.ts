@@ -5,7 +5,7 @@ import { DeepSeekClient, type ChatClient } from "../common/deepseek.ts";
 import { DeepSeekConfigError, hasApiKey, publicURL, readSettings, type Env } from "../common/settings.ts";
 import { scrubKey } from "../common/text.ts";
 import { messageOf } from "../common/tools.ts";
-import { fixturePath, loadFixture, type Fixture } from "../../fixtures/fixture.ts";
+import { fixturePath, isStreamed, loadFixture, type Fixture } from "../../fixtures/fixture.ts";
 import { startReplay } from "../../fixtures/replay.ts";
 
 /** `npm run demo | head` closes the pipe early: the reader has seen enough, which is not a crash. */
@@ -37,6 +37,9 @@ export interface Recording {
   readonly note?: string | undefined;
 }
 
+/** How long the offline replay of a streamed recording lasts at most: it feels live, and ends soon. */
+export const REPLAY_MS = 2500;
+
 /** Whether the demo calls DeepSeek itself: a key is set and `--offline` is not. */
 export function goesLive(offline: boolean, env: Env): boolean {
   return hasApiKey(env) && !offline;
@@ -46,10 +49,10 @@ export function goesLive(offline: boolean, env: Env): boolean {
  * Live when a key is set and `--offline` is not; otherwise a replay of the scenario's recording (or of
  * the recording given). A setting the client refuses comes back as the error, for the demo to explain.
  */
-export function connect(offline: boolean, env: Env, scenario: string | Recording): Connection | DeepSeekConfigError {
+export function connect(offline: boolean, env: Env, scenario: string | Recording, replayMs = 0): Connection | DeepSeekConfigError {
   try {
-    if (!hasApiKey(env)) return connectOffline(scenario, "no key");
-    return offline ? connectOffline(scenario, "--offline") : connectLive(env);
+    if (!hasApiKey(env)) return connectOffline(scenario, "no key", replayMs);
+    return offline ? connectOffline(scenario, "--offline", replayMs) : connectLive(env);
   } catch (error) {
     if (error instanceof DeepSeekConfigError) return error;
     throw error;
@@ -73,8 +76,11 @@ function connectLive(env: Env): Connection {
   };
 }
 
-/** `why` is why this run is offline, which decides how to tell the learner to go live. */
-function connectOffline(scenario: string | Recording, why: "no key" | "--offline"): Connection {
+/**
+ * `why` is why this run is offline, which decides how to tell the learner to go live. A streamed
+ * recording is replayed at its recorded pace, sped up to last at most `replayMs` (0: all at once).
+ */
+function connectOffline(scenario: string | Recording, why: "no key" | "--offline", replayMs: number): Connection {
   // `file` as shown to the learner; fixturePath is the absolute one.
   const { file, fixture, note } =
     typeof scenario === "string"
@@ -90,7 +96,7 @@ function connectOffline(scenario: string | Recording, why: "no key" | "--offline
       ? "要调用真实模型，请设置 DEEPSEEK_API_KEY 再运行 / To call the live model, set DEEPSEEK_API_KEY and run: npm run demo"
       : "要调用真实模型，去掉 --offline 再运行 / To call the live model, run without --offline: npm run demo";
   // The real client and SDK still run; MSW answers their HTTP requests from the fixture.
-  const replay = startReplay(fixture, { source: file });
+  const replay = startReplay(fixture, { source: file, pace: paceFor(fixture, replayMs) });
   return {
     // No settings are read offline: the replay needs no key, and the environment's are not for it.
     client: new DeepSeekClient({ apiKey: "offline-replay", baseURL: replay.baseURL, model: meta.model, env: {} }),
@@ -106,4 +112,11 @@ function connectOffline(scenario: string | Recording, why: "no key" | "--offline
     },
     close: () => replay.close(),
   };
+}
+
+/** The factor on a fixture's recorded pacing that makes its streams last at most `replayMs` in all. */
+function paceFor(fixture: Fixture, replayMs: number): number {
+  const streams = fixture.exchanges.map(({ response }) => (isStreamed(response) ? (response.stream.at(-1)?.at_ms ?? 0) : 0));
+  const recorded = streams.reduce((sum, ms) => sum + ms, 0);
+  return recorded === 0 ? 0 : Math.min(1, replayMs / recorded);
 }

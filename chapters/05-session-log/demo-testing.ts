@@ -1,19 +1,27 @@
 // For the demo's tests: run it in process or as a program, and pick its output apart by section.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { root } from "../../scripts/steps.ts";
-import { main } from "./demo.ts";
+import { main, type DemoIO } from "./demo.ts";
 
 export const tsx = path.join(root, "node_modules/.bin/tsx");
 
-/** Runs `main` in this process; `lines` are what it printed, one entry per line, usage errors included. */
-export async function runInProcess(argv: string[], env: Record<string, string> = {}) {
+/**
+ * Runs `main` in this process; `lines` are what it printed, one entry per line, usage errors included.
+ * An offline stream is replayed all at once (replayMs 0), so the tests do not wait on its pacing.
+ */
+export async function runInProcess(
+  argv: string[],
+  env: Record<string, string> = {},
+  options: Pick<DemoIO, "color" | "write" | "signal"> = {},
+) {
   const lines: string[] = [];
   const print = (line: string) => lines.push(...line.split("\n"));
-  const code = await main(argv, { out: print, err: print, env });
+  const code = await main(argv, { out: print, err: print, env, replayMs: 0, ...options });
   return { code, lines, text: lines.join("\n") };
 }
 
@@ -29,6 +37,29 @@ export function spawnDemo(args: string[], env: Record<string, string>): Promise<
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: stripVTControlCharacters(stdout), stderr }),
     );
   });
+}
+
+/**
+ * The demo as its own node process (not through tsx's CLI, which would relay or swallow signals), its
+ * output read as it comes: `printed(text)` resolves once the output holds `text`, escape codes aside.
+ */
+export function startDemo(args: string[], env: Record<string, string>) {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
+  const child = spawn(process.execPath, ["--import", "tsx", "chapters/05-session-log/demo.ts", ...args], {
+    cwd: root,
+    env: { ...clean, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  const waiting: { text: string; resolve: () => void }[] = [];
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString("utf8");
+    for (const waiter of waiting.filter((w) => stripVTControlCharacters(stdout).includes(w.text))) waiter.resolve();
+  });
+  const exited = once(child, "exit").then(([code, signal]) => ({ code: code as number | null, signal: signal as string | null }));
+  const printed = (text: string) =>
+    new Promise<void>((resolve) => (stripVTControlCharacters(stdout).includes(text) ? resolve() : waiting.push({ text, resolve })));
+  return { child, exited, printed, stdout: () => stripVTControlCharacters(stdout) };
 }
 
 /** The lines of the section whose heading starts with `marker`, up to the next heading. */

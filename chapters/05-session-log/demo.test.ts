@@ -1,5 +1,5 @@
-// The chapter demo offline, on the calculator fixture: the book's four sections, its first lines,
-// its flags, and `tsx demo.ts` run as a program. Live runs: demo-live.test.ts; what it says when
+// The chapter demo offline, on the streamed calculator fixture (and with --no-stream on the book's own):
+// the book's four sections, its first lines, its flags, and `tsx demo.ts` run as a program. Live runs: demo-live.test.ts; what it says when
 // something fails: demo-explain.test.ts.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -17,10 +17,10 @@ const KEY = "sk-demo-test-key-7a6b5c4d3e2f";
 const SECTIONS = ["=== ① 订阅者视角 / Subscriber view ===", "=== ② ", "=== ③ ", "=== ④ "];
 
 describe("offline (no key, or --offline)", () => {
-  test("the first line says, in Chinese and in English, that it replays the synthetic calculator fixture", async () => {
+  test("the first line says, in Chinese and in English, that it replays the synthetic streamed calculator fixture", async () => {
     const { lines } = await runInProcess([]);
-    expect(lines[0]).toMatch(/^离线回放 fixtures\/data\/calculator\.json 中按 DeepSeek 文档手写的流量（synthetic，不是真实录制）/);
-    expect(lines[0]).toMatch(/ \/ Offline replay of fixtures\/data\/calculator\.json \(synthetic: .*not recorded\)$/);
+    expect(lines[0]).toMatch(/^离线回放 fixtures\/data\/calculator-streamed\.json 中按 DeepSeek 文档手写的流量（synthetic，不是真实录制）/);
+    expect(lines[0]).toMatch(/ \/ Offline replay of fixtures\/data\/calculator-streamed\.json \(synthetic: .*not recorded\)$/);
   });
 
   test("the second line says how to go live, in both languages, with the command last on the line", async () => {
@@ -30,8 +30,9 @@ describe("offline (no key, or --offline)", () => {
     );
   });
 
-  test("prints sections ①–④: 12 subscriber lines, 12 events, 4 messages, and a replay that is deep-equal", async () => {
-    const { code, lines, text } = await runInProcess([]);
+  test("--no-stream prints the book's sections ①–④: 12 subscriber lines, 12 events, 4 messages, and a replay that is deep-equal", async () => {
+    const { code, lines, text } = await runInProcess(["--no-stream"]);
+    expect(lines[0]).toMatch(/^离线回放 fixtures\/data\/calculator\.json /);
     expect(code).toBe(0);
     for (const heading of SECTIONS) expect(text).toContain(heading);
     expect(section(lines, "=== ①").filter((line) => line.includes("看到新事件"))).toHaveLength(12);
@@ -47,6 +48,61 @@ describe("offline (no key, or --offline)", () => {
     ]);
     expect(text).toContain("重放派生 4 条消息，与原始派生逐字段一致: true");
     expect(text).toContain("rebuilt by Session.fromLog: 12 events");
+    expect(text).not.toContain("assistant/chunk");
+  });
+
+  test("streamed, ② is the book's 12 event lines plus one line per run of chunks, saying how many and what they carried", async () => {
+    const { code, lines, text } = await runInProcess([]);
+    expect(code).toBe(0);
+    const log = section(lines, "=== ②").filter((line) => line.startsWith("  #"));
+    expect(eventLines(lines).map((line) => line.split(/\s+/)[2])).toEqual(ROUND_TRIP);
+    expect(log.filter((line) => line.includes("assistant/chunk"))).toEqual([
+      "  #4–#54 assistant/chunk ×51 (reasoning 55 chars, tool_call calculator 23 chars, finish tool_calls, usage)",
+      "  #60–#107 assistant/chunk ×48 (reasoning 31 chars, text 68 chars, finish stop, usage)",
+    ]);
+    // Each run sits where it was logged: after its step/start, before the message it built.
+    expect(log[4]).toMatch(/^ {2}#4–#54 /);
+    expect(log[5]).toMatch(/^ {2}#55 +assistant\/message /);
+    expect(text).toContain("重放派生 4 条消息，与原始派生逐字段一致: true");
+    expect(text).toContain("every tool call answered: ok; the turn ended: completed");
+  });
+
+  test("streamed, ① shows the reasoning and the answer as they arrive, each under its own label, then one line per run of chunks", async () => {
+    const { lines } = await runInProcess([]);
+    const seen = section(lines, "=== ①");
+    expect(seen.filter((line) => line.includes("看到新事件"))).toHaveLength(12);
+    expect(seen.slice(4, 8)).toEqual([
+      "    思考 / reasoning ┃ 用户问 1+2*3 等于几。按运算顺序应先乘后加，不过系统要求用 calculator 工具计算，那就调用它。",
+      '    调用工具 / tool call calculator ┃ {"expression": "1+2*3"}',
+      "  [订阅者 / subscriber] 看到 #4–#54 assistant/chunk ×51 (reasoning 55 chars, tool_call calculator 23 chars, finish tool_calls, usage)",
+      "  [订阅者 / subscriber] 看到新事件 #55 assistant/message",
+    ]);
+    const answer = seen.findIndex((line) => line.startsWith("    回答 / answer ┃ "));
+    expect(seen.slice(answer - 1, answer + 3)).toEqual([
+      "    思考 / reasoning ┃ 计算器返回 7，和先乘后加的结果一致。回答时顺便说明运算顺序。",
+      "    回答 / answer ┃ 根据计算，**1 + 2 × 3 = 7**。",
+      "      ",
+      "      这里需要注意运算顺序：先算乘法（2 × 3 = 6），再算加法（1 + 6 = 7）。",
+    ]);
+  });
+
+  test("Ctrl-C as the first reasoning arrives (offline): exit 130, and the log it leaves is printed, closed as interrupted, and passes the check", async () => {
+    const ctrlC = new AbortController();
+    const write = (text: string) => (text.includes("reasoning ┃") ? undefined : ctrlC.abort(new Error("Ctrl-C")));
+    const { code, lines, text } = await runInProcess([], {}, { write, signal: ctrlC.signal });
+    expect(code).toBe(130);
+    expect(eventLines(lines).at(-1)).toMatch(/turn\/end +\{"turn":1,"reason":"interrupted","message":"Ctrl-C"\}/);
+    expect(text).toContain('"interrupted":true');
+    expect(text, "the replay's unused exchange is no failure here").not.toContain("离线回放失败");
+    expect(text).toContain("every tool call answered: ok; the turn ended: interrupted");
+    expect(text).toContain("Interrupted (nothing was being saved");
+  });
+
+  test("in colour, the reasoning is dim and the answer is not, so the two never look alike", async () => {
+    const { lines: seen } = await runInProcess([], {}, { color: true });
+    const dim = "\u001b[2m";
+    expect(seen.find((line) => line.includes("思考 / reasoning ┃"))).toContain(`┃ ${dim}`);
+    expect(seen.find((line) => line.includes("回答 / answer ┃"))).not.toContain(dim);
   });
 
   test("a multi-line answer goes on below its first line, indented further, so ③ has one entry per message", async () => {
@@ -108,6 +164,9 @@ describe("flags", () => {
     expect(code).toBe(0);
     expect(lines[0]).toBe("用法 / Usage:");
     expect(lines.join("\n")).toMatch(/--offline +设置了 DEEPSEEK_API_KEY 也离线回放 \/ replay even with DEEPSEEK_API_KEY set/);
+    expect(lines.join("\n")).toMatch(
+      /--no-stream +不用流式：每步一次完整调用，日志正是书里的 12 条事件 \/ no streaming: the book's exact 12 events/,
+    );
     expect(lines.join("\n")).not.toContain("=== ①");
   });
 
@@ -117,7 +176,8 @@ describe("flags", () => {
     expect(code).toBe(0);
     expect(lines.at(-1), "the demo says where the page is").toBe(`  时间线页面 / timeline page: ${file}`);
     const log = embeddedLog(readFileSync(file, "utf8")) as { type: string }[];
-    expect(log.map((event) => event.type)).toEqual(ROUND_TRIP);
+    expect(log.filter((event) => event.type !== "assistant/chunk").map((event) => event.type)).toEqual(ROUND_TRIP);
+    expect(log.filter((event) => event.type === "assistant/chunk")).toHaveLength(99);
   });
 
   test.each([
@@ -158,5 +218,11 @@ describe("as a program", { timeout: 60_000 }, () => {
     const [code] = (await once(child, "close")) as [number | null];
     expect(stderr).toBe("");
     expect(code).toBe(0);
+  });
+});
+
+describe("② shortens what a streamed message cites", () => {
+  test("chunk_ids are shown as ranges of ids, not hundreds of numbers", () => {
+    expect(compactJson({ chunk_ids: [4, 5, 6, 7, 9, 12, 13] })).toBe('{"chunk_ids":"#4–#7,#9,#12–#13"}');
   });
 });

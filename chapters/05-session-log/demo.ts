@@ -1,10 +1,11 @@
 // 5.7: the chapter's demo. One calculator round trip, seen four ways: ① as a subscriber hears it,
 // ② as the raw log, ③ as the messages the model was shown, ④ rebuilt from the log's JSON text.
 // Choosing live or offline is in demo-setup.ts; what to say when a run fails, in demo-explain.ts;
-// how an event (②) and a message (③) are printed, in demo-format.ts.
+// how an event (②) and a message (③) are printed, in demo-format.ts; ① for a streamed reply, in demo-stream.ts.
 //
-//   npm run demo               live when DEEPSEEK_API_KEY is set, otherwise an offline replay
-//   npm run demo -- --offline  always replay fixtures/data/calculator.json (no key, no network)
+//   npm run demo               live when DEEPSEEK_API_KEY is set, otherwise an offline replay; streamed
+//   npm run demo -- --offline  always replay fixtures/data/calculator-streamed.json (no key, no network)
+//   npm run demo -- --no-stream  one whole call per step: the book's exact 12 events (calculator.json offline)
 //   npm run demo -- --html F   also write the run's timeline page (timeline/page.ts) to F
 //   npm run demo -- --help     list the flags
 //   npm run demo -- --save FILE / --load FILE [--continue | --ask Q]   the log on disk (demo-disk.ts)
@@ -16,31 +17,36 @@ import { DeepSeekConfigError, type Env } from "../common/settings.ts";
 import { cannotWrite, explainSystemError, isSystemError, SYSTEM_ERROR_EXIT } from "../common/system-errors.ts";
 import { visible } from "../common/text.ts";
 import { findScenario, runScenario } from "../../fixtures/scenarios.ts";
-import { formatEvent, formatMessage } from "./demo-format.ts";
-import { budgetSpent, explainLostLog, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo-explain.ts";
-import { DISK_FLAGS, interruptedNote, openSession, planDisk, savedNote } from "./demo-disk.ts";
-import { explainYourThrow, replayDifference, tellYourThrow, yourFilesBanner, yourFilesInPlay, yourFilesSentIt } from "./demo-mine.ts";
-import { connect, endQuietlyWhenPipeCloses, goesLive } from "./demo-setup.ts";
-import { refuseOutput } from "./output-file.ts";
 import { findLogProblems } from "./invariants.ts";
 import type { SessionEvent } from "./events.ts";
 import { AgentRunError } from "./loop-types.ts";
 import { Session } from "./session.ts";
 import { writeTimelinePage } from "./timeline/page.ts";
+import { formatEvent, formatLog, formatMessage } from "./demo-format.ts";
+import { budgetSpent, explainLostLog, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo-explain.ts";
+import { DISK_FLAGS, interruptedNote, openSession, planDisk, savedNote } from "./demo-disk.ts";
+import { explainYourThrow, replayDifference, tellYourThrow, yourFilesBanner, yourFilesInPlay, yourFilesSentIt } from "./demo-mine.ts";
+import { connect, endQuietlyWhenPipeCloses, goesLive, REPLAY_MS } from "./demo-setup.ts";
+import { subscriberView } from "./demo-stream.ts";
+import { refuseOutput } from "./output-file.ts";
 
 /** The demo's command line: one line per flag, which parseArgs reads and `--help` lists. */
 const COMMAND = {
   usage: ["npm run demo -- [flags]"],
   flags: {
     offline: { type: "boolean", help: "设置了 DEEPSEEK_API_KEY 也离线回放 / replay even with DEEPSEEK_API_KEY set" },
+    "no-stream": {
+      type: "boolean",
+      help: "不用流式：每步一次完整调用，日志正是书里的 12 条事件 / no streaming: the book's exact 12 events",
+    },
     html: { type: "string", value: "<file>", help: "把时间线页面写到 <file> / write the run's timeline page to <file>" },
     ...DISK_FLAGS,
     mine: { type: "boolean", help: "已完成的练习步骤用你的文件代替答案 / run your own files for the steps you have done" },
   },
 } as const satisfies Command<Flags>;
 
-/** The book's 5.7 run; offline, fixtures/data/calculator.json replays it. */
-const SCENARIO = "calculator";
+/** The book's 5.7 run, streamed (offline: fixtures/data/calculator-streamed.json) or not (calculator.json). */
+const scenarioName = (stream: boolean) => (stream ? "calculator-streamed" : "calculator");
 
 export interface DemoIO {
   readonly out: (line: string) => void;
@@ -48,6 +54,12 @@ export interface DemoIO {
   readonly err?: (line: string) => void;
   readonly env: Env;
   readonly color?: boolean;
+  /** Prints streamed text where the cursor is (a terminal); without it, ① gathers it into lines for `out`. */
+  readonly write?: (text: string) => void;
+  /** Ctrl-C: stops the run (runAgent's signal); the log it leaves is still printed, and the exit code is 130. */
+  readonly signal?: AbortSignal;
+  /** How long an offline replay of a stream may take (REPLAY_MS; tests pass 0: all at once). */
+  readonly replayMs?: number;
 }
 
 /** Runs the demo; resolves with the process exit code (not 0 when the page asked for was not written). */
@@ -82,8 +94,11 @@ async function demo(argv: readonly string[], io: DemoIO, page: { written: boolea
     err(unwritable);
     return SYSTEM_ERROR_EXIT;
   }
+  // Offline, the disk flags replay a two-turn recording that is not streamed.
+  const stream = args.values["no-stream"] !== true && plan.recording === undefined;
   // --load alone tells the file's story with no model, so it needs no connection.
-  const connection = plan.prompt === undefined ? undefined : connect(offline, io.env, plan.recording ?? SCENARIO);
+  const recording = plan.recording ?? scenarioName(stream);
+  const connection = plan.prompt === undefined ? undefined : connect(offline, io.env, recording, io.replayMs ?? REPLAY_MS);
   // Nothing printed should hold the key; scrubbing every line makes sure (a refused setting shows none).
   // Nor may it drive the terminal: every line is made visible, only the demo's own headings are coloured.
   const scrub = (line: string) => (connection === undefined || connection instanceof DeepSeekConfigError ? line : connection.scrub(line));
@@ -107,10 +122,11 @@ async function demo(argv: readonly string[], io: DemoIO, page: { written: boolea
     let failure: AgentRunError | undefined;
     if (connection !== undefined && plan.prompt !== undefined) {
       heading(["① 订阅者视角", "Subscriber view"]);
-      session.subscribe((event) => out(`  [订阅者 / subscriber] 看到新事件 #${event.id} ${event.type}`));
+      const write = io.write && ((text: string) => io.write?.(visible(connection.scrub(text), { lines: true })));
+      session.subscribe(subscriberView({ out, write, c }));
       // A failed model call is part of the story: the log up to it is still printed below.
-      const scenario = { ...findScenario(SCENARIO), userPrompt: plan.prompt };
-      failure = await runScenario(scenario, connection.client, session, opened.signal).then(
+      const scenario = { ...findScenario(scenarioName(stream)), userPrompt: plan.prompt };
+      failure = await runScenario(scenario, connection.client, session, stopOn(io.signal, opened.signal)).then(
         () => undefined,
         (error: unknown) => {
           if (error instanceof AgentRunError) return error;
@@ -120,11 +136,12 @@ async function demo(argv: readonly string[], io: DemoIO, page: { written: boolea
     }
 
     heading(["② 事件日志原文（唯一事实来源）", "The raw event log, the single source of truth"]);
-    for (const event of session.events) out(`  ${formatEvent(event)}`);
+    for (const line of formatLog(session.events)) out(`  ${line}`);
     for (const line of budgetSpent(session.events)) out(`  ${line}`);
     if (opened.signal.aborted) return report(explainLostLog(opened.signal.reason));
+    // Stopped by Ctrl-C: not a failure to explain (nor the replay's unused exchanges); the log is whole and goes on to ③ and ④.
     const mismatch = connection?.mismatch();
-    const trouble = explainYourThrow(failure) ?? explainTrouble(mismatch, failure);
+    const trouble = io.signal?.aborted ? undefined : (explainYourThrow(failure) ?? explainTrouble(mismatch, failure));
     if (trouble !== undefined) return report({ ...trouble, lines: [...trouble.lines, ...yourFilesSentIt(mismatch, failure)] });
 
     heading(["③ 派生消息：模型看到的历史（deriveMessages 投影）", "Derived messages: what the model saw"]);
@@ -133,13 +150,19 @@ async function demo(argv: readonly string[], io: DemoIO, page: { written: boolea
     heading(["④ 重放：同一份日志 → 新会话 → 完全相同的消息历史", "Replay: same log → new session → same messages"]);
     const code = replayFromText(session, out);
     for (const line of savedNote(plan, session)) out(`  ${line}`);
-    return code;
+    if (io.signal?.aborted) for (const line of ["", ...interruptedNote(argv)]) out(line);
+    return io.signal?.aborted ? 130 : code;
   } finally {
     opened.stop();
     connection?.close();
     // The page is one more view derived from the log, written whether or not the run succeeded.
     if (args.values.html !== undefined) page.written = writePage(session.events, args.values.html, out);
   }
+}
+
+/** The run stops at Ctrl-C, and when the log can no longer reach its file (demo-disk.ts), whichever comes first. */
+function stopOn(ctrlC: AbortSignal | undefined, lostLog: AbortSignal): AbortSignal {
+  return ctrlC === undefined ? lostLog : AbortSignal.any([ctrlC, lostLog]);
 }
 
 const WRITE_PAGE = ["无法写入时间线页面", "Cannot write the timeline page"] as const;
@@ -182,12 +205,18 @@ function replayFromText(session: Session, out: (line: string) => void): number {
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   endQuietlyWhenPipeCloses();
-  // Ctrl-C: every event logged so far is already in the --save file (each is written before append returns).
+  // Ctrl-C stops the run through runAgent's signal, which closes the turn as "interrupted". A second
+  // Ctrl-C does not wait: every event logged so far is already in the --save file.
+  const ctrlC = new AbortController();
   process.once("SIGINT", () => {
-    for (const line of ["", ...interruptedNote(process.argv.slice(2))]) console.log(visible(line));
-    process.exit(130);
+    ctrlC.abort(new Error("Ctrl-C"));
+    process.once("SIGINT", () => {
+      for (const line of ["", ...interruptedNote(process.argv.slice(2))]) console.log(visible(line));
+      process.exit(130);
+    });
   });
-  const io = { out: console.log, err: console.error, env: process.env, color: pc.isColorSupported };
+  const write = (text: string) => void process.stdout.write(text);
+  const io = { out: console.log, err: console.error, write, env: process.env, color: pc.isColorSupported, signal: ctrlC.signal };
   // --mine: your code throwing is told like any other failure, with the file and its step, not a stack trace.
   process.exitCode = await main(process.argv.slice(2), io).catch((error: unknown) => tellYourThrow(error, io.out, io.env));
 }
