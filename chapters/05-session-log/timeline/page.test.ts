@@ -1,4 +1,5 @@
 // The page as text, before any browser: one self-contained file that carries its log intact.
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { Session } from "../session.ts";
 import { renderLivePage, renderTimelinePage } from "./page.ts";
@@ -24,6 +25,17 @@ describe("the static page", () => {
     expect(html).toContain(`content="default-src 'none';`);
   });
 
+  it("lets only its own script and style run: each named by its SHA-256 hash, never 'unsafe-inline'", () => {
+    const html = renderTimelinePage(sessionSaying("hi").events);
+    const policy = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1] ?? "";
+    const script = /<script>(.*?)<\/script>/s.exec(html)?.[1] ?? "";
+    const style = /<style>(.*?)<\/style>/s.exec(html)?.[1] ?? "";
+    const hash = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+    expect(policy).not.toContain("unsafe-inline");
+    expect(policy).toContain(`script-src ${hash(script)};`);
+    expect(policy).toContain(`style-src ${hash(style)};`);
+  });
+
   it("escapes the source it names", () => {
     expect(renderTimelinePage([], { source: 'log "<b>x</b>"' })).toContain("log &#34;&#60;b&#62;x&#60;/b&#62;&#34;");
   });
@@ -31,10 +43,10 @@ describe("the static page", () => {
 
 describe("the live page", () => {
   it("is the same page without a log inside, pointed at the event stream", () => {
-    const html = renderLivePage("/events");
-    expect(html).toContain('<body data-live="/events">');
+    const html = renderLivePage("events");
+    expect(html).toContain('<body data-live="events">');
     expect(html).not.toContain('id="session-log"');
-    expect(html.replace(' data-live="/events"', "")).toBe(
+    expect(html.replace(' data-live="events"', "")).toBe(
       renderTimelinePage([]).replace(/<script type="application\/json".*?<\/script>/s, ""),
     );
   });

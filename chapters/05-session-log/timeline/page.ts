@@ -1,6 +1,7 @@
 // The timeline page: one self-contained HTML file (inline CSS and script, nothing fetched). It carries
 // the log itself, and its script (browser.ts, bundled here) derives the view from it, so the page is
 // literally a derivation of the log. The live page is the same page, fed by a server instead.
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,6 +23,19 @@ export function renderTimelinePage(events: readonly SessionEvent[], options: Pag
   return page(options, "", `<script type="application/json" id="session-log">${log}</script>`);
 }
 
+/**
+ * The page's Content-Security-Policy: nothing may be fetched but the live stream, and the only script
+ * and style that may run are the page's own, named by their SHA-256 hashes (no 'unsafe-inline': an
+ * element some text managed to inject would not run). The live server sends it as a header too.
+ */
+export function pagePolicy(): string {
+  return `default-src 'none'; style-src '${sha256(pageStyle())}'; script-src '${sha256(pageScript())}'; connect-src 'self'; base-uri 'none'; form-action 'none'`;
+}
+
+function sha256(text: string): string {
+  return `sha256-${createHash("sha256").update(text).digest("base64")}`;
+}
+
 /** The page a live server sends: no log inside; its script follows `eventsURL` (Server-Sent Events). */
 export function renderLivePage(eventsURL: string, options: PageOptions = {}): string {
   return page(options, ` data-live="${escapeHtml(eventsURL)}"`, "");
@@ -38,7 +52,7 @@ export function writeTimelinePage(events: readonly SessionEvent[], file: string,
 function page(options: PageOptions, bodyAttributes: string, logElement: string): string {
   const source = options.source === undefined ? "" : `<p class="source">${escapeHtml(options.source)}</p>`;
   // The policy is the proof of "nothing fetched": the browser refuses every request but the live stream.
-  const policy = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'";
+  const policy = pagePolicy();
   return `<!doctype html>
 <html lang="zh-CN">
 <head>
@@ -46,8 +60,7 @@ function page(options: PageOptions, bodyAttributes: string, logElement: string):
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${policy}">
 <title>${plain(labels.title)}${options.source === undefined ? "" : ` — ${escapeHtml(options.source)}`}</title>
-<style>
-${pageStyle()}</style>
+<style>${pageStyle()}</style>
 </head>
 <body${bodyAttributes}>
 <header>
@@ -70,8 +83,7 @@ ${source}
 </section>
 </main>
 ${logElement}
-<script>
-${pageScript()}</script>
+<script>${pageScript()}</script>
 </body>
 </html>
 `;
@@ -94,8 +106,11 @@ function pageScript(): string {
   return script;
 }
 
+let style: string | undefined;
+
 function pageStyle(): string {
-  return readFileSync(path.join(here, "page.css"), "utf8");
+  style ??= readFileSync(path.join(here, "page.css"), "utf8");
+  return style;
 }
 
 function both([zh, en]: Bilingual): string {
