@@ -14,7 +14,7 @@ import { LogFileError } from "../chapters/05-session-log/log-file-types.ts";
 import { readLogFile } from "../chapters/05-session-log/log-file.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
 import { startLiveServer } from "../chapters/05-session-log/timeline/live-server.ts";
-import { writeTimelinePage } from "../chapters/05-session-log/timeline/page.ts";
+import { largePageNote, writeTimelinePage } from "../chapters/05-session-log/timeline/page.ts";
 import { findScenario, runScenario, UnknownScenarioError, type Scenario } from "../fixtures/scenarios.ts";
 import { isMain, runMain, shown, UsageError } from "./learner.ts";
 import { root } from "./steps.ts";
@@ -67,6 +67,8 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
   const written = writeTimelinePage(session.events, file, { source });
   const counts = `${session.events.length} events, ${session.deriveMessages().length} messages`;
   io.out(`时间线页面 / Timeline page: ${shown(written)} (${counts})`);
+  const large = largePageNote(session.events.length);
+  if (large !== null) io.out(large);
   return 0;
 }
 

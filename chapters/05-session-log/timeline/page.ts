@@ -49,6 +49,16 @@ export function writeTimelinePage(events: readonly SessionEvent[], file: string,
   return absolute;
 }
 
+/** From this many events on, `largePageNote` says so: a page takes about a second per 20,000 to open. */
+export const LARGE_PAGE_EVENTS = 20_000;
+
+/** What to tell the terminal before a reader opens a large page; null for a page that opens at once. */
+export function largePageNote(events: number): string | null {
+  if (events < LARGE_PAGE_EVENTS) return null;
+  const count = events.toLocaleString("en");
+  return `页面较大：${count} 条事件，浏览器要几秒才能打开 / A large page: ${count} events; the browser takes a few seconds to open it`;
+}
+
 function page(options: PageOptions, bodyAttributes: string, logElement: string): string {
   const source = options.source === undefined ? "" : `<p class="source">${escapeHtml(options.source)}</p>`;
   // The policy is the proof of "nothing fetched": the browser refuses every request but the live stream.
