@@ -9,6 +9,7 @@ import { Session } from "../chapters/05-session-log/session.ts";
 import { measureApart } from "./bench-incremental.ts";
 import { calculatorSession, loadNow, median } from "./bench-lib.ts";
 import { diskRows } from "./bench-disk.ts";
+import { pageRows } from "./bench-page.ts";
 import { writeCostPlot } from "./bench-plot.ts";
 import { root } from "./steps.ts";
 
@@ -107,6 +108,11 @@ for (const [index, [count, ratio]] of incremental.appendAndDerive.entries()) {
     `| ${count.toLocaleString("en")} appends, deriving after each ÷ the appends alone | ${times(fullRatio)} | ${times(ratio)} | ${target} |`,
   );
 }
+
+// ── the timeline page: a 100,000-event log, mostly stream chunks, opened in Chromium ──────────────
+console.log("\nThe timeline page (scripts/bench-page.ts; skipped without Chromium)\n");
+console.log("| page | time to open |\n|---|---|");
+for (const [what, figure] of await pageRows(100_000, "chunks")) console.log(`| ${what} | ${figure} |`);
 
 const plot = path.join(root, "docs/incremental-projection.svg");
 await writeCostPlot([...full.points, ...incremental.points], plot, `measured by npm run bench · ${machine}`);

@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { replayScenario } from "../fixtures/test-helpers.ts";
 import { embeddedLog } from "../chapters/05-session-log/timeline/page-testing.ts";
+import { LARGE_PAGE_EVENTS } from "../chapters/05-session-log/timeline/page.ts";
 import { UsageError } from "./learner.ts";
 import { viewCommand } from "./view.ts";
 
@@ -34,6 +35,19 @@ describe("npm run view -- --scenario NAME", () => {
   it("an unknown scenario is a usage error that lists the known ones", async () => {
     await expect(view("--scenario", "nope")).rejects.toBeInstanceOf(UsageError);
     await expect(view("--scenario", "nope")).rejects.toThrow(/unknown scenario "nope"; known: calculator, direct-answer/);
+  });
+});
+
+describe("a large log", () => {
+  it("says in the terminal that its page is large, before anyone opens it", async () => {
+    const events = Array.from({ length: LARGE_PAGE_EVENTS }, (_, id) => ({ id, type: "user/message", ts: 0, data: { content: "hi" } }));
+    const file = path.join(dir, "large.json");
+    writeFileSync(file, JSON.stringify(events));
+    const lines = await view("--load", file, "--out", path.join(dir, "large.html"));
+    expect(lines.at(-1)).toBe(
+      "页面较大：20,000 条事件，浏览器要几秒才能打开 / A large page: 20,000 events; the browser takes a few seconds to open it",
+    );
+    expect(await view("--scenario", "calculator"), "a small page: no note").toHaveLength(1);
   });
 });
 

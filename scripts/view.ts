@@ -18,7 +18,7 @@ import { readLogFile } from "../chapters/05-session-log/log-file.ts";
 import { refuseOutput } from "../chapters/05-session-log/output-file.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
 import { startLiveServer } from "../chapters/05-session-log/timeline/live-server.ts";
-import { writeTimelinePage } from "../chapters/05-session-log/timeline/page.ts";
+import { largePageNote, writeTimelinePage } from "../chapters/05-session-log/timeline/page.ts";
 import { findScenario, runScenario, UnknownScenarioError, type Scenario } from "../fixtures/scenarios.ts";
 import { isMain, runMain, shown, UsageError } from "./learner.ts";
 import { root } from "./steps.ts";
@@ -85,6 +85,8 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
   const written = writePage(session, file, source);
   const counts = `${session.events.length} events, ${session.deriveMessages().length} messages`;
   io.out(`时间线页面 / Timeline page: ${shown(written)} (${counts})`);
+  const large = largePageNote(session.events.length);
+  if (large !== null) io.out(large);
   return 0;
 }
 

@@ -4,24 +4,23 @@
 // each event: the log embedded in a stored page, or the events a live server pushes (Server-Sent
 // Events, in id order). A reload starts from an empty view and is sent the whole log again.
 import type { SessionEvent } from "../events.ts";
-import { byId, drawEvent, text } from "./dom.ts";
+import { drawEvent, drawRuns, drawStatus, showOnOpen } from "./dom.ts";
+import { byId, text } from "./dom-helpers.ts";
 import { labels, type Bilingual } from "./labels.ts";
 import { installSelection } from "./select.ts";
 import { addEvent, emptyTimeline } from "./view-model.ts";
 
-let view = emptyTimeline();
+const view = emptyTimeline();
 
 /** Adds one event to the view and draws it; false when it cannot be added (the page then stops). */
 function receive(event: SessionEvent): boolean {
   try {
-    view = addEvent(view, event);
+    addEvent(view, event);
   } catch (error) {
     showStatus(labels.outOfOrder, "error", error instanceof Error ? error.message : String(error));
     return false;
   }
   drawEvent(view, event.id);
-  // For scripts driving the page (the browser tests count what arrived, and in which order).
-  document.dispatchEvent(new CustomEvent("timeline:event", { detail: { id: event.id } }));
   return true;
 }
 
@@ -30,31 +29,56 @@ function showStatus(label: Bilingual, kind: string, detail = ""): void {
   byId("live").dataset.state = kind;
 }
 
+// The structure check reads the whole log: while events stream in it runs at most every 100 ms.
+let statusPending = false;
+function drawStatusSoon(): void {
+  if (statusPending) return;
+  statusPending = true;
+  setTimeout(() => {
+    statusPending = false;
+    drawStatus(view);
+  }, 100);
+}
+
 function followLive(url: string): void {
   document.body.classList.add("streaming");
   showStatus(labels.live, "streaming");
-  // EventSource reconnects on its own and sends Last-Event-ID, so the server resumes after the last
-  // event this page has; a reload makes a new EventSource without it, which gets the whole log.
+  // EventSource reconnects on its own and sends Last-Event-ID (the run's id and the last event's), so
+  // the server resumes after the last event this page has; a reload gets the whole log.
   const source = new EventSource(url);
   source.onmessage = (message) => {
-    if (!receive(JSON.parse(message.data) as SessionEvent)) source.close();
-    else showStatus(labels.live, "streaming");
+    const event = JSON.parse(message.data) as SessionEvent;
+    if (!receive(event)) return source.close();
+    drawRuns(view); // a chunk's text appears as it arrives
+    showStatus(labels.live, "streaming");
+    drawStatusSoon();
+    // For scripts driving the page (the browser tests count what arrived, and in which order).
+    document.dispatchEvent(new CustomEvent("timeline:event", { detail: { id: event.id } }));
   };
   source.addEventListener("end", () => {
     source.close();
     document.body.classList.remove("streaming");
+    drawStatus(view);
     showStatus(labels.liveEnded, "ended");
   });
-  // CLOSED: the server refused to resume (a page left open from an earlier run); it will not retry.
+  // The server on this port is serving another run now: this page's log is not that run's.
+  source.addEventListener("other-run", () => {
+    source.close();
+    document.body.classList.remove("streaming");
+    showStatus(labels.otherRun, "error");
+  });
+  // CLOSED: the server refused the stream; it will not retry.
   source.onerror = () => showStatus(source.readyState === EventSource.CLOSED ? labels.closed : labels.reconnecting, "reconnecting");
 }
 
 function drawStored(): void {
   const log = JSON.parse(byId("session-log").textContent ?? "[]") as SessionEvent[];
   for (const event of log) if (!receive(event)) break;
+  drawStatus(view);
 }
 
 installSelection();
+showOnOpen();
 const liveURL = document.body.dataset.live;
 if (liveURL === undefined) drawStored();
 else followLive(liveURL);

@@ -16,51 +16,74 @@ import {
   sentAsLabel,
   stepLabel,
   turnLabel,
-  type Bilingual,
 } from "./labels.ts";
-import type { EventView, GroupView, MessageView, TimelineView } from "./view-model.ts";
+import { byId, h, text } from "./dom-helpers.ts";
+import { drawChunk, drawRuns, foldRun, showChunkEvents } from "./dom-chunks.ts";
+
+export { drawRuns };
+import { problemsOf, type EventView, type GroupView, type MessageView, type TimelineView } from "./view-model.ts";
 
 // These problems are what any log looks like halfway through a turn; while a live run goes on the
 // page shows them muted (see page.css), and as errors once the log is complete.
 const OPEN_PROBLEMS = new Set(["OPEN_TURN", "OPEN_STEP", "UNANSWERED_TOOL_CALL"]);
 
-/** Draws event `id`, which `view` has just gained, and updates what it changed elsewhere on the page. */
+/**
+ * Draws event `id`, which `view` has just gained, and updates what it changed elsewhere on the page.
+ * Every lookup is by element id, never a search of the page, so each event costs the same however
+ * long the log already is. The summary and the problem list are drawn by drawStatus, less often.
+ */
 export function drawEvent(view: TimelineView, id: number): void {
+  current = view;
   const item = view.events[id] as EventView;
-  entryList(view, item).append(eventNode(item));
+  if (item.run !== null) {
+    drawChunk(view, item, () => entryList(view, item));
+    return;
+  }
+  const node = eventNode(item);
+  entryList(view, item).append(node);
+  for (const run of item.foldedRuns) foldRun(run, node);
   if (item.pairedWith !== null) redrawBadges(view.events[item.pairedWith] as EventView);
   drawGroupHead(view.groups[item.group] as GroupView, item.group);
   if (item.message !== null) {
     byId("messages").append(messageNode(view.messages[item.message] as MessageView, item.alert !== null));
   }
-  drawProblems(view.problems);
+}
+
+/** The counts and the structure check's problems, for everything drawn so far. */
+export function drawStatus(view: TimelineView): void {
+  drawRuns(view);
+  drawProblems(problemsOf(view));
   byId("summary").replaceChildren(text(countLabel(view.events.length, view.messages.length)));
 }
+
+// The view the page draws, for content drawn only when a reader opens it (see showOnOpen).
+let current: TimelineView | undefined;
 
 // ── the timeline: group (turn) → step → event ──────────────────────────────────────────────────
 
 function entryList(view: TimelineView, item: EventView): HTMLElement {
-  const group = document.querySelector<HTMLElement>(`[data-group="${item.group}"]`) ?? byId("groups").appendChild(groupNode(item.group));
-  const entries = group.querySelector(".entries") as HTMLElement;
+  const group = document.getElementById(`group-${item.group}`) ?? byId("groups").appendChild(groupNode(item.group));
+  const entries = group.querySelector(":scope > .entries") as HTMLElement;
   const entry = view.groups[item.group]?.entries[item.entry];
   if (entry?.kind !== "step") return entries;
-  const step = entries.querySelector(`:scope > [data-entry="${item.entry}"]`) ?? entries.appendChild(stepNode(entry.step, item.entry));
-  return step.querySelector(".step-events") as HTMLElement;
+  const stepId = `group-${item.group}-entry-${item.entry}`;
+  const step = document.getElementById(stepId) ?? entries.appendChild(stepNode(entry.step, item.entry, stepId));
+  return step.querySelector(":scope > .step-events") as HTMLElement;
 }
 
 function groupNode(group: number): HTMLElement {
   return h(
     "section",
-    { class: "group", "data-group": group, "aria-labelledby": `group-${group}-title` },
+    { class: "group", id: `group-${group}`, "data-group": group, "aria-labelledby": `group-${group}-title` },
     h("h3", { id: `group-${group}-title` }),
     h("ol", { class: "entries" }),
   );
 }
 
-function stepNode(step: number, entry: number): HTMLElement {
+function stepNode(step: number, entry: number, id: string): HTMLElement {
   return h(
     "li",
-    { class: "step", "data-entry": entry },
+    { class: "step", id, "data-entry": entry },
     h("div", { class: "step-title" }, text(stepLabel(step))),
     h("ol", { class: "step-events" }),
   );
@@ -72,8 +95,8 @@ function drawGroupHead(group: GroupView, index: number): void {
   byId(`group-${index}-title`).replaceChildren(text(title), end ?? "");
 }
 
-function eventNode(item: EventView): HTMLElement {
-  const { id, type, data } = item.event;
+export function eventNode(item: EventView): HTMLElement {
+  const { id, type } = item.event;
   const since = item.sinceTurnStart === null ? "" : `+${item.sinceTurnStart} ms`;
   return h(
     "li",
@@ -86,12 +109,32 @@ function eventNode(item: EventView): HTMLElement {
       h("span", { class: "since" }, since),
       h("span", { class: "badges" }, ...badges(item)),
     ),
-    h("details", {}, h("summary", {}, text(labels.data)), h("pre", {}, JSON.stringify(data, null, 2))),
+    // The data is written out only when opened: most never are, and a large log has many events.
+    h("details", { class: "event-data", "data-show": id }, h("summary", {}, text(labels.data))),
+  );
+}
+
+/** Fills a closed part of the page the first time it is opened (event data, a run's chunk events). */
+export function showOnOpen(): void {
+  document.addEventListener(
+    "toggle",
+    (event) => {
+      const details = event.target;
+      // Only the summary inside: not drawn yet.
+      if (!(details instanceof HTMLDetailsElement) || !details.open || details.childElementCount > 1 || current === undefined) return;
+      const item = current.events[Number(details.dataset.show)];
+      if (details.classList.contains("event-data") && item) details.append(h("pre", {}, JSON.stringify(item.event.data, null, 2)));
+      if (details.classList.contains("chunk-events")) showChunkEvents(current, details, eventNode);
+    },
+    true, // toggle does not bubble; listening on the way down sees every details element
   );
 }
 
 function redrawBadges(item: EventView): void {
-  document.querySelector(`[data-event-id="${item.event.id}"] .badges`)?.replaceChildren(...badges(item));
+  document
+    .getElementById(`event-${item.event.id}`)
+    ?.querySelector(".badges")
+    ?.replaceChildren(...badges(item));
 }
 
 function badges(item: EventView): Node[] {
@@ -171,7 +214,7 @@ function drawProblems(problems: readonly LogProblem[]): void {
   const items = problems.map((problem) => {
     const open = OPEN_PROBLEMS.has(problem.code);
     const classes = open ? ["has-problem", "open-problem"] : ["has-problem"];
-    document.querySelector(`[data-event-id="${problem.index}"]`)?.classList.add(...classes);
+    document.getElementById(`event-${problem.index}`)?.classList.add(...classes);
     return h(
       "li",
       { class: open ? "problem open-problem" : "problem", "data-problem-code": problem.code },
@@ -183,26 +226,4 @@ function drawProblems(problems: readonly LogProblem[]): void {
   const heading = h("h2", {}, text(problems.length === 0 ? labels.noProblems : labels.problems));
   byId("problems").replaceChildren(heading, ...(items.length === 0 ? [] : [h("ul", {}, ...items)]));
   byId("problems").classList.toggle("clean", problems.length === 0);
-}
-
-// ── small helpers ────────────────────────────────────────────────────────────────────────────────
-
-/** The two languages side by side; the English one is marked so it can be styled and read out as English. */
-export function text([zh, en]: Bilingual): DocumentFragment {
-  const fragment = document.createDocumentFragment();
-  fragment.append(h("span", { class: "zh" }, zh), " ", h("span", { class: "en", lang: "en" }, en));
-  return fragment;
-}
-
-export function byId(id: string): HTMLElement {
-  const element = document.getElementById(id);
-  if (element === null) throw new Error(`the page has no element #${id}`);
-  return element;
-}
-
-function h(tag: string, attributes: Readonly<Record<string, string | number>>, ...children: (Node | string)[]): HTMLElement {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
-  element.append(...children);
-  return element;
 }

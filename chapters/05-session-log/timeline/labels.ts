@@ -27,12 +27,26 @@ export const labels = {
     "connection lost, reconnecting (resuming after the last event received)",
   ],
   closed: ["连接已关闭；刷新页面可重新开始", "connection closed; reload the page to start over"],
+  otherRun: [
+    "这个端口上的服务器已在服务另一次运行，这个页面不属于它；请打开终端打印的新地址",
+    "the server on this port is serving another run, not this page's; open the address the terminal printed",
+  ],
   outOfOrder: ["事件顺序错误，页面停止更新", "events arrived out of order; the page stopped updating"],
   noScript: [
     "这个页面用 JavaScript 从内嵌的日志派生时间线，请启用 JavaScript。",
     "This page derives the timeline from the log it embeds with JavaScript; please enable it.",
   ],
 } as const satisfies Record<string, Bilingual>;
+
+/** A run of stream chunks: as it streams (or where no message cites it), and folded under its message. */
+export function runLabel(attempt: number, folded: boolean): Bilingual {
+  const call = attempt === 1 ? ["", ""] : [`，第 ${attempt} 次调用`, `, attempt ${attempt}`];
+  return folded
+    ? [`个分片拼成了这条消息${call[0]}`, `chunks built this message${call[1]}`]
+    : [`个流式分片${call[0]}，文字随到随显示`, `stream chunks${call[1]}, text shown as it arrives`];
+}
+
+export const chunkEventsLabel: Bilingual = ["逐条查看分片事件", "each chunk event"];
 
 export function turnLabel(turn: number): Bilingual {
   return [`轮次 ${turn}`, `Turn ${turn}`];
@@ -56,6 +70,7 @@ export const hiddenLabels: { readonly [R in HiddenReason]: Bilingual } = {
   "request-header": ["请求头：作为系统提示词和工具说明发送", "request header: sent as system prompt and tool specs"],
   "carried-by-assistant": ["这个调用已经随助手消息的 tool_calls 发出", "the call already rides on the assistant message's tool_calls"],
   "empty-reply": ["空回复：没有正文、思考内容，也没有工具调用", "empty reply: no text, no reasoning, no tool call"],
+  "stream-chunk": ["流式分片，模型看到的是由分片拼成的消息", "a stream chunk: the model sees the message built from the chunks"],
   "not-in-projection": ["投影不认识这个类型，只留在日志里", "a type the projection does not know: it stays in the log"],
 };
 

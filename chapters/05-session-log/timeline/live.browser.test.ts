@@ -1,5 +1,7 @@
 // The live timeline in a real headless Chromium: events pushed as the loop commits them arrive in id
 // order, a reload rebuilds the page from the whole log, and the finished page is the static page.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatClient } from "../../common/deepseek.ts";
@@ -53,7 +55,8 @@ describe.skipIf(chromiumPath === undefined)(`the live timeline in Chromium ${bro
     const server = await startLiveServer(session, { source: "scenario calculator" });
     const { page, errors, strayRequests } = await watchedPage(browser, { allowedOrigin: server.url });
     await recordArrivals(page);
-    await page.goto(server.url);
+    const response = await page.goto(server.url);
+    expect(response?.headers()["content-security-policy"], "the policy, as a header").toMatch(/script-src 'sha256-[^']+';/);
     await server.firstPage;
 
     const { wrap, release } = holdSecondCall();
@@ -61,7 +64,7 @@ describe.skipIf(chromiumPath === undefined)(`the live timeline in Chromium ${bro
     await page.locator('[data-event-id="8"]').waitFor(); // step 2 has started; its model call is held
     expect(await page.getAttribute("#live", "data-state")).toBe("streaming");
     // While the turn is open, its open-turn problem is shown muted, not as an error.
-    expect(await page.locator(".problem.open-problem").count()).toBeGreaterThan(0);
+    await page.locator(".problem.open-problem").first().waitFor();
 
     await page.reload();
     await page.locator('[data-event-id="8"]').waitFor();
@@ -93,12 +96,81 @@ describe.skipIf(chromiumPath === undefined)(`the live timeline in Chromium ${bro
     });
     await command;
     await page.locator('#live[data-state="ended"]').waitFor();
-    expect(lines[0]).toMatch(/^实时时间线 \/ Live timeline: http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(lines[0]).toMatch(/^实时时间线 \/ Live timeline: http:\/\/127\.0\.0\.1:\d+\/[\w-]{24}\/$/);
     expect(lines.at(-1)).toMatch(/The turn ended \(12 events\); the server has stopped/);
     expect(await arrivals(page)).toEqual([range(12)]);
 
     const { page: stored } = await watchedPage(browser);
     await openStaticPage(stored, (await replayScenario("calculator")).session.events, "calculator-cli");
     expect(await drawnPage(page, false), "the same page as the static one, times aside (two runs)").toBe(await drawnPage(stored, false));
+  });
+
+  it("a page left open on an earlier run is told, when another run serves its port, that it belongs to another run", async () => {
+    const first = new Session();
+    first.append("user/message", { content: "run A" });
+    const a = await startLiveServer(first);
+    const { page } = await watchedPage(browser);
+    await page.goto(a.url);
+    await page.locator('[data-event-id="0"]').waitFor();
+    await a.close(); // cut without the end notice: the page keeps trying to resume
+
+    const second = new Session();
+    for (const content of ["run B", "is longer", "than A"]) second.append("user/message", { content });
+    const b = await startLiveServer(second, { port: Number(new URL(a.url).port) });
+    await page.locator('#live:has-text("another run")').waitFor();
+    expect(await page.getAttribute("#live", "data-state")).toBe("error");
+    expect(await page.locator("[data-event-id]").count(), "none of run B's events").toBe(1);
+    expect(b.pages().open).toBe(0);
+    await b.close();
+  });
+
+  it("refuses another site's page (its Origin), even one that knows the token, and an address without the token", async () => {
+    const session = new Session();
+    session.append("user/message", { content: "private" });
+    const server = await startLiveServer(session);
+    const { page } = await watchedPage(browser, { allowedOrigin: server.url });
+    // Any page the user visits could try this: here one served from another port of this machine
+    // (Chromium keeps pages on the internet from loopback addresses itself; a local one is the hard case).
+    const attacker = createServer((_, response) => response.end("<p>hi</p>"));
+    await new Promise<void>((resolve) => attacker.listen(0, "127.0.0.1", resolve));
+    const attackerURL = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`;
+    await page.goto(attackerURL);
+    const state = await page.evaluate(
+      (url) =>
+        new Promise<string>((resolve) => {
+          const source = new EventSource(url);
+          source.onmessage = () => resolve("read the session");
+          source.onerror = () => resolve(source.readyState === EventSource.CLOSED ? "refused" : "retrying");
+        }),
+      new URL("events", server.url).href,
+    );
+    expect(state).toBe("refused");
+    // What matters: the server never started following (a run waiting for its page would have begun).
+    const started = await Promise.race([
+      server.firstPage.then(() => "started"),
+      new Promise((resolve) => setTimeout(resolve, 300, "waiting")),
+    ]);
+    expect(started, "the foreign page must not count as the run's page").toBe("waiting");
+    const { origin } = new URL(server.url);
+    expect((await page.goto(`${origin}/`))?.status(), "no token, no page").toBe(403);
+    await server.close();
+    attacker.close();
+  });
+
+  it("runs no script but its own: an inline script injected into the live page is blocked by the policy", async () => {
+    const server = await startLiveServer(new Session());
+    const { page } = await watchedPage(browser, { allowedOrigin: server.url });
+    const blocked: string[] = [];
+    page.on("console", (message) => blocked.push(message.text()));
+    await page.goto(server.url);
+    await page.locator('#live[data-state="streaming"]').waitFor(); // its own script runs
+    await page.evaluate(() => {
+      const injected = document.createElement("script");
+      injected.textContent = "document.body.dataset.injected = 'ran'";
+      document.body.append(injected);
+    });
+    expect(await page.getAttribute("body", "data-injected")).toBeNull();
+    expect(blocked.join("\n")).toMatch(/Content Security Policy/);
+    await server.close();
   });
 });

@@ -1,4 +1,5 @@
 // The page as text, before any browser: one self-contained file that carries its log intact.
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { Session } from "../session.ts";
 import { renderLivePage, renderTimelinePage } from "./page.ts";
@@ -12,8 +13,10 @@ function sessionSaying(...contents: string[]): Session {
 
 describe("the static page", () => {
   it("carries the log unchanged, even text that would close its <script> element", () => {
-    const session = sessionSaying("</script><script>alert(1)</script>", "<!-- and a comment", "中文 \u2028 line separator");
+    const session = sessionSaying("</script><script>alert(1)</script>", "<!-- and a comment", "中文 \u2028 line separator 🙂");
     const html = renderTimelinePage(session.events);
+    const carried = /<script type="application\/json" id="session-log">(.*?)<\/script>/s.exec(html)?.[1] ?? "";
+    expect(carried, "the log as ASCII: a browser reads a large page several times faster").toMatch(/^[\x20-\x7e]*$/);
     expect(html.match(/<\/script>/g)?.length, "only the page's own two script elements close").toBe(2);
     expect(embeddedLog(html)).toEqual(session.events);
   });
@@ -24,6 +27,17 @@ describe("the static page", () => {
     expect(html).toContain(`content="default-src 'none';`);
   });
 
+  it("lets only its own script and style run: each named by its SHA-256 hash, never 'unsafe-inline'", () => {
+    const html = renderTimelinePage(sessionSaying("hi").events);
+    const policy = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1] ?? "";
+    const script = /<script>(.*?)<\/script>/s.exec(html)?.[1] ?? "";
+    const style = /<style>(.*?)<\/style>/s.exec(html)?.[1] ?? "";
+    const hash = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+    expect(policy).not.toContain("unsafe-inline");
+    expect(policy).toContain(`script-src ${hash(script)};`);
+    expect(policy).toContain(`style-src ${hash(style)};`);
+  });
+
   it("escapes the source it names", () => {
     expect(renderTimelinePage([], { source: 'log "<b>x</b>"' })).toContain("log &#34;&#60;b&#62;x&#60;/b&#62;&#34;");
   });
@@ -31,10 +45,10 @@ describe("the static page", () => {
 
 describe("the live page", () => {
   it("is the same page without a log inside, pointed at the event stream", () => {
-    const html = renderLivePage("/events");
-    expect(html).toContain('<body data-live="/events">');
+    const html = renderLivePage("events");
+    expect(html).toContain('<body data-live="events">');
     expect(html).not.toContain('id="session-log"');
-    expect(html.replace(' data-live="/events"', "")).toBe(
+    expect(html.replace(' data-live="events"', "")).toBe(
       renderTimelinePage([]).replace(/<script type="application\/json".*?<\/script>/s, ""),
     );
   });

@@ -1,6 +1,6 @@
 // Properties of the timeline over arbitrary logs: well-formed or not, with calls, results and turns in
 // any order, each known type and an unknown one. Call ids come from a pool of three, so calls get
-// answered, answered twice, reused and orphaned.
+// answered, answered twice, reused and orphaned; messages cite chunk ids at random, earlier or not.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { findLogProblems } from "../invariants.ts";
@@ -30,10 +30,19 @@ const append: fc.Arbitrary<[string, object]> = fc.oneof(
       tool_calls: fc.array(fc.record({ id: callId, name: fc.constant("calculator"), arguments: fc.constant("{}") }), {
         maxLength: 2,
       }),
+      chunk_ids: fc.array(fc.nat({ max: 30 }), { maxLength: 3 }),
     })
     .map(typed("assistant/message")),
   fc.record({ call_id: callId, name: fc.constant("calculator"), arguments: fc.constant("{}") }).map(typed("tool/call")),
   fc.record({ call_id: callId, content: text, is_error: fc.boolean() }).map(typed("tool/result")),
+  fc
+    .record({
+      turn: counter,
+      step: counter,
+      attempt: fc.integer({ min: 1, max: 2 }),
+      chunk: fc.record({ kind: fc.constant("text"), text }),
+    })
+    .map(typed("assistant/chunk")),
   fc.constant<[string, object]>(["ui/note", {}]),
 );
 
@@ -105,19 +114,48 @@ describe("the timeline of any log", () => {
     );
   });
 
-  test("folding one event at a time never changes a view already made (so a live page can keep its old state)", () => {
+  test("puts each chunk in one run of consecutive chunks of one call, folded under the first message citing it", () => {
     fc.assert(
       fc.property(logs, (log) => {
-        const snapshot = (view: TimelineView) => JSON.stringify([view.events, view.groups, view.messages, view.problems]);
-        const views = [emptyTimeline()];
-        const snapshots = [snapshot(views[0] as TimelineView)];
-        for (const event of log) {
-          views.push(addEvent(views.at(-1) as TimelineView, event));
-          snapshots.push(snapshot(views.at(-1) as TimelineView));
+        const view = deriveTimeline(log);
+        const runs = [...view.runs.byFirst.values()];
+        const chunks = log.filter((event) => event.type === "assistant/chunk").map((event) => event.id);
+        expect(
+          runs.flatMap((run) => run.ids),
+          "every chunk in exactly one run, in order",
+        ).toEqual(chunks);
+        for (const run of runs) {
+          const events = run.ids.map((id) => log[id] as SessionEvent<"assistant/chunk">);
+          expect(
+            run.ids.every((id, i) => i === 0 || id === (run.ids[i - 1] as number) + 1),
+            "consecutive",
+          ).toBe(true);
+          expect(new Set(events.map((e) => `${e.data.turn}/${e.data.step}/${e.data.attempt}`)).size, "one call").toBe(1);
+          expect(run.text).toBe(events.map((e) => (e.data.chunk.kind === "text" ? e.data.chunk.text : "")).join(""));
+          const citing = log.find(
+            (e): e is SessionEvent<"assistant/message"> =>
+              e.type === "assistant/message" &&
+              (e as SessionEvent<"assistant/message">).data.chunk_ids?.some((id) => run.ids.includes(id)) === true,
+          );
+          expect(run.foldedInto, `run #${run.first}`).toBe(citing !== undefined && citing.id > run.first ? citing.id : null);
+          if (run.foldedInto !== null) expect(view.events[run.foldedInto]?.foldedRuns).toContain(run.first);
         }
-        expect(views.map(snapshot), "every view as it was when made").toEqual(snapshots);
       }),
       { numRuns },
+    );
+  });
+
+  test("after every event, the view folded so far is the view derived from that much of the log (a live page ends as the static one)", () => {
+    fc.assert(
+      fc.property(logs, (log) => {
+        const snapshot = (view: TimelineView) => JSON.stringify([view.events, view.groups, view.messages, [...view.runs.byFirst]]);
+        const view = emptyTimeline();
+        for (const event of log) {
+          addEvent(view, event);
+          expect(snapshot(view), `after event #${event.id}`).toBe(snapshot(deriveTimeline(log.slice(0, event.id + 1))));
+        }
+      }),
+      { numRuns: 100 },
     );
   });
 });

@@ -3,7 +3,7 @@ import { replayScenario } from "../../../fixtures/test-helpers.ts";
 import type { EventData } from "../events.ts";
 import type { SessionEvent } from "../events.ts";
 import { Session } from "../session.ts";
-import { addEvent, deriveTimeline, emptyTimeline, TimelineOrderError, type Entry, type TimelineView } from "./view-model.ts";
+import { addEvent, deriveTimeline, emptyTimeline, problemsOf, TimelineOrderError, type Entry, type TimelineView } from "./view-model.ts";
 
 /** A log appended by hand, one millisecond apart from 1000, so times since a turn's start are known. */
 function logOf(...appends: [type: string, data: EventData<string>][]): readonly SessionEvent[] {
@@ -56,7 +56,7 @@ describe("the calculator round trip as a timeline", async () => {
     const times = view.events.map((item) => item.sinceTurnStart);
     expect(times[0]).toBe(0);
     expect(times.every((ms, i) => ms === (session.events[i]?.ts ?? 0) - (session.events[0]?.ts ?? 0))).toBe(true);
-    expect(view.problems).toEqual([]);
+    expect(problemsOf(view)).toEqual([]);
     expect(view.events.every((item) => item.alert === null)).toBe(true);
   });
 });
@@ -91,7 +91,7 @@ describe("what goes wrong stands out", () => {
     const view = deriveTimeline(log);
     expect(view.groups[0]?.end).toBeNull();
     expect(view.events[3]?.pairedWith).toBeNull();
-    expect(view.problems.map((p) => `${p.code}@${p.index}`)).toEqual(["OPEN_TURN@0", "OPEN_STEP@1", "UNANSWERED_TOOL_CALL@3"]);
+    expect(problemsOf(view).map((p) => `${p.code}@${p.index}`)).toEqual(["OPEN_TURN@0", "OPEN_STEP@1", "UNANSWERED_TOOL_CALL@3"]);
   });
 });
 
@@ -140,19 +140,21 @@ describe("any log draws, however it is shaped", () => {
   });
 });
 
-describe("addEvent is a pure fold", () => {
-  it("leaves the view it was given as it was: the call's earlier view still has no result", async () => {
+describe("addEvent folds one event at a time", () => {
+  it("adds the event and updates what it changed: a result marks the call it answers", async () => {
     const { events } = (await replayScenario("calculator")).session;
-    const before = deriveTimeline(events.slice(0, 6));
-    const after = addEvent(before, events[6] as SessionEvent);
-    expect([before.events[5]?.pairedWith, after.events[5]?.pairedWith]).toEqual([null, 6]);
-    expect([before.events.length, before.pendingCalls.size, after.pendingCalls.size]).toEqual([6, 1, 0]);
+    const view = deriveTimeline(events.slice(0, 6));
+    expect([view.events[5]?.pairedWith, view.pendingCalls.size]).toEqual([null, 1]);
+    const added = addEvent(view, events[6] as SessionEvent);
+    expect([added.pairedWith, view.events[5]?.pairedWith, view.pendingCalls.size]).toEqual([5, 6, 0]);
   });
 
   it("takes events only in id order: a gap or a repeat is a TimelineOrderError naming both ids", () => {
     const [first, second] = logOf(["turn/start", { turn: 1 }], ["user/message", { content: "hi" }]) as [SessionEvent, SessionEvent];
     expect(() => addEvent(emptyTimeline(), second)).toThrow(TimelineOrderError);
-    expect(() => addEvent(addEvent(emptyTimeline(), first), first)).toThrow(/event #0 arrived where #1 was expected/);
+    const view = emptyTimeline();
+    addEvent(view, first);
+    expect(() => addEvent(view, first)).toThrow(/event #0 arrived where #1 was expected/);
     expect(deriveTimeline([first, second]).groups.flatMap((group) => group.entries.flatMap(entryIds))).toEqual([0, 1]);
   });
 });
