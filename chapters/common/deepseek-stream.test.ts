@@ -106,6 +106,25 @@ describe("reading the stream", () => {
     expect(error).toMatchObject({ kind: "server", message: "DeepSeek sent an error mid-stream: Server overloaded (key [redacted])" });
   });
 
+  test("a key cut across two chunks (a server that echoes the request) never reaches a chunk, and no text is lost", async () => {
+    const [head, tail] = [KEY.slice(0, 10), KEY.slice(10)];
+    const pieces = [
+      text("your key is "),
+      text(head),
+      text(`${tail}, and `),
+      { kind: "reasoning", text: `echo ${KEY}` } as StreamChunk,
+      text("7"),
+      finish,
+    ];
+    captureStream(server, () => sseResponse(sseText(pieces.map(wireChunkOf))));
+    const { chunks, error } = await drain(client().stream(request));
+    expect(error).toBeUndefined();
+    for (const chunk of chunks) expect(JSON.stringify(chunk)).not.toContain(KEY.slice(0, 8));
+    // What was held back while it might have been the key comes out with the next chunk: joined, nothing is missing.
+    expect(assembleReply(chunks)).toMatchObject({ content: "your key is [redacted], and 7", reasoning_content: "echo [redacted]" });
+    expect(chunks[0]).toEqual(text("your key is ")); // ordinary text is passed on at once, not held back
+  });
+
   test("a connection dropped mid-stream fails as a network error after the chunks that arrived", async () => {
     captureStream(server, () => sseResponse(sseText([wireChunkOf({ kind: "reasoning", text: "先算" })], false), { drop: true }));
     const { chunks, error } = await drain(client().stream(request));

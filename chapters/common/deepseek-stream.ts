@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { StreamChunk } from "../05-session-log/events.ts";
 import { DeepSeekError, describeFailure, type FailedCall } from "./deepseek-errors.ts";
 import { publicURL } from "./settings.ts";
-import { clip, scrubKey } from "./text.ts";
+import { clip, KeyScrubber, scrubKey } from "./text.ts";
 import { messageOf } from "./tools.ts";
 
 const textOrNull = z.string().nullish();
@@ -65,6 +65,7 @@ export function chunksOf(wireChunk: unknown): StreamChunk[] {
  */
 export async function* readStream(wire: AsyncIterable<unknown>, call: FailedCall, signal?: AbortSignal): AsyncGenerator<StreamChunk> {
   const scrub = (text: string) => scrubKey(text, call.apiKey);
+  const keyless = new KeylessText(call.apiKey);
   const wireChunks = wire[Symbol.asyncIterator]();
   let finished = false;
   let done = false;
@@ -73,11 +74,16 @@ export async function* readStream(wire: AsyncIterable<unknown>, call: FailedCall
       const next = await unlessAborted(wireChunks.next(), signal);
       done = next.done === true;
       for (const chunk of done ? [] : chunksOf(next.value)) {
-        if (chunk.kind === "finish") finished = true;
-        yield chunk;
+        if (chunk.kind === "finish") {
+          finished = true;
+          yield* keyless.rest();
+        }
+        yield keyless.of(chunk);
       }
     }
   } catch (error) {
+    // What was held back is text the server did send: it belongs in the log before the failure.
+    yield* keyless.rest();
     signal?.throwIfAborted();
     // The SDK throws an APIError without a status for a `data: {"error": …}` event.
     if (error instanceof APIError && error.status === undefined) {
@@ -91,9 +97,54 @@ export async function* readStream(wire: AsyncIterable<unknown>, call: FailedCall
     // Not awaited: a read still waiting on a stalled body would hold it up.
     if (!done) wireChunks.return?.().catch(() => {});
   }
+  yield* keyless.rest();
   signal?.throwIfAborted();
   if (!finished) {
     throw new DeepSeekError(`the stream from DeepSeek at ${publicURL(call.baseURL)} ended before the reply was finished`, "network");
+  }
+}
+
+/**
+ * Keeps the key out of every text a stream hands on, even when the server (a proxy, a test server that
+ * echoes the request) cuts it across two chunks: one KeyScrubber per text — the reasoning, the answer,
+ * each tool call's arguments — holds back an end that may begin the key until the next chunk says.
+ * `rest()` gives what is still held, as chunks of their own, when the stream ends or breaks off.
+ */
+class KeylessText {
+  readonly #scrubbers = new Map<string, KeyScrubber>();
+  constructor(private readonly key: string) {}
+
+  of(chunk: StreamChunk): StreamChunk {
+    switch (chunk.kind) {
+      case "reasoning":
+      case "text":
+        return { ...chunk, text: this.#push(chunk.kind, chunk.text) };
+      case "tool_call":
+        return {
+          ...chunk,
+          ...(chunk.id === undefined ? {} : { id: scrubKey(chunk.id, this.key) }),
+          ...(chunk.name === undefined ? {} : { name: scrubKey(chunk.name, this.key) }),
+          arguments: this.#push(`tool_call ${chunk.index}`, chunk.arguments),
+        };
+      default:
+        return chunk;
+    }
+  }
+
+  *rest(): Generator<StreamChunk> {
+    for (const [stream, scrubber] of this.#scrubbers) {
+      const text = scrubber.end();
+      if (text === "") continue;
+      const [kind, index] = stream.split(" ");
+      if (kind === "tool_call") yield { kind: "tool_call", index: Number(index), arguments: text };
+      else yield { kind: kind === "reasoning" ? "reasoning" : "text", text };
+    }
+  }
+
+  #push(stream: string, text: string): string {
+    const scrubber = this.#scrubbers.get(stream) ?? new KeyScrubber(this.key, { holdWords: false });
+    this.#scrubbers.set(stream, scrubber);
+    return scrubber.push(text);
   }
 }
 

@@ -90,12 +90,20 @@ function escapeRegExp(text: string): string {
  */
 export class KeyScrubber {
   #held = "";
-  constructor(private readonly key: string) {}
+  /**
+   * `holdWords: false` holds back only an end that begins the key itself, so ordinary text is passed
+   * on at once (a stream shown as it arrives); a masked echo (`****abcd`) is then found within a piece.
+   */
+  constructor(
+    private readonly key: string,
+    private readonly options: { readonly holdWords?: boolean } = {},
+  ) {}
 
   /** What can be passed on now, scrubbed; possibly "" while a word that may be the key is still arriving. */
   push(piece: string): string {
     const text = this.#held + piece;
-    const cut = Math.min(text.search(/[\w*-]*$/), this.#keyStartAtEnd(text));
+    const word = this.options.holdWords === false ? text.length : text.search(/[\w*-]*$/);
+    const cut = Math.min(word, this.#keyStartAtEnd(text));
     this.#held = text.slice(cut);
     return scrubKey(text.slice(0, cut), this.key);
   }
