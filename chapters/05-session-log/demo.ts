@@ -21,7 +21,7 @@ import { findLogProblems } from "./invariants.ts";
 import type { SessionEvent } from "./events.ts";
 import { AgentRunError } from "./loop-types.ts";
 import { Session } from "./session.ts";
-import { writeTimelinePage } from "./timeline/page.ts";
+import { largePageNote, writeTimelinePage } from "./timeline/page.ts";
 import { formatEvent, formatLog, formatMessage } from "./demo-format.ts";
 import { budgetSpent, explainLostLog, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo-explain.ts";
 import { DISK_FLAGS, interruptedNote, openSession, planDisk, savedNote } from "./demo-disk.ts";
@@ -171,6 +171,8 @@ const WRITE_PAGE = ["无法写入时间线页面", "Cannot write the timeline pa
 function writePage(events: readonly SessionEvent[], file: string, out: (line: string) => void): boolean {
   try {
     out(`\n  时间线页面 / timeline page: ${writeTimelinePage(events, file, { source: "npm run demo" })}`);
+    const large = largePageNote(events.length);
+    if (large !== null) out(`  ${large}`);
     return true;
   } catch (error) {
     if (!isSystemError(error)) throw error;
