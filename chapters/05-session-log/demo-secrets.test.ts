@@ -32,7 +32,7 @@ describe("a server that echoes the key into its replies", () => {
     standIn = await startStandIn({ apiKey: KEY, replies, echoAuthorization: true });
     const log = path.join(dir, "run.jsonl");
     const page = path.join(dir, "run.html");
-    const { code, text } = await runInProcess(["--save", log, "--html", page], {
+    const { code, text } = await runInProcess(["--no-stream", "--save", log, "--html", page], {
       DEEPSEEK_API_KEY: KEY,
       DEEPSEEK_BASE_URL: standIn.baseURL,
     });

@@ -2,6 +2,7 @@
 // each would bury the story, so the subscriber shows their text as it grows instead — the model's
 // reasoning dim and labelled, the answer plain — and then one line for the run of chunks, the same
 // line ② prints. Every other event gets its own line, as in the book.
+import { visible } from "../common/text.ts";
 import type { Colors } from "picocolors/types";
 import { formatChunkRun } from "./demo-format.ts";
 import { isEventOfType, type SessionEvent, type StreamChunk } from "./events.ts";
@@ -35,20 +36,22 @@ export function subscriberView({ out, write, c }: SubscriberIO): (event: Session
     out(`  [订阅者 / subscriber] 看到 ${formatChunkRun(run)}`);
     run = [];
   };
+  // The model's text is shown, never obeyed (text.ts): only our own colours reach the terminal as codes.
+  const seen = (model: string) => visible(model, { lines: true });
   const show = (chunk: StreamChunk) => {
     // Text is shown as it arrives; a new kind of text starts a new labelled line.
     if (chunk.kind === "reasoning" && chunk.text !== "") {
       if (showing !== REASONING) newLine(REASONING);
-      text(c.dim(indentLines(chunk.text)));
+      text(c.dim(indentLines(seen(chunk.text))));
     } else if (chunk.kind === "text" && chunk.text !== "") {
       if (showing !== ANSWER) newLine(ANSWER);
-      text(indentLines(chunk.text));
+      text(indentLines(seen(chunk.text)));
     } else if (chunk.kind === "tool_call") {
-      if (chunk.name !== undefined) newLine(`${TOOL_CALL} ${chunk.name}`);
-      text(c.cyan(chunk.arguments));
+      if (chunk.name !== undefined) newLine(`${TOOL_CALL} ${seen(chunk.name)}`);
+      text(c.cyan(seen(chunk.arguments)));
     } else if (chunk.kind === "error") {
       newLine(ERROR);
-      text(c.red(chunk.message));
+      text(c.red(seen(chunk.message)));
     }
   };
 
@@ -59,7 +62,7 @@ export function subscriberView({ out, write, c }: SubscriberIO): (event: Session
       return;
     }
     endRun();
-    out(`  ${SAW} #${event.id} ${event.type}`);
+    out(`  ${SAW} #${event.id} ${seen(event.type)}`);
   };
 }
 

@@ -122,8 +122,9 @@ async function demo(argv: readonly string[], io: DemoIO, page: { written: boolea
     let failure: AgentRunError | undefined;
     if (connection !== undefined && plan.prompt !== undefined) {
       heading(["① 订阅者视角", "Subscriber view"]);
-      const write = io.write && ((text: string) => io.write?.(visible(connection.scrub(text), { lines: true })));
-      session.subscribe(subscriberView({ out, write, c }));
+      const write = io.write && ((text: string) => io.write?.(connection.scrub(text)));
+      // ① makes the model's text visible itself, so that its own colours still reach the terminal.
+      session.subscribe(subscriberView({ out: (line) => io.out(scrub(line)), write, c }));
       // A failed model call is part of the story: the log up to it is still printed below.
       const scenario = { ...findScenario(scenarioName(stream)), userPrompt: plan.prompt };
       failure = await runScenario(scenario, connection.client, session, stopOn(io.signal, opened.signal)).then(
