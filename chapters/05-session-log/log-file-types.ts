@@ -1,7 +1,6 @@
 // What the log on disk promises, apart from how log-file.ts keeps the promise: what reading a file
 // gives back, what a torn last line is, and the errors for a file or a log that cannot be trusted.
 // The workbook gives these to the learner in step 05.7, and the timeline page reads logs through them.
-import type { LogProblem } from "./invariants.ts";
 import type { Session } from "./session.ts";
 import type { SessionOptions } from "./session-types.ts";
 
@@ -57,13 +56,22 @@ export class LogFileError extends Error {
   }
 }
 
-/** A log whose problems appending cannot fix (an orphan result, a turn left open before another began). */
+/**
+ * A log that repair will not append to: one this loop cannot leave when it dies (loop-order.ts says which
+ * event could not have been written where it is), or one another process is still writing.
+ */
 export class RepairError extends Error {
   override readonly name = "RepairError";
-  constructor(readonly problems: readonly LogProblem[]) {
+  constructor(
+    /** The first event the loop could not have written there; undefined when the refusal is about the whole file. */
+    readonly index: number | undefined,
+    detail: string,
+    options?: ErrorOptions,
+  ) {
     super(
-      `cannot repair this log by appending: ${problems.map((problem) => `${problem.code} (${problem.message})`).join("; ")}. ` +
-        "Only a last turn left open by a crash can be closed; anything else is a damaged log to look at by hand.",
+      `cannot repair this log by appending: ${index === undefined ? "" : `event #${index} `}${detail}. ` +
+        "Only a log the agent loop leaves when it is killed can be closed; anything else is a damaged log to look at by hand.",
+      options,
     );
   }
 }
@@ -72,5 +80,7 @@ export class RepairError extends Error {
 // What the model reads on the next turn, so each says what happened and that nothing was retried.
 export const TURN_INTERRUPTED =
   "interrupted: the run stopped before this turn ended (the process was killed or crashed); closed when the log was loaded";
+export const TURN_FINISHED =
+  "completed: the final answer was logged, but the run stopped before it logged the turn's end; closed when the log was loaded";
 export const OUTCOME_UNKNOWN = "error: interrupted while this tool call was running; its outcome is unknown and it was not run again";
 export const NOT_STARTED = "error: interrupted before this tool call started; it never ran";

@@ -5,13 +5,14 @@
 // The format: line n (from 1) is `JSON.stringify(event #n-1)` followed by "\n", in id order, UTF-8.
 // JSON.stringify escapes every newline inside a string, so an event is always exactly one line.
 import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
-import { isEventOfType, type SessionEvent } from "./events.ts";
-import { findLogProblems, type LogProblem } from "./invariants.ts";
+import type { EventData, SessionEvent } from "./events.ts";
+import { whereTheLoopStopped, type OpenStep } from "./loop-order.ts";
 import {
   LogFileError,
   NOT_STARTED,
   OUTCOME_UNKNOWN,
   RepairError,
+  TURN_FINISHED,
   TURN_INTERRUPTED,
   type LoadedLog,
   type ReadOptions,
@@ -170,58 +171,58 @@ function replay(
 // ── repair: a crash leaves the last turn open; close it by appending ────────────────────────────
 
 /**
- * Closes the last turn if a crash left it open — an error result for each call the turn left
- * unanswered, step/end for the open step, turn/end { reason: "error" } — by appending to `session`,
- * which it returns: a writer attached to the session saves the repair too, and the events already
- * logged stay exactly as they were. A log with no problem is returned as it is; one whose problems
- * are not what a crash leaves (findLogProblems says which) is a RepairError, and nothing is appended.
+ * Closes the last turn if a crash left it open (see closingEvents), by appending to `session`, which it
+ * returns: a writer attached to the session saves the repair too, and the events already logged stay
+ * exactly as they were. A log with every turn closed is returned as it is. A log this loop could not
+ * have left (loop-order.ts) is a RepairError, and nothing is appended.
  */
 export function repairLog(session: Session): Session {
-  const events = session.events;
-  const problems = findLogProblems(events);
-  if (problems.length === 0) return session;
-  const turnStart = lastTurnLeftOpen(events, problems);
-  for (const problem of problems) {
-    if (problem.code === "UNANSWERED_TOOL_CALL") answer(session, dataAt(events, problem.index, "tool/call").call_id, OUTCOME_UNKNOWN);
-  }
-  // A reply asking for several calls is logged before the first runs; a crash can leave later ones unstarted.
-  for (const call of neverStarted(events.slice(turnStart))) {
-    session.append("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments });
-    answer(session, call.id, NOT_STARTED);
-  }
-  const openStep = problems.find((problem) => problem.code === "OPEN_STEP");
-  if (openStep) session.append("step/end", dataAt(events, openStep.index, "step/start"));
-  const { turn } = dataAt(events, turnStart, "turn/start");
-  session.append("turn/end", { turn, reason: "error", message: TURN_INTERRUPTED });
+  for (const { type, data } of closingEvents(session.events)) session.append(type, data);
   return session;
 }
 
-/** The index of the last turn/start, when every problem is one a crash in that turn explains. */
-function lastTurnLeftOpen(events: readonly SessionEvent[], problems: readonly LogProblem[]): number {
-  const turnStart = events.findLastIndex((event) => event.type === "turn/start");
-  const stepStart = events.findLastIndex((event) => event.type === "step/start");
-  const crashLeft = (problem: LogProblem): boolean =>
-    (problem.code === "OPEN_TURN" && problem.index === turnStart) ||
-    (problem.code === "OPEN_STEP" && problem.index === stepStart && stepStart > turnStart) ||
-    (problem.code === "UNANSWERED_TOOL_CALL" && problem.index > turnStart);
-  const others = problems.filter((problem) => !crashLeft(problem));
-  if (others.length > 0) throw new RepairError(others);
-  if (!problems.some((problem) => problem.code === "OPEN_TURN")) throw new RepairError(problems);
-  return turnStart;
+/** What a repair appends, in order: nothing when every turn is closed; RepairError for a log no crash of this loop leaves. */
+export function closingEvents(events: readonly SessionEvent[]): ClosingEvent[] {
+  const stop = whereTheLoopStopped(events);
+  if (!stop.fits) throw new RepairError(stop.index, stop.why);
+  if (stop.open === undefined) return [];
+  const { turn, step, answered } = stop.open;
+  const closing: ClosingEvent[] = step === undefined ? [] : closeStep(step);
+  // The loop appends turn/end "completed" right after a final answer: when the log holds that answer, say so.
+  closing.push(
+    close(
+      "turn/end",
+      answered ? { turn, reason: "completed", message: TURN_FINISHED } : { turn, reason: "interrupted", message: TURN_INTERRUPTED },
+    ),
+  );
+  return closing;
 }
 
-function neverStarted(turn: readonly SessionEvent[]) {
-  const started = new Set(turn.filter((event) => isEventOfType(event, "tool/call")).map((event) => event.data.call_id));
-  const asked = turn.flatMap((event) => (isEventOfType(event, "assistant/message") ? event.data.tool_calls : []));
-  return asked.filter((call) => !started.has(call.id));
+/** An event to append, its data checked against the vocabulary. */
+export interface ClosingEvent {
+  readonly type: string;
+  readonly data: EventData<string>;
 }
 
-function answer(session: Session, callId: string, content: string): void {
-  session.append("tool/result", { call_id: callId, content, is_error: true });
+const close = <T extends "tool/call" | "tool/result" | "step/end" | "turn/end" | "assistant/message">(
+  type: T,
+  data: EventData<T>,
+): ClosingEvent => ({
+  type,
+  data: data as EventData<string>,
+});
+
+function closeStep({ turn, step, running, notStarted }: OpenStep): ClosingEvent[] {
+  const closing: ClosingEvent[] = [];
+  if (running !== undefined) closing.push(answer(running.id, OUTCOME_UNKNOWN));
+  // A reply asking for several calls is logged before the first runs; a crash can leave later ones unstarted.
+  for (const call of notStarted) {
+    closing.push(close("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments }), answer(call.id, NOT_STARTED));
+  }
+  closing.push(close("step/end", { turn, step }));
+  return closing;
 }
 
-function dataAt<T extends "turn/start" | "step/start" | "tool/call">(events: readonly SessionEvent[], index: number, type: T) {
-  const event = events[index];
-  if (event === undefined || !isEventOfType(event, type)) throw new Error(`event #${index} is not ${type}`);
-  return event.data;
+function answer(callId: string, content: string): ClosingEvent {
+  return close("tool/result", { call_id: callId, content, is_error: true });
 }

@@ -10,11 +10,13 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { findLogProblems } from "../../chapters/05-session-log/invariants.ts";
-import { LogFileError, RepairError } from "../../chapters/05-session-log/log-file-types.ts";
+import { LogFileError, RepairError, TURN_FINISHED, TURN_INTERRUPTED } from "../../chapters/05-session-log/log-file-types.ts";
+import { whereTheLoopStopped } from "../../chapters/05-session-log/loop-order.ts";
 import { Session } from "../../chapters/05-session-log/session.ts";
 import { ReplayError } from "../../chapters/05-session-log/session-types.ts";
 import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
-import { attachLogFile, parseLogText, readLogFile, repairLog } from "./log-file.ts";
+import { attachLogFile, closingEvents, parseLogText, readLogFile, repairLog } from "./log-file.ts";
+import { loopLog, loopScriptArb, mutations } from "./crash-runs.ts";
 import { eventInputsArb } from "./arbitraries.ts";
 import { chapterRunArb, input, sessionOf, storedCopy, tickingClock, type EventInput } from "./practice-runs.ts";
 
@@ -288,7 +290,18 @@ describe("repairLog: closing what a crash left open, by appending only", () => {
   const cutAfter = (count: number, inputs: readonly EventInput[] = roundTrip) =>
     Session.fromLog(storedCopy(sessionOf(inputs.slice(0, count)).events));
 
-  test('an unanswered call gets an is_error tool/result, then step/end, then turn/end { reason: "error" } saying the run was interrupted', () => {
+  /** Runs repairLog, which must throw a RepairError, and returns it. */
+  function repairError(session: Session): RepairError {
+    try {
+      repairLog(session);
+    } catch (error) {
+      expect(error, "expected a RepairError (chapters/05-session-log/log-file-types.ts)").toBeInstanceOf(RepairError);
+      return error as RepairError;
+    }
+    throw new Error("expected repairLog to refuse this log with a RepairError, but it appended to it");
+  }
+
+  test('an unanswered call gets an is_error tool/result, then step/end, then turn/end { reason: "interrupted" } saying why', () => {
     const session = cutAfter(6); // the crash came while the calculator was running
     const before = session.events;
     repairLog(session);
@@ -300,7 +313,7 @@ describe("repairLog: closing what a crash left open, by appending only", () => {
       content: expect.stringMatching(/interrupted/i),
     });
     expect(added[1]?.data).toEqual({ turn: 1, step: 1 });
-    expect(added[2]?.data).toMatchObject({ turn: 1, reason: "error", message: expect.stringMatching(/interrupted/i) });
+    expect(added[2]?.data).toMatchObject({ turn: 1, reason: "interrupted", message: expect.stringMatching(/interrupted/i) });
     expect(findLogProblems(session.events)).toEqual([]);
   });
 
@@ -320,48 +333,107 @@ describe("repairLog: closing what a crash left open, by appending only", () => {
     expect(session.deriveMessages().filter((message) => message.role === "tool")).toHaveLength(2);
   });
 
-  test("a run cut after any event, then repaired, passes the structure check and keeps every event before the cut (property)", () => {
-    fc.assert(
-      fc.property(chapterRunArb, fc.nat(), (inputs, at) => {
-        const session = cutAfter(at % (inputs.length + 1), inputs);
-        const before = storedCopy(session.events);
-        const repaired = repairLog(session);
-        expect(repaired, "repair appends to the session it is given").toBe(session);
-        expect(storedCopy(repaired.events.slice(0, before.length)), "nothing logged before may change").toEqual(before);
-        expect(findLogProblems(repaired.events)).toEqual([]);
-        // The next request is valid: every call the model asked for has its tool message.
-        const answered = new Set(repaired.deriveMessages().flatMap((m) => (m.role === "tool" ? [m.tool_call_id] : [])));
-        const asked = repaired.deriveMessages().flatMap((m) => (m.role === "assistant" ? m.tool_calls.map((c) => c.id) : []));
-        expect(asked.filter((id) => !answered.has(id))).toEqual([]);
+  test('a turn whose final answer was logged is closed as "completed", saying only its end was lost', () => {
+    for (const [count, types] of [
+      [11, ["turn/end"]], // only turn/end was lost
+      [10, ["step/end", "turn/end"]], // killed between the answer and its step/end: nothing else could happen
+    ] as const) {
+      const session = cutAfter(count);
+      repairLog(session);
+      expect(
+        session.events.slice(count).map((event) => event.type),
+        `cut after ${count}`,
+      ).toEqual(types);
+      expect(session.events.at(-1)?.data, `cut after ${count}`).toEqual({ turn: 1, reason: "completed", message: TURN_FINISHED });
+    }
+    // Cut before the answer: the turn had not finished, whatever came next.
+    const early = cutAfter(9);
+    repairLog(early);
+    expect(early.events.at(-1)?.data).toMatchObject({ reason: "interrupted", message: TURN_INTERRUPTED });
+  });
+
+  test('a turn cut before its first step is closed with turn/end "interrupted" alone', () => {
+    for (const count of [1, 2, 3]) {
+      const session = cutAfter(count);
+      repairLog(session);
+      expect(
+        session.events.slice(count).map((event) => event.type),
+        `cut after ${count}`,
+      ).toEqual(["turn/end"]);
+      expect(session.events.at(-1)?.data).toMatchObject({ turn: 1, reason: "interrupted" });
+    }
+  });
+
+  test("closingEvents says what repairLog would append, and appends nothing", () => {
+    const session = cutAfter(6);
+    const planned = closingEvents(session.events);
+    expect(session.events).toHaveLength(6);
+    repairLog(session);
+    expect(session.events.slice(6).map(({ type, data }) => ({ type, data }))).toEqual(planned);
+    expect(closingEvents(session.events), "a closed log needs nothing").toEqual([]);
+  });
+
+  test("the loop killed after any event, in any run: repair accepts the log, keeps it, and leaves a closed log the loop could go on from (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(loopScriptArb, async (script) => {
+        const log = await loopLog(script);
+        for (let count = 0; count <= log.length; count++) {
+          const session = Session.fromLog(storedCopy(log.slice(0, count)));
+          const repaired = repairLog(session);
+          expect(repaired, "repair appends to the session it is given").toBe(session);
+          expect(storedCopy(repaired.events.slice(0, count)), `killed after ${count} events: nothing logged before may change`).toEqual(
+            storedCopy(log.slice(0, count)),
+          );
+          expect(findLogProblems(repaired.events), `killed after ${count} events`).toEqual([]);
+          // What repair leaves is itself a log of this loop, every turn closed: the next turn can follow it.
+          expect(whereTheLoopStopped(repaired.events), `killed after ${count} events, then repaired`).toEqual({
+            fits: true,
+            open: undefined,
+          });
+        }
       }),
-      { numRuns: 150 },
+      { numRuns: 40 },
     );
+  });
+
+  test("a log with one thing the loop never does is refused with RepairError naming that event, and nothing is appended (property)", async () => {
+    const names = Object.keys(mutations);
+    await fc.assert(
+      fc.asyncProperty(loopScriptArb, fc.constantFrom(...names), fc.nat(), fc.nat(), async (script, name, at, extra) => {
+        const mutated = mutations[name]?.(await loopLog(script), at);
+        fc.pre(mutated !== undefined);
+        const { log, index } = mutated as NonNullable<typeof mutated>;
+        // Cut anywhere after the change: no crash of the loop leaves what comes before the cut.
+        const count = index + 1 + (extra % (log.length - index));
+        const session = Session.fromLog(log.slice(0, count));
+        const error = repairError(session);
+        expect(error.index, `${name}, cut after ${count}: ${error.message}`).toBe(index);
+        expect(session.events, `${name}: nothing appended`).toHaveLength(count);
+      }),
+      { numRuns: 120 },
+    );
+  });
+
+  test("what a crash does not leave is refused with its event and why: a result for a call never made, a turn begun inside another", () => {
+    const orphan = [...roundTrip, input("tool/result", { call_id: "call_never_made", content: "?", is_error: false })];
+    const earlierTurnOpen = [...roundTrip.slice(0, 4), input("turn/start", { turn: 2 })];
+    for (const [inputs, index, why] of [
+      [orphan, 12, /tool\/result outside any step/],
+      [earlierTurnOpen, 4, /turn\/start while turn 1 is still open/],
+    ] as const) {
+      const session = cutAfter(inputs.length, inputs);
+      const error = repairError(session);
+      expect(error.index).toBe(index);
+      expect(error.message).toMatch(new RegExp(`event #${index} `));
+      expect(error.message).toMatch(why);
+      expect(session.events, "nothing appended").toHaveLength(inputs.length);
+    }
   });
 
   test("a log whose turns are all closed is returned as it is", () => {
     const session = cutAfter(12);
     expect(repairLog(session)).toBe(session);
     expect(session.events).toHaveLength(12);
-  });
-
-  test("problems a crash does not leave are refused with RepairError naming them, and nothing is appended", () => {
-    const orphan = [...roundTrip, input("tool/result", { call_id: "call_never_made", content: "?", is_error: false })];
-    const earlierTurnOpen = [...roundTrip.slice(0, 4), input("turn/start", { turn: 2 })];
-    for (const [inputs, code] of [
-      [orphan, "ORPHAN_TOOL_RESULT"],
-      [earlierTurnOpen, "OPEN_TURN"],
-    ] as const) {
-      const session = cutAfter(inputs.length, inputs);
-      let error: unknown;
-      try {
-        repairLog(session);
-      } catch (thrown) {
-        error = thrown;
-      }
-      expect(error, `a log with ${code}`).toBeInstanceOf(RepairError);
-      expect((error as RepairError).message).toContain(code);
-      expect(session.events, `a log with ${code}: nothing appended`).toHaveLength(inputs.length);
-    }
   });
 
   test("the repair goes through the session, so a writer attached to it saves the repair in the file", () => {
