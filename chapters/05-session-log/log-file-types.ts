@@ -23,6 +23,10 @@ export interface LoadedLog {
   readonly torn: TornLine | undefined;
   /** `jsonl`: one event per line, as the writer saves it; `json-array`: the whole log as one JSON array. */
   readonly format: "jsonl" | "json-array";
+  /** The file began with a UTF-8 byte order mark (an editor's), which was skipped. */
+  readonly bom: boolean;
+  /** Some JSONL line ended "\r\n" (Windows line ends), not the writer's "\n". */
+  readonly crlf: boolean;
 }
 
 export interface ReadOptions extends SessionOptions {
@@ -31,6 +35,14 @@ export interface ReadOptions extends SessionOptions {
 }
 
 export type LogFileErrorCode =
+  /** The path is not a regular file (a folder, a device, a FIFO): nothing is read from it. */
+  | "NOT_A_FILE"
+  /** The file cannot be opened (missing, no permission); `cause` is the system's error. */
+  | "UNREADABLE"
+  /** The file is not UTF-8 text (it opens with a UTF-16 byte order mark). */
+  | "NOT_UTF8"
+  /** Not one event could be read (the only line is torn): never taken for an empty log. */
+  | "NOTHING_READ"
   /** A line before the last is not an event's JSON: a corrupt file, never skipped. */
   | "BAD_LINE"
   /** A JSON array log that is not valid JSON. */

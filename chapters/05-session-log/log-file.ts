@@ -4,7 +4,7 @@
 //
 // The format: line n (from 1) is `JSON.stringify(event #n-1)` followed by "\n", in id order, UTF-8.
 // JSON.stringify escapes every newline inside a string, so an event is always exactly one line.
-import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, openSync, readFileSync, writeSync, type Stats } from "node:fs";
 import type { EventData, SessionEvent } from "./events.ts";
 import { whereTheLoopStopped, type OpenStep } from "./loop-order.ts";
 import {
@@ -20,7 +20,7 @@ import {
 } from "./log-file-types.ts";
 import { Session } from "./session.ts";
 import { ReplayError, type SessionLog } from "./session-types.ts";
-import { decode, lineOf, parseLine, startsWithBracket } from "./jsonl.ts";
+import { decode, lineOf, parseLine, startsWithBom, startsWithBracket, UTF8_BOM, utf16Bom } from "./jsonl.ts";
 
 // ── writing: persistence is just a subscriber ───────────────────────────────────────────────────
 
@@ -92,9 +92,44 @@ function writeDurably(fd: number, bytes: Buffer): number {
 
 // ── reading: every line is trusted only after it is checked ─────────────────────────────────────
 
-/** Reads a log file (JSONL, or a JSON array of events) into a Session; see parseLogText. */
+/**
+ * Reads a log file (JSONL, or a JSON array of events) into a Session; see parseLogText. Only a regular
+ * file is read: a folder, a device such as /dev/zero (endless) or a FIFO (it waits for a writer) is a
+ * LogFileError "NOT_A_FILE", and a file that cannot be opened is "UNREADABLE", each in a sentence.
+ */
 export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog {
-  return parseLogText(readFileSync(file), { source: file, ...options });
+  return parseLogText(readRegularFile(file), { source: file, ...options });
+}
+
+function readRegularFile(file: string): Buffer {
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait until something writes to it.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw new LogFileError("UNREADABLE", file, undefined, `cannot open it (${(error as Error).message})`, { cause: error });
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) {
+      throw new LogFileError(
+        "NOT_A_FILE",
+        file,
+        undefined,
+        `this is ${kindOf(stats)}, not a file; a log is a regular file that a writer appended to`,
+      );
+    }
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return "a folder";
+  if (stats.isFIFO()) return "a pipe (FIFO)";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  return "a socket";
 }
 
 /**
@@ -103,29 +138,56 @@ export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog 
  * bad line anywhere else is a LogFileError naming it, never skipped; and an entry Session.fromLog
  * refuses is reported by its line (event #i is line i+1). A string is taken as UTF-8 text; bytes are
  * decoded strictly, so a line that is not valid UTF-8 is a bad line, not text with "�" in it.
+ *
+ * What an editor may have added is read past and reported: a UTF-8 byte order mark (`bom`) and CRLF
+ * line ends (`crlf`). A file from which no event could be read is never an empty log: when its only
+ * line is torn it is "NOTHING_READ" (only a file of zero bytes is an empty log).
  */
 export function parseLogText(input: string | Uint8Array, options: ReadOptions = {}): LoadedLog {
   const { source = "log", ...sessionOptions } = options;
-  const bytes = typeof input === "string" ? Buffer.from(input, "utf8") : input;
+  const raw = typeof input === "string" ? Buffer.from(input, "utf8") : input;
+  const bom = startsWithBom(raw);
+  const bytes = bom ? raw.subarray(UTF8_BOM.length) : raw;
+  const utf16 = utf16Bom(bytes);
+  if (utf16 !== undefined)
+    throw new LogFileError(
+      "NOT_UTF8",
+      source,
+      undefined,
+      `this is ${utf16} text (its first bytes are a UTF-16 byte order mark); a log is UTF-8`,
+    );
   if (startsWithBracket(bytes)) {
-    const entries = parseJsonArray(bytes, source);
-    return { session: replay(entries, source, sessionOptions, () => undefined), torn: undefined, format: "json-array" };
+    const session = replay(parseJsonArray(bytes, source), source, sessionOptions, () => undefined);
+    return { session, torn: undefined, format: "json-array", bom, crlf: false };
   }
-  const { entries, torn } = readLines(bytes, source);
-  return { session: replay(entries, source, sessionOptions, (index) => index + 1), torn, format: "jsonl" };
+  const { entries, torn, crlf } = readLines(bytes, source);
+  if (entries.length === 0 && torn !== undefined) throw nothingRead(source, torn);
+  return { session: replay(entries, source, sessionOptions, (index) => index + 1), torn, format: "jsonl", bom, crlf };
 }
 
-/** Parses each line; only the last may be torn. */
-function readLines(bytes: Uint8Array, source: string): { entries: unknown[]; torn: TornLine | undefined } {
+function nothingRead(source: string, torn: TornLine): LogFileError {
+  const what = torn.reason === "unterminated" ? "has no newline at its end" : "is not an event's JSON";
+  return new LogFileError(
+    "NOTHING_READ",
+    source,
+    1,
+    `no event could be read: the file's only line ${what} (${torn.bytes} bytes). This is not an empty log; a log is UTF-8 JSONL (one event per line) or one JSON array of events`,
+  );
+}
+
+/** Parses each line; only the last may be torn. `crlf`: some line ended "\r\n" (JSON reads the "\r" as space). */
+function readLines(bytes: Uint8Array, source: string): { entries: unknown[]; torn: TornLine | undefined; crlf: boolean } {
   const entries: unknown[] = [];
+  let crlf = false;
   let start = 0;
   for (let line = 1; start < bytes.length; line++) {
     const newline = bytes.indexOf(0x0a, start);
-    if (newline === -1) return { entries, torn: { line, reason: "unterminated", bytes: bytes.length - start } };
+    if (newline === -1) return { entries, torn: { line, reason: "unterminated", bytes: bytes.length - start }, crlf };
+    crlf ||= bytes[newline - 1] === 0x0d;
     const entry = parseLine(bytes.subarray(start, newline));
     const isLast = newline === bytes.length - 1;
     if (entry.ok) entries.push(entry.value);
-    else if (isLast) return { entries, torn: { line, reason: "not-json", bytes: newline + 1 - start } };
+    else if (isLast) return { entries, torn: { line, reason: "not-json", bytes: newline + 1 - start }, crlf };
     else
       throw new LogFileError(
         "BAD_LINE",
@@ -135,7 +197,7 @@ function readLines(bytes: Uint8Array, source: string): { entries: unknown[]; tor
       );
     start = newline + 1;
   }
-  return { entries, torn: undefined };
+  return { entries, torn: undefined, crlf };
 }
 
 function parseJsonArray(bytes: Uint8Array, source: string): unknown {

@@ -4,6 +4,7 @@
 // The format every test assumes: line n is `JSON.stringify(event #n-1)` and "\n", in id order, UTF-8.
 // These tests build sessions with the chapter's Session (not your exercises/…/session.ts), so this
 // step does not depend on your 05.1–05.5. Files go to a fresh temporary folder for each test.
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -271,6 +272,79 @@ describe("readLogFile and parseLogText: reading a log back", () => {
     writeFileSync(file, "");
     expect(readLogFile(file)).toMatchObject({ torn: undefined, format: "jsonl" });
     expect(readLogFile(file).session.events).toEqual([]);
+  });
+
+  test("a UTF-8 byte order mark (an editor's) is skipped and reported as bom, in a JSON array and in JSONL", () => {
+    const session = sessionOf(roundTrip);
+    const bom = "\ufeff";
+    for (const [text, format] of [
+      [`${bom}${JSON.stringify(session.events, null, 2)}`, "json-array"],
+      [`${bom}${jsonl(session.events)}`, "jsonl"],
+    ] as const) {
+      // Read as JSONL, a BOM'd one-line array was once dropped whole as a "torn" line: 12 events lost.
+      const loaded = parseLogText(text);
+      expect(loaded.format, `a BOM'd ${format}`).toBe(format);
+      expect(loaded.bom, `a BOM'd ${format}`).toBe(true);
+      expect(loaded.torn, `a BOM'd ${format}`).toBeUndefined();
+      expect(loaded.session.events, `a BOM'd ${format}`).toEqual(session.events);
+    }
+    expect(parseLogText(jsonl(session.events))).toMatchObject({ bom: false, crlf: false });
+  });
+
+  test("CRLF line ends (Windows) are read and reported as crlf; a torn last line is still told apart", () => {
+    const session = sessionOf(roundTrip.slice(0, 5));
+    const crlf = jsonl(session.events).replaceAll("\n", "\r\n");
+    const loaded = parseLogText(crlf);
+    expect(loaded).toMatchObject({ crlf: true, bom: false, torn: undefined, format: "jsonl" });
+    expect(loaded.session.events).toEqual(session.events);
+    const cut = parseLogText(crlf.slice(0, -10));
+    expect(cut.torn).toMatchObject({ line: 5, reason: "unterminated" });
+    expect(cut.session.events).toEqual(session.events.slice(0, 4));
+  });
+
+  test("a file from which not one event could be read is refused (NOTHING_READ), never an empty log", () => {
+    const one = jsonl(sessionOf(roundTrip.slice(0, 1)).events);
+    for (const [text, what] of [
+      [one.slice(0, -5), "its only line cut short"],
+      ["   ", "only spaces"],
+      ["\n", "one blank line"],
+      ["\r", "a lone carriage return"],
+      ['{"id":0,"type"', "half an event"],
+      ["\u00a0[]", "an array behind a no-break space"],
+    ] as const) {
+      const error = logFileError(() => parseLogText(text, { source: "only.jsonl" }));
+      expect(error.code, what).toBe("NOTHING_READ");
+      expect(error.message, what).toMatch(/^only\.jsonl line 1: no event could be read/);
+    }
+  });
+
+  test("UTF-16 text (what some Windows tools save) is refused as NOT_UTF8, naming the encoding", () => {
+    const text = JSON.stringify(sessionOf(roundTrip.slice(0, 2)).events);
+    for (const [bytes, name] of [
+      [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]), "UTF-16LE"],
+      [Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, "utf16le").swap16()]), "UTF-16BE"],
+    ] as const) {
+      const error = logFileError(() => parseLogText(bytes));
+      expect(error.code).toBe("NOT_UTF8");
+      expect(error.message).toContain(name);
+    }
+  });
+
+  test("only a regular file is read: a folder, /dev/zero and a FIFO are NOT_A_FILE, a missing file UNREADABLE, each at once", () => {
+    const fifo = path.join(dir, "pipe");
+    execFileSync("mkfifo", [fifo]); // reading it would wait forever for a writer
+    for (const [file, kind] of [
+      [dir, "a folder"],
+      ["/dev/zero", "a device"], // endless: reading it would never finish
+      [fifo, "a pipe"],
+    ] as const) {
+      const error = logFileError(() => readLogFile(file));
+      expect(error.code, file).toBe("NOT_A_FILE");
+      expect(error.message, file).toContain(`${file}: this is ${kind}`);
+    }
+    const missing = logFileError(() => readLogFile(path.join(dir, "missing.jsonl")));
+    expect(missing.code).toBe("UNREADABLE");
+    expect(missing.message).toMatch(/missing\.jsonl: cannot open it \(ENOENT/);
   });
 
   test("a JSON array of events (what the demo's ④ serialises) loads through the same function", () => {
