@@ -1,6 +1,7 @@
 // What the log on disk promises, apart from how log-file.ts keeps the promise: what reading a file
 // gives back, what a torn last line is, and the errors for a file or a log that cannot be trusted.
 // The workbook gives these to the learner in step 05.7, and the timeline page reads logs through them.
+import type { EventData } from "./events.ts";
 import type { Session } from "./session.ts";
 import type { SessionOptions } from "./session-types.ts";
 
@@ -52,7 +53,11 @@ export type LogFileErrorCode =
   /** A writer was pointed at a file that does not hold exactly its session's events. */
   | "NOT_THIS_LOG"
   /** The file changed under a writer (another writer appended to it): nothing more is written. */
-  | "FILE_CHANGED";
+  | "FILE_CHANGED"
+  /** A write failed (a full disk, a file size limit): the writer took back its partial line and stopped. */
+  | "WRITE_FAILED"
+  /** Another live process holds the file's lock (log-lock.ts): one log, one writer. */
+  | "LOCKED";
 
 /** A log file that cannot be read or written as it is. `line` (1-based) says where, when a line is to blame. */
 export class LogFileError extends Error {
@@ -86,6 +91,12 @@ export class RepairError extends Error {
       options,
     );
   }
+}
+
+/** An event a repair appends: what `session.append(type, data)` takes. */
+export interface ClosingEvent {
+  readonly type: string;
+  readonly data: EventData<string>;
 }
 
 // ── what a repair says ──

@@ -1,10 +1,11 @@
 // Beyond 5.3 and 5.6: the log on disk. A subscriber writes each event as one line of JSON (JSONL) the
-// moment it is committed; a reader replays the file into a Session, dropping only a last line that a
-// crash cut short; and repairLog closes the turn such a crash left open — by appending, never editing.
+// moment it is committed (log-writer.ts); a reader replays the file into a Session, dropping only a
+// last line that a crash cut short; and repairLog closes the turn such a crash left open — by
+// appending, never editing.
 //
 // The format: line n (from 1) is `JSON.stringify(event #n-1)` followed by "\n", in id order, UTF-8.
 // JSON.stringify escapes every newline inside a string, so an event is always exactly one line.
-import { closeSync, constants, fstatSync, fsyncSync, openSync, readFileSync, writeSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs";
 import type { EventData, SessionEvent } from "./events.ts";
 import { whereTheLoopStopped, type OpenStep } from "./loop-order.ts";
 import {
@@ -14,81 +15,18 @@ import {
   RepairError,
   TURN_FINISHED,
   TURN_INTERRUPTED,
+  type ClosingEvent,
   type LoadedLog,
   type ReadOptions,
   type TornLine,
 } from "./log-file-types.ts";
+import { assembleInterrupted } from "./stream-assembler.ts";
 import { Session } from "./session.ts";
-import { ReplayError, type SessionLog } from "./session-types.ts";
-import { decode, lineOf, parseLine, startsWithBom, startsWithBracket, UTF8_BOM, utf16Bom } from "./jsonl.ts";
+import { ReplayError } from "./session-types.ts";
+import { decode, parseLine, startsWithBom, startsWithBracket, UTF8_BOM, utf16Bom } from "./jsonl.ts";
 
-// ── writing: persistence is just a subscriber ───────────────────────────────────────────────────
-
-/**
- * Saves the session's log to `file` as it grows, and returns the function that stops. The file must be
- * new, empty, or hold exactly the session's events so far: a writer never mixes two logs in one file.
- *
- * Each event is written with a synchronous write and then fsync'd before `append` returns, so an event
- * the session has acknowledged is in the file even if the process is killed a moment later (the
- * write) or the machine loses power (the fsync). An agent logs a few events per model call, which
- * takes seconds, so a disk flush per event (well under 2 ms on this machine's disk) costs nothing
- * anyone can notice. Not covered: the directory entry of a brand-new file is not fsync'd.
- */
-export function attachLogFile(session: SessionLog, file: string): () => void {
-  const fd = openSync(file, "a+"); // created if missing; every write goes to the end (O_APPEND)
-  let size: number;
-  try {
-    size = startFile(fd, file, session.events);
-  } catch (error) {
-    closeSync(fd);
-    throw error;
-  }
-  const unsubscribe = session.subscribe((event) => {
-    // Anything but our own bytes at the end means someone else wrote here: stop rather than interleave.
-    const found = fstatSync(fd).size;
-    if (found !== size) {
-      throw new LogFileError(
-        "FILE_CHANGED",
-        file,
-        undefined,
-        `event #${event.id} was not written: the file has ${found} bytes, this writer wrote ${size} (another writer is appending to it)`,
-      );
-    }
-    size += writeDurably(fd, lineOf(event));
-  });
-  let open = true;
-  return () => {
-    if (!open) return;
-    open = false;
-    unsubscribe();
-    closeSync(fd);
-  };
-}
-
-/** Writes the events logged before the writer arrived into an empty file, or checks the file already holds them. */
-function startFile(fd: number, file: string, events: readonly SessionEvent[]): number {
-  const expected = Buffer.concat(events.map(lineOf));
-  const existing = readFileSync(fd);
-  if (existing.length === 0) return writeDurably(fd, expected);
-  if (existing.equals(expected)) return existing.length;
-  throw new LogFileError("NOT_THIS_LOG", file, undefined, `refusing to append: ${whyNotThisLog(existing, events)}`);
-}
-
-function whyNotThisLog(existing: Buffer, events: readonly SessionEvent[]): string {
-  const held = existing.toString("utf8").split(/(?<=\n)/); // each line keeps its "\n"
-  const ours = events.map((event) => lineOf(event).toString("utf8"));
-  const differs = held.findIndex((line, index) => line !== ours[index]);
-  if (differs === -1) return `the file holds only ${held.length} of this session's ${events.length} events`;
-  if (differs >= ours.length) return `the file holds ${held.length} lines, more than this session's ${events.length} events`;
-  return `line ${differs + 1} of the file is not event #${differs} of this session (another session's log, or a torn line)`;
-}
-
-function writeDurably(fd: number, bytes: Buffer): number {
-  // writeSync may write less than asked (a full disk, a signal); the rest must follow, in order.
-  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
-  fsyncSync(fd);
-  return bytes.length;
-}
+// ── writing: persistence is just a subscriber (log-writer.ts, with its lock in log-lock.ts) ────────
+export { attachLogFile } from "./log-writer.ts";
 
 // ── reading: every line is trusted only after it is checked ─────────────────────────────────────
 
@@ -260,12 +198,6 @@ export function closingEvents(events: readonly SessionEvent[]): ClosingEvent[] {
   return closing;
 }
 
-/** An event to append, its data checked against the vocabulary. */
-export interface ClosingEvent {
-  readonly type: string;
-  readonly data: EventData<string>;
-}
-
 const close = <T extends "tool/call" | "tool/result" | "step/end" | "turn/end" | "assistant/message">(
   type: T,
   data: EventData<T>,
@@ -274,8 +206,15 @@ const close = <T extends "tool/call" | "tool/result" | "step/end" | "turn/end" |
   data: data as EventData<string>,
 });
 
-function closeStep({ turn, step, running, notStarted }: OpenStep): ClosingEvent[] {
+function closeStep({ turn, step, chunks, running, notStarted }: OpenStep): ClosingEvent[] {
   const closing: ClosingEvent[] = [];
+  // A stream cut before its message: keep what the user already saw, citing the chunks it came from.
+  const seen = assembleInterrupted(chunks.map((event) => event.data.chunk));
+  if (seen !== null) {
+    const { content, reasoning_content = null } = seen;
+    const chunk_ids = chunks.map((event) => event.id);
+    closing.push(close("assistant/message", { content, reasoning_content, tool_calls: [], chunk_ids, interrupted: true }));
+  }
   if (running !== undefined) closing.push(answer(running.id, OUTCOME_UNKNOWN));
   // A reply asking for several calls is logged before the first runs; a crash can leave later ones unstarted.
   for (const call of notStarted) {

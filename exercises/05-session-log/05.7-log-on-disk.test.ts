@@ -15,9 +15,9 @@ import { LogFileError, RepairError, TURN_FINISHED, TURN_INTERRUPTED } from "../.
 import { whereTheLoopStopped } from "../../chapters/05-session-log/loop-order.ts";
 import { Session } from "../../chapters/05-session-log/session.ts";
 import { ReplayError } from "../../chapters/05-session-log/session-types.ts";
-import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
+import type { SessionEvent, StreamChunk } from "../../chapters/05-session-log/events.ts";
 import { attachLogFile, closingEvents, parseLogText, readLogFile, repairLog } from "./log-file.ts";
-import { loopLog, loopScriptArb, mutations } from "./crash-runs.ts";
+import { loopLog, loopScriptArb, mutations, streamedLog } from "./crash-runs.ts";
 import { eventInputsArb } from "./arbitraries.ts";
 import { chapterRunArb, input, sessionOf, storedCopy, tickingClock, type EventInput } from "./practice-runs.ts";
 
@@ -154,20 +154,41 @@ describe("attachLogFile: persistence is a subscriber", () => {
     expect(readFileSync(file)).toEqual(before);
   });
 
-  test("two sessions writing one file never interleave: once one has written, the other's events are refused (FILE_CHANGED)", () => {
+  test("one log, one writer: a second writer on a file with a live writer is refused (LOCKED), until the first stops", () => {
     const file = newFile();
-    const refused: unknown[] = [];
     const first = new Session({ clock: tickingClock() });
-    const second = new Session({ clock: tickingClock(), onListenerError: (error) => refused.push(error) });
-    attachLogFile(first, file);
-    attachLogFile(second, file); // both see an empty file: fine so far
+    const stopFirst = attachLogFile(first, file);
     first.append("turn/start", { turn: 1 });
+    const second = new Session({ clock: tickingClock() });
+    // Another process would be refused the same way: the lock is a folder beside the file (lockLogFile).
+    const error = logFileError(() => attachLogFile(second, file));
+    expect(error.code, "call lockLogFile(file) before touching the file").toBe("LOCKED");
     second.append("turn/start", { turn: 7 });
-    first.append("user/message", { content: "first" });
     expect(readFileSync(file, "utf8")).toBe(jsonl(first.events));
-    expect(refused).toHaveLength(1);
-    expect(refused[0]).toBeInstanceOf(LogFileError);
-    expect((refused[0] as LogFileError).code).toBe("FILE_CHANGED");
+    stopFirst(); // releases the lock: the file is free for the log it holds
+    const again = Session.fromLog(storedCopy(first.events));
+    attachLogFile(again, file);
+    again.append("user/message", { content: "after a restart" });
+    expect(readFileSync(file, "utf8")).toBe(jsonl(again.events));
+  });
+
+  test("bytes the writer did not write stop it for good: FILE_CHANGED, reported once through onListenerError, nothing more written", () => {
+    const file = newFile();
+    const failures: unknown[] = [];
+    const session = new Session({ clock: tickingClock(), onListenerError: (error) => failures.push(error) });
+    attachLogFile(session, file);
+    session.append("turn/start", { turn: 1 });
+    // A program that ignores the lock (an editor, `echo >>`) appends a line of its own.
+    const foreign = '{"written":"by someone else"}\n';
+    writeFileSync(file, foreign, { flag: "a" });
+    session.append("user/message", { content: "refused" });
+    session.append("user/message", { content: "also refused" });
+    expect(readFileSync(file, "utf8"), "never interleave, never overwrite").toBe(jsonl(session.events.slice(0, 1)) + foreign);
+    // Containment keeps the session going; the failure must still reach its owner, once, as an error it can act on.
+    expect(failures, "throw the LogFileError from the listener (the Session hands it to onListenerError), then stop").toHaveLength(1);
+    expect(failures[0]).toBeInstanceOf(LogFileError);
+    expect((failures[0] as LogFileError).code).toBe("FILE_CHANGED");
+    expect((failures[0] as LogFileError).message, "say which event was the first one lost").toContain("event #1");
   });
 
   test("the function it returns stops the writing; calling it twice is harmless", () => {
@@ -447,27 +468,66 @@ describe("repairLog: closing what a crash left open, by appending only", () => {
     expect(closingEvents(session.events), "a closed log needs nothing").toEqual([]);
   });
 
+  /** Kills the loop after each event of `log` in turn, and checks what repair makes of what is left. */
+  function killedAfterEveryEvent(log: readonly unknown[]): void {
+    for (let count = 0; count <= log.length; count++) {
+      const session = Session.fromLog(storedCopy(log.slice(0, count)));
+      const repaired = repairLog(session);
+      expect(repaired, "repair appends to the session it is given").toBe(session);
+      expect(storedCopy(repaired.events.slice(0, count)), `killed after ${count} events: nothing logged before may change`).toEqual(
+        storedCopy(log.slice(0, count)),
+      );
+      expect(findLogProblems(repaired.events), `killed after ${count} events`).toEqual([]);
+      // What repair leaves is itself a log of this loop, every turn closed: the next turn can follow it.
+      expect(whereTheLoopStopped(repaired.events), `killed after ${count} events, then repaired`).toEqual({ fits: true, open: undefined });
+    }
+  }
+
   test("the loop killed after any event, in any run: repair accepts the log, keeps it, and leaves a closed log the loop could go on from (property)", async () => {
     await fc.assert(
-      fc.asyncProperty(loopScriptArb, async (script) => {
-        const log = await loopLog(script);
-        for (let count = 0; count <= log.length; count++) {
-          const session = Session.fromLog(storedCopy(log.slice(0, count)));
-          const repaired = repairLog(session);
-          expect(repaired, "repair appends to the session it is given").toBe(session);
-          expect(storedCopy(repaired.events.slice(0, count)), `killed after ${count} events: nothing logged before may change`).toEqual(
-            storedCopy(log.slice(0, count)),
-          );
-          expect(findLogProblems(repaired.events), `killed after ${count} events`).toEqual([]);
-          // What repair leaves is itself a log of this loop, every turn closed: the next turn can follow it.
-          expect(whereTheLoopStopped(repaired.events), `killed after ${count} events, then repaired`).toEqual({
-            fits: true,
-            open: undefined,
-          });
-        }
-      }),
+      fc.asyncProperty(loopScriptArb, async (script) => killedAfterEveryEvent(await loopLog(script))),
       { numRuns: 40 },
     );
+  });
+
+  test("the same for streamed runs, killed between any two chunks, retries included (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(loopScriptArb, fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }), async (script, retried) =>
+        killedAfterEveryEvent(streamedLog(await loopLog(script), retried)),
+      ),
+      { numRuns: 30 },
+    );
+  });
+
+  test('a stream cut mid-reply: an interrupted assistant/message keeps the text its chunks carried and cites them, then step/end and turn/end "interrupted"', () => {
+    const log = streamedLog(cutAfter(12).events, [true]);
+    const answer = log.findIndex((event) => event.type === "assistant/message" && event.data.content !== "");
+    // Killed after the answer's text chunks (two halves, after two halves of its reasoning) of attempt 2.
+    const chunks = log.slice(0, answer).filter((event) => event.type === "assistant/chunk" && event.data.step === 2 && event.data.attempt === 2);
+    const cut = chunks[3]?.id as number;
+    const session = Session.fromLog(log.slice(0, cut + 1));
+    repairLog(session);
+    const added = session.events.slice(cut + 1);
+    expect(added.map((event) => event.type)).toEqual(["assistant/message", "step/end", "turn/end"]);
+    expect(added[0]?.data).toEqual({
+      content: "1 + 2 × 3 = 7：先算乘法，再算加法。",
+      reasoning_content: "结果是 7。",
+      tool_calls: [],
+      chunk_ids: chunks.slice(0, 4).map((event) => event.id), // attempt 2's only: a retry's chunks never mix
+      interrupted: true,
+    });
+    expect(added[2]?.data).toEqual({ turn: 1, reason: "interrupted", message: TURN_INTERRUPTED });
+    // Only tool-call fragments arrived (and empty text): nothing the user saw, so no message.
+    const calling = streamedLog(
+      sessionOf([...roundTrip.slice(0, 4), input("assistant/message", { content: "", tool_calls: [call] })]).events,
+      [false],
+    );
+    const fragment = calling.findIndex(
+      (event) => event.type === "assistant/chunk" && (event.data.chunk as StreamChunk).kind === "tool_call",
+    );
+    const early = Session.fromLog(calling.slice(0, fragment + 1));
+    repairLog(early);
+    expect(early.events.slice(fragment + 1).map((event) => event.type)).toEqual(["step/end", "turn/end"]);
   });
 
   test("a log with one thing the loop never does is refused with RepairError naming that event, and nothing is appended (property)", async () => {

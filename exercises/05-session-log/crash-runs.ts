@@ -7,7 +7,7 @@ import { calculator } from "../../chapters/common/calculator.ts";
 import type { ChatClient } from "../../chapters/common/deepseek.ts";
 import type { AssistantMessage } from "../../chapters/common/messages.ts";
 import { runAgent } from "../../chapters/05-session-log/agent-loop.ts";
-import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
+import type { SessionEvent, StreamChunk } from "../../chapters/05-session-log/events.ts";
 import { AgentRunError } from "../../chapters/05-session-log/loop-types.ts";
 import { Session } from "../../chapters/05-session-log/session.ts";
 import { tickingClock } from "./arbitraries.ts";
@@ -79,6 +79,56 @@ export async function loopLog(turns: readonly TurnScript[]): Promise<readonly Se
 
 /** 1–3 scripted turns, as the loop logs them. */
 export const loopScriptArb: fc.Arbitrary<TurnScript[]> = fc.array(turnArb, { minLength: 1, maxLength: 3 });
+
+/**
+ * The same run as the streamed loop logs it: before each assistant/message, the chunks it was built from
+ * (reasoning, text and tool-call fragments, usage, finish), appended as they arrived, which the message
+ * then cites in `chunk_ids`. Where `retried` says so for a step, a first attempt broke off after two
+ * chunks and attempt 2 carried the reply. Ids are renumbered; returned as stored events.
+ */
+export function streamedLog(events: readonly SessionEvent[], retried: readonly boolean[]): Stored[] {
+  const log: Omit<Stored, "id">[] = [];
+  let steps = 0;
+  for (const event of stored(events)) {
+    if (event.type === "assistant/message") {
+      const [turn, step] = stepOf(log);
+      const retry = retried[steps++ % Math.max(retried.length, 1)] === true;
+      const chunks = [...(retry ? chunksOf(event.data, 1).slice(0, 2) : []), ...chunksOf(event.data, retry ? 2 : 1)];
+      const first = log.length;
+      for (const [attempt, chunk] of chunks) log.push({ type: "assistant/chunk", ts: event.ts, data: { turn, step, attempt, chunk } });
+      const cited = chunks.flatMap(([attempt], index) => (attempt === (retry ? 2 : 1) ? [first + index] : []));
+      log.push({ ...event, data: { ...event.data, chunk_ids: cited } });
+    } else log.push(event);
+  }
+  return log.map((event, id) => ({ ...event, id }));
+}
+
+function stepOf(log: readonly Omit<Stored, "id">[]): [number, number] {
+  const start = log.findLast((event) => event.type === "step/start");
+  return [start?.data.turn as number, start?.data.step as number];
+}
+
+/** A reply's chunks, each text in two pieces (the cut can split a character), each call in two fragments. */
+function chunksOf(message: Record<string, unknown>, attempt: number): [number, StreamChunk][] {
+  const halves = (text: string) => [text.slice(0, text.length >> 1), text.slice(text.length >> 1)];
+  const texts = (kind: "reasoning" | "text", text: unknown): StreamChunk[] =>
+    typeof text === "string" ? halves(text).map((piece) => ({ kind, text: piece })) : [];
+  const calls = (message.tool_calls as { id: string; name: string; arguments: string }[]).flatMap((call, index): StreamChunk[] => {
+    const [head = "", tail = ""] = halves(call.arguments);
+    return [
+      { kind: "tool_call", index, id: call.id, name: call.name, arguments: head },
+      { kind: "tool_call", index, arguments: tail },
+    ];
+  });
+  const chunks: StreamChunk[] = [
+    ...texts("reasoning", message.reasoning_content),
+    ...texts("text", message.content),
+    ...calls,
+    { kind: "usage", usage: { prompt_tokens: 10, completion_tokens: 5 } },
+    { kind: "finish", reason: calls.length > 0 ? "tool_calls" : "stop" },
+  ];
+  return chunks.map((chunk) => [attempt, chunk]);
+}
 
 /** A stored event as a file holds it: plain JSON, for Session.fromLog. */
 type Stored = { id: number; type: string; ts: number; data: Record<string, unknown> };

@@ -1,0 +1,149 @@
+// The log on disk, writing side (05.7): persistence is just a subscriber. It writes each event as one
+// line of JSON the moment the session commits it, and keeps three promises:
+//   - one writer per file: it holds the file's lock (log-lock.ts) from attach to stop;
+//   - a file never holds anything the session did not log: at the first write that fails it takes back
+//     its own partial line, stops for good, and throws — the Session hands that to `onListenerError`,
+//     and the owner of the session decides what a lost log means (the demo stops before the next model
+//     call: containment keeps other listeners running, it must not keep the failure quiet);
+//   - chunks travel in groups: a streamed reply logs hundreds of `assistant/chunk` events, so they are
+//     written and flushed together, with the next event that is not a chunk or when CHUNK_GROUP of them
+//     wait. A crash loses at most the chunks of the last group, and a message is never on disk without
+//     the chunks it was built from, because they come before it and leave in the same write.
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
+import type { SessionEvent } from "./events.ts";
+import { LogFileError } from "./log-file-types.ts";
+import { lockLogFile, type LockOptions } from "./log-lock.ts";
+import type { SessionLog } from "./session-types.ts";
+import { lineOf } from "./jsonl.ts";
+
+/** At most this many chunk events wait in memory for the next write; a crash can lose them. */
+export const CHUNK_GROUP = 64;
+
+/**
+ * Saves the session's log to `file` as it grows, and returns the function that stops (writing what
+ * waits, closing the file, releasing the lock). The file must be new, empty, or hold exactly the
+ * session's events so far: a writer never mixes two logs in one file. Throws LogFileError "LOCKED" when
+ * another live process writes the file, "NOT_THIS_LOG" when it holds something else.
+ *
+ * Each write is followed by fsync before `append` returns, so an event the session has acknowledged is
+ * in the file even if the process is killed a moment later (the write) or the machine loses power (the
+ * fsync); chunk events wait for their group, as said above. Not covered: the directory entry of a
+ * brand-new file is not fsync'd.
+ */
+export function attachLogFile(session: SessionLog, file: string, options: Pick<LockOptions, "staleMs"> = {}): () => void {
+  let lockLost: LogFileError | undefined;
+  const unlock = lockLogFile(file, { ...options, onLost: (error) => (lockLost = error) });
+  let fd: number;
+  let size: number; // our bytes: the file ends after our last whole line
+  try {
+    fd = openSync(file, "a+"); // created if missing; every write goes to the end (O_APPEND)
+    size = startFile(fd, file, session.events);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+  let written = session.events.length; // events wholly in the file
+  let waiting: SessionEvent[] = [];
+
+  const flush = () => {
+    if (waiting.length === 0) return;
+    const first = waiting[0] as SessionEvent;
+    const notWritten = `event #${first.id} and every event after it were not written`;
+    const holds = `${file} holds the first ${written} events, each one whole`;
+    if (lockLost) throw stop(new LogFileError("LOCKED", file, undefined, `${notWritten}: ${lockLost.message}; ${holds}`));
+    // Anything but our own bytes at the end means someone else wrote here: stop rather than interleave.
+    const found = fstatSync(fd).size;
+    if (found !== size) {
+      throw stop(
+        new LogFileError(
+          "FILE_CHANGED",
+          file,
+          undefined,
+          `${notWritten}: the file has ${found} bytes, this writer wrote ${size} (another writer is appending to it)`,
+        ),
+      );
+    }
+    const bytes = Buffer.concat(waiting.map(lineOf));
+    try {
+      writeDurably(fd, bytes);
+    } catch (cause) {
+      const takenBack = takeBack(fd, size);
+      const detail = `${notWritten} (${(cause as Error).message}); ${takenBack}; ${holds}`;
+      throw stop(new LogFileError("WRITE_FAILED", file, undefined, detail, { cause }));
+    }
+    size += bytes.length;
+    written += waiting.length;
+    waiting = [];
+  };
+
+  const unsubscribe = session.subscribe((event) => {
+    waiting.push(event);
+    if (event.type !== "assistant/chunk" || waiting.length >= CHUNK_GROUP) flush();
+  });
+  let open = true;
+  /** Stops for good; returns the error that made it stop, for `throw stop(error)`. */
+  function stop<E>(error?: E): E | undefined {
+    if (open) {
+      open = false;
+      unsubscribe();
+      closeSync(fd);
+      unlock();
+    }
+    return error;
+  }
+  return () => {
+    if (!open) return;
+    try {
+      flush(); // the chunks of a reply cut short (Ctrl-C, an error) still belong in the file
+    } finally {
+      stop();
+    }
+  };
+}
+
+/** Writes the events logged before the writer arrived into an empty file, or checks the file already holds them. */
+function startFile(fd: number, file: string, events: readonly SessionEvent[]): number {
+  const expected = Buffer.concat(events.map(lineOf));
+  const existing = readFileSync(fd);
+  if (existing.length > 0 && existing.equals(expected)) return existing.length;
+  if (existing.length > 0) {
+    throw new LogFileError("NOT_THIS_LOG", file, undefined, `refusing to append: ${whyNotThisLog(existing, events)}`);
+  }
+  try {
+    return writeDurably(fd, expected);
+  } catch (cause) {
+    const detail = `none of the ${events.length} events logged so far could be written (${(cause as Error).message}); ${takeBack(fd, 0)}`;
+    throw new LogFileError("WRITE_FAILED", file, undefined, detail, { cause });
+  }
+}
+
+function whyNotThisLog(existing: Buffer, events: readonly SessionEvent[]): string {
+  const held = existing.toString("utf8").split(/(?<=\n)/); // each line keeps its "\n"
+  const ours = events.map((event) => lineOf(event).toString("utf8"));
+  const differs = held.findIndex((line, index) => line !== ours[index]);
+  if (differs === -1) return `the file holds only ${held.length} of this session's ${events.length} events`;
+  if (differs >= ours.length) return `the file holds ${held.length} lines, more than this session's ${events.length} events`;
+  return `line ${differs + 1} of the file is not event #${differs} of this session (another session's log, or a torn line)`;
+}
+
+function writeDurably(fd: number, bytes: Buffer): number {
+  // writeSync may write less than asked (a full disk, a signal); the rest must follow, in order.
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+  fsyncSync(fd);
+  return bytes.length;
+}
+
+/**
+ * A failed write may have left part of a line behind. That is our own mistake, not a crash's, so it is
+ * cut off again (we hold the lock, so the bytes after `size` are ours): otherwise the next reader would
+ * report a torn line, and repair would tell a crash story about a run that stopped on purpose.
+ */
+function takeBack(fd: number, size: number): string {
+  try {
+    ftruncateSync(fd, size);
+    fsyncSync(fd);
+    return "the partial line was taken back";
+  } catch (error) {
+    return `the partial line could not be taken back (${(error as Error).message}): the reader will call it torn`;
+  }
+}
