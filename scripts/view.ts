@@ -10,6 +10,7 @@ import { messageOf } from "../chapters/common/tools.ts";
 import { explainSetting } from "../chapters/05-session-log/demo-explain.ts";
 import { connect, type Connection } from "../chapters/05-session-log/demo-setup.ts";
 import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
+import { accountLines, accountOfLog, type LogAccount } from "../chapters/05-session-log/log-account.ts";
 import { LogFileError } from "../chapters/05-session-log/log-file-types.ts";
 import { readLogFile } from "../chapters/05-session-log/log-file.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
@@ -62,9 +63,9 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
   if (values.load !== undefined && values.scenario !== undefined)
     throw new UsageError(`--load and --scenario do not go together; see ${seeHelp}`);
   if (values.port !== undefined) throw new UsageError(`--port goes with --live; see ${seeHelp}`);
-  const { session, name, source } = values.load === undefined ? await replayForPage(scenario, io) : loadLog(values.load);
+  const { session, name, source, account } = values.load === undefined ? await replayForPage(scenario, io) : loadLog(values.load, io);
   const file = values.out ?? path.join(io.outDir ?? defaultOutDir, `timeline-${name}.html`);
-  const written = writeTimelinePage(session.events, file, { source });
+  const written = writeTimelinePage(session.events, file, { source, account: account?.lines });
   const counts = `${session.events.length} events, ${session.deriveMessages().length} messages`;
   io.out(`时间线页面 / Timeline page: ${shown(written)} (${counts})`);
   return 0;
@@ -81,21 +82,25 @@ function readPort(text: string | undefined): number {
 
 // ── a saved log ──────────────────────────────────────────────────────────────────────────────────
 
-/** A saved log, JSONL (05.7, `npm run demo -- --save`) or a JSON array; a torn last line is dropped and said. */
-function loadLog(file: string): { session: Session; name: string; source: string } {
+/**
+ * A saved log, JSONL (05.7, `npm run demo -- --save`) or a JSON array, told as `demo --load` tells it
+ * (log-account.ts): in the terminal, and on the page above the timeline. The page shows the file as it is.
+ */
+function loadLog(file: string, io: ViewIO): { session: Session; name: string; source: string; account: LogAccount } {
   try {
-    const { session, torn } = readLogFile(file);
-    const tornNote = torn === undefined ? "" : `; torn last line ${torn.line} dropped (${torn.reason})`;
+    const loaded = readLogFile(file);
+    const account = accountOfLog(file, loaded, { saved: false });
+    for (const line of accountLines(account)) io.out(line);
     return {
-      session,
+      session: loaded.session,
       name: path.basename(file, path.extname(file)),
-      source: `log file ${shown(path.resolve(file))}${tornNote}`,
+      source: `log file ${shown(path.resolve(file))}`,
+      account,
     };
   } catch (error) {
-    // A missing file, a bad line, or an event that breaks a replay rule: all say which file.
     // A LogFileError names the file (and the line) itself.
-    const what = error instanceof LogFileError ? messageOf(error) : `${file}: ${messageOf(error).split("\n")[0]}`;
-    throw new UsageError(`cannot load ${what}`);
+    if (error instanceof LogFileError) throw new UsageError(`无法读入 / cannot load ${messageOf(error)}`);
+    throw error;
   }
 }
 
@@ -140,7 +145,7 @@ async function settle(scenario: Scenario, connection: Connection, session: Sessi
   }
 }
 
-async function replayForPage(name: string, io: ViewIO): Promise<{ session: Session; name: string; source: string }> {
+async function replayForPage(name: string, io: ViewIO): Promise<{ session: Session; name: string; source: string; account?: LogAccount }> {
   const scenario = scenarioNamed(name);
   const connection = connectTo(scenario, true, io.env);
   const session = new Session();

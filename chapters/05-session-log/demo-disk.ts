@@ -6,9 +6,9 @@ import type { FlagValues, Flags } from "../common/flags.ts";
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { CALCULATOR_PROMPT, FOLLOW_UP_PROMPT, userMessagesIn } from "../../fixtures/scenarios.ts";
 import type { Recording } from "./demo-setup.ts";
-import type { SessionEvent } from "./events.ts";
-import { LogFileError, RepairError } from "./log-file-types.ts";
-import { attachLogFile, readLogFile, repairLog } from "./log-file.ts";
+import { accountLines, accountOfLog } from "./log-account.ts";
+import { LogFileError, type ClosingEvent } from "./log-file-types.ts";
+import { attachLogFile, readLogFile } from "./log-file.ts";
 import { Session } from "./session.ts";
 
 /** The demo's disk flags, for its flag table (chapters/common/flags.ts). */
@@ -73,8 +73,6 @@ export function planDisk(args: DiskArgs, offline: boolean): DiskPlan | string {
 
 export interface DiskIO {
   readonly out: (line: string) => void;
-  /** How the demo prints one event (section ②'s format). */
-  readonly format: (event: SessionEvent) => string;
 }
 
 export interface OpenedSession {
@@ -89,35 +87,31 @@ export interface OpenedSession {
  * file gets it too. Undefined, after saying why, when the file cannot be read or written.
  */
 export function openSession(plan: DiskPlan, io: DiskIO): OpenedSession | undefined {
-  const loaded = plan.load === undefined ? { session: new Session(), torn: false } : load(plan.load, io);
-  if (loaded === undefined) return undefined;
-  const { session } = loaded;
+  const loaded = plan.load === undefined ? undefined : load(plan.load, plan.save !== undefined, io);
+  if (loaded === null) return undefined;
+  const session = loaded?.session ?? new Session();
   let stop = () => {};
   if (plan.save !== undefined) {
-    const attached = attach(session, plan.save, loaded.torn && plan.save === plan.load, io);
+    const attached = attach(session, plan.save, loaded?.torn === true && plan.save === plan.load, io);
     if (attached === undefined) return undefined;
     stop = attached;
   }
-  if (plan.load !== undefined) repair(session, plan.save !== undefined, io);
+  // The repair the account told of, appended after the writer is attached so that the file gets it too.
+  for (const { type, data } of loaded?.closing ?? []) session.append(type, data);
   return { session, stop };
 }
 
-function load(file: string, { out }: DiskIO): { session: Session; torn: boolean } | undefined {
+/** The log in `file`, told as log-account.ts tells it (view --load tells the same); null after saying why it cannot be read. */
+function load(file: string, saved: boolean, { out }: DiskIO): { session: Session; torn: boolean; closing: readonly ClosingEvent[] } | null {
   try {
-    const { session, torn, format } = readLogFile(file);
-    const count = session.events.length;
-    out(`从 ${file} 读入 ${count} 条事件（${format}），不调用模型 / Loaded ${file}: ${count} events (${format}), no model call`);
-    if (torn !== undefined) {
-      const [zh, en] =
-        torn.reason === "unterminated" ? ["没有换行结尾", "no newline at its end"] : ["不是事件的 JSON", "not an event's JSON"];
-      out(`  第 ${torn.line} 行被撕裂（${zh}，${torn.bytes} 字节）：崩溃打断的写入，已丢弃，之前的事件全部保留`);
-      out(`  (line ${torn.line} is torn — ${en}, ${torn.bytes} bytes: a write cut short by a crash; dropped, every event before it kept)`);
-    }
-    return { session, torn: torn !== undefined };
+    const loaded = readLogFile(file);
+    const account = accountOfLog(file, loaded, { saved });
+    for (const line of accountLines(account)) out(line);
+    return { session: loaded.session, torn: loaded.torn !== undefined, closing: account.closing };
   } catch (error) {
-    if (!(error instanceof LogFileError) && (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    out(`无法读入 ${file} / Cannot load ${file}: ${(error as Error).message}`);
-    return undefined;
+    if (!(error instanceof LogFileError)) throw error;
+    out(`无法读入 ${file} / Cannot load ${file}: ${error.message}`);
+    return null;
   }
 }
 
@@ -140,28 +134,6 @@ function attach(session: Session, file: string, tornFile: boolean, { out }: Disk
     }
     return undefined;
   }
-}
-
-function repair(session: Session, saved: boolean, { out, format }: DiskIO): void {
-  const before = session.events.length;
-  try {
-    repairLog(session);
-  } catch (error) {
-    if (!(error instanceof RepairError)) throw error;
-    out(`  无法靠追加修复 / Not repaired: ${error.message}`);
-    return;
-  }
-  const added = session.events.slice(before);
-  if (added.length === 0) {
-    out("  每一轮都已闭合，无需修复 / Every turn is closed: nothing to repair");
-    return;
-  }
-  const [zh, en] = saved
-    ? ["", ""]
-    : ["（只在内存里，文件要等对话继续时才写入）", " (in memory: the file gets them when the conversation goes on)"];
-  out(`  最后一轮没有闭合（崩溃或 Ctrl-C），追加了 ${added.length} 条事件来修复${zh}：`);
-  out(`  (repaired: the last turn was left open by a crash or Ctrl-C, so ${added.length} events were appended${en})`);
-  for (const event of added) out(`    ${format(event)}`);
 }
 
 const FOLLOW_UP = "calculator-follow-up";

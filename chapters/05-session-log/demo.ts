@@ -69,7 +69,7 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
   if (connection instanceof DeepSeekConfigError) return report(explainSetting(connection));
 
   for (const line of connection?.banner ?? []) out(line);
-  const opened = openSession(plan, { out, format: formatEvent });
+  const opened = openSession(plan, { out });
   if (opened === undefined) {
     connection?.close();
     return 1;

@@ -20,6 +20,7 @@ import {
   type ReadOptions,
   type TornLine,
 } from "./log-file-types.ts";
+import { assertNoLiveWriter } from "./log-lock.ts";
 import { assembleInterrupted } from "./stream-assembler.ts";
 import { Session } from "./session.ts";
 import { ReplayError } from "./session-types.ts";
@@ -181,8 +182,13 @@ export function repairLog(session: Session): Session {
   return session;
 }
 
-/** What a repair appends, in order: nothing when every turn is closed; RepairError for a log no crash of this loop leaves. */
-export function closingEvents(events: readonly SessionEvent[]): ClosingEvent[] {
+/**
+ * What a repair appends, in order: nothing when every turn is closed; RepairError for a log no crash of
+ * this loop leaves. Given the `file` the events were read from, a file another process holds the writer's
+ * lock on is refused too: its last turn is not torn, it is still running.
+ */
+export function closingEvents(events: readonly SessionEvent[], options: { readonly file?: string } = {}): ClosingEvent[] {
+  if (options.file !== undefined) refuseLiveWriter(options.file);
   const stop = whereTheLoopStopped(events);
   if (!stop.fits) throw new RepairError(stop.index, stop.why);
   if (stop.open === undefined) return [];
@@ -205,6 +211,15 @@ const close = <T extends "tool/call" | "tool/result" | "step/end" | "turn/end" |
   type,
   data: data as EventData<string>,
 });
+
+function refuseLiveWriter(file: string): void {
+  try {
+    assertNoLiveWriter(file);
+  } catch (error) {
+    if (!(error instanceof LogFileError) || error.code !== "LOCKED") throw error;
+    throw new RepairError(undefined, error.message, { cause: error });
+  }
+}
 
 function closeStep({ turn, step, chunks, running, notStarted }: OpenStep): ClosingEvent[] {
   const closing: ClosingEvent[] = [];
