@@ -42,7 +42,7 @@ describe("offline: --save, --load, --continue", () => {
   test("--load prints ②–④ from the file with no model call: the same events, and a replay that is deep-equal", async () => {
     const file = path.join(dir, "run.jsonl");
     const saved = await runInProcess(["--save", file]);
-    const { code, lines, text } = await runInProcess(["--load", file]);
+    const { code, text } = await runInProcess(["--load", file]);
     expect(code).toBe(0);
     expect(text).toContain(`(Loaded ${file}: 12 events (jsonl))`);
     expect(text).toContain("nothing to repair");

@@ -503,7 +503,9 @@ describe("repairLog: closing what a crash left open, by appending only", () => {
     const log = streamedLog(cutAfter(12).events, [true]);
     const answer = log.findIndex((event) => event.type === "assistant/message" && event.data.content !== "");
     // Killed after the answer's text chunks (two halves, after two halves of its reasoning) of attempt 2.
-    const chunks = log.slice(0, answer).filter((event) => event.type === "assistant/chunk" && event.data.step === 2 && event.data.attempt === 2);
+    const chunks = log
+      .slice(0, answer)
+      .filter((event) => event.type === "assistant/chunk" && event.data.step === 2 && event.data.attempt === 2);
     const cut = chunks[3]?.id as number;
     const session = Session.fromLog(log.slice(0, cut + 1));
     repairLog(session);
