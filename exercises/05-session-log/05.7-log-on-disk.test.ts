@@ -566,6 +566,30 @@ describe("repairLog: closing what a crash left open, by appending only", () => {
     }
   });
 
+  test("given the file, a log that a live writer holds is not repaired: RepairError, nothing planned (its turn may be running)", () => {
+    const { file } = fileOf(roundTrip.slice(0, 9));
+    const { session } = readLogFile(file);
+    const stop = attachLogFile(session, file); // a live writer: it holds the file's lock
+    try {
+      const error = (() => {
+        try {
+          closingEvents(session.events, { file });
+        } catch (thrown) {
+          return thrown;
+        }
+      })();
+      expect(error, "expected a RepairError while another writer holds the file").toBeInstanceOf(RepairError);
+      expect((error as RepairError).index).toBeUndefined();
+      expect((error as RepairError).message).toMatch(/another process is writing this log/);
+    } finally {
+      stop();
+    }
+    expect(
+      closingEvents(session.events, { file }).map((event) => event.type),
+      "once the writer has stopped",
+    ).toEqual(["step/end", "turn/end"]);
+  });
+
   test("a log whose turns are all closed is returned as it is", () => {
     const session = cutAfter(12);
     expect(repairLog(session)).toBe(session);
