@@ -8,6 +8,7 @@ import { MAX_JSON_DEPTH } from "../chapters/05-session-log/json-value.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
 import { measureApart } from "./bench-incremental.ts";
 import { calculatorSession, median } from "./bench-lib.ts";
+import { measureReplay } from "./bench-replay.ts";
 import { writeCostPlot } from "./bench-plot.ts";
 import { root } from "./steps.ts";
 
@@ -104,6 +105,17 @@ for (const [index, [count, ratio]] of incremental.appendAndDerive.entries()) {
     `| ${count.toLocaleString("en")} appends, deriving after each ÷ the appends alone | ${times(fullRatio)} | ${times(ratio)} | ${target} |`,
   );
 }
+
+// ── step 05.7: reading a log back, against JSON.parse of the same file's lines ─────────────────────
+
+const replay = measureReplay();
+console.log(
+  `\nStep 05.7 — replay (readLogFile: read, check each line, Session.fromLog) of ${replay.events.toLocaleString("en")} events, ${replay.chunks.toLocaleString("en")} of them chunks (${(replay.bytes / 2 ** 20).toFixed(1)} MiB)\n`,
+);
+console.log("| ratio | measured | target |\n|---|---|---|");
+console.log(
+  `| replay ÷ JSON.parse of every line (${ms(replay.replayMs)} ÷ ${ms(replay.parseMs)}) | ${times(replay.replayMs / replay.parseMs)} | ≤ 3× |`,
+);
 
 const plot = path.join(root, "docs/incremental-projection.svg");
 await writeCostPlot([...full.points, ...incremental.points], plot, `measured by npm run bench · ${machine}`);
