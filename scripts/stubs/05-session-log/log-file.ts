@@ -10,6 +10,7 @@ import {
   type LoadedLog,
   type ReadOptions,
 } from "../../chapters/05-session-log/log-file-types.ts";
+import { assertNoLiveWriter } from "../../chapters/05-session-log/log-lock.ts";
 import { whereTheLoopStopped } from "../../chapters/05-session-log/loop-order.ts";
 import { assembleInterrupted } from "../../chapters/05-session-log/stream-assembler.ts";
 import type { Session } from "../../chapters/05-session-log/session.ts";
@@ -61,9 +62,11 @@ export function parseLogText(input: string | Uint8Array, options: ReadOptions = 
  * for a running call, tool/call + tool/result for calls never started, and step/end; a stream cut before its
  * message first gets assistant/message { ...assembleInterrupted(chunks), chunk_ids, interrupted: true }.
  * Last, turn/end: reason "completed" (TURN_FINISHED) when the final answer was logged, else "interrupted".
+ * Given the `file`, first refuse (RepairError, index undefined) while a live writer holds it: assertNoLiveWriter
+ * (log-lock.ts) throws LogFileError "LOCKED" then.
  */
-export function closingEvents(events: readonly SessionEvent[]): ClosingEvent[] {
-  return todo("05.7", `closingEvents: find where the loop stopped in ${events.length} events`);
+export function closingEvents(events: readonly SessionEvent[], options: { readonly file?: string } = {}): ClosingEvent[] {
+  return todo("05.7", `closingEvents: find where the loop stopped in ${events.length} events (file: ${options.file ?? "none"})`);
 }
 
 /** Appends closingEvents(session.events) to `session`, and returns `session`. */
