@@ -537,6 +537,10 @@ const entries: readonly Step[] = [
         name: "log-file-line-is-index",
         mistake: "a ReplayError's event index is reported as the line number, one line too early",
       },
+      {
+        name: "log-file-repair-any-open-log",
+        mistake: "repair closes whatever is left open without checking the loop's order, so it hides a log no crash could leave",
+      },
     ],
     hints: [
       "这是挑战，书里没有现成代码：5.3 节说订阅者“会立即收到新事件”，对照官方表说持久化插件“订阅 session/event”。" +
