@@ -10,6 +10,7 @@ import { measureApart } from "./bench-incremental.ts";
 import { calculatorSession, loadNow, median } from "./bench-lib.ts";
 import { diskRows } from "./bench-disk.ts";
 import { pageRows } from "./bench-page.ts";
+import { measureReplay } from "./bench-replay.ts";
 import { writeCostPlot } from "./bench-plot.ts";
 import { root } from "./steps.ts";
 
@@ -113,6 +114,17 @@ for (const [index, [count, ratio]] of incremental.appendAndDerive.entries()) {
 console.log("\nThe timeline page (scripts/bench-page.ts; skipped without Chromium)\n");
 console.log("| page | time to open |\n|---|---|");
 for (const [what, figure] of await pageRows(100_000, "chunks")) console.log(`| ${what} | ${figure} |`);
+
+// ── step 05.7: reading a log back, against JSON.parse of the same file's lines ─────────────────────
+
+const replay = measureReplay();
+console.log(
+  `\nStep 05.7 — replay (readLogFile: read, check each line, Session.fromLog) of ${replay.events.toLocaleString("en")} events, ${replay.chunks.toLocaleString("en")} of them chunks (${(replay.bytes / 2 ** 20).toFixed(1)} MiB)\n`,
+);
+console.log("| ratio | measured | target |\n|---|---|---|");
+console.log(
+  `| replay ÷ JSON.parse of every line (${ms(replay.replayMs)} ÷ ${ms(replay.parseMs)}) | ${times(replay.replayMs / replay.parseMs)} | ≤ 3× |`,
+);
 
 const plot = path.join(root, "docs/incremental-projection.svg");
 await writeCostPlot([...full.points, ...incremental.points], plot, `measured by npm run bench · ${machine}`);

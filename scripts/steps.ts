@@ -563,6 +563,10 @@ const entries: readonly Step[] = [
         name: "log-file-swallows-failure",
         mistake: "the writer catches its own failed write and only prints it, so the run goes on and calls the log saved",
       },
+      {
+        name: "log-file-repair-any-open-log",
+        mistake: "repair closes whatever is left open without checking the loop's order, so it hides a log no crash could leave",
+      },
     ],
     hints: [
       "这是挑战，书里没有现成代码：5.3 节说订阅者“会立即收到新事件”，对照官方表说持久化插件“订阅 session/event”。" +
@@ -583,14 +587,16 @@ const entries: readonly Step[] = [
         "`JSON.parse`。只有**最后一行**可以是坏的：没有换行结尾（`unterminated`），或整行不是 JSON（`not-json`）——" +
         "丢掉它、记进 `torn: { line, reason, bytes }`，前面的全部保留。更早的坏行抛 `BAD_LINE`，带行号，绝不跳过。" +
         "解析完交给 `Session.fromLog`；它抛的 `ReplayError` 的 `index` 从 0 数，行号从 1 数：`line = index + 1`，" +
-        "原错误放进 `{ cause }`。文件开头（跳过空白）是 `[` 就当作整个 JSON 数组解析。",
-      "修复只能追加：`findLogProblems(session.events)` 为空就原样返回。否则只接受崩溃会留下的问题：" +
-        "最后一个 `turn/start` 上的 `OPEN_TURN`、最后一个 `step/start` 上的 `OPEN_STEP`、这一轮里的 " +
-        "`UNANSWERED_TOOL_CALL`；别的（孤立结果、更早的轮没结束……）抛 `RepairError`，什么都不追加。" +
-        "然后按顺序 `session.append`：每个没有结果的调用一个 `tool/result { is_error: true }`；" +
-        "assistant 消息里要过、却没来得及记 `tool/call` 的调用，先补 `tool/call` 再补错误结果；" +
-        '打开的步骤 `step/end`；最后 `turn/end { reason: "error", message: "interrupted: …" }`。' +
-        "返回传进来的同一个 session——挂在它上面的写入者 会把修复也写进文件。",
+        "原错误放进 `{ cause }`。文件开头（跳过空白）是 `[` 就当作整个 JSON 数组解析。" +
+        "编辑器可能在开头加 UTF-8 BOM（`EF BB BF`）：先跳过并记下 `bom`，再判断格式；一个事件都读不出来的文件抛 `NOTHING_READ`，不能当空日志。" +
+        "`readLogFile` 先用 `O_NONBLOCK` 打开再 `fstatSync`：不是普通文件（文件夹、`/dev/zero`、FIFO）就抛 `NOT_A_FILE`。",
+      "修复只能追加，而且只修崩溃留得下的日志：循环按固定顺序追加事件，进程只会停在两次追加之间，" +
+        "所以给定的 `whereTheLoopStopped(events)`（`loop-order.ts`）说出它停在哪里，或者第一条循环不可能写在那里的事件" +
+        "（这时抛 `new RepairError(index, why)`，什么都不追加）。`closingEvents` 按顺序列出要追加的事件：" +
+        "流式分片之后还没有消息，先补 `assistant/message { ...assembleInterrupted(分片), chunk_ids, interrupted: true }`（返回 null 就不补）；" +
+        "正在运行的调用补错误结果；要过却没开始的调用先补 `tool/call` 再补错误结果；打开的步骤 `step/end`；" +
+        '最后 `turn/end`：最终回答已经记下就是 `"completed"`（`TURN_FINISHED`），否则 `"interrupted"`（`TURN_INTERRUPTED`）。' +
+        "`repairLog` 把它们逐条 `session.append`，返回同一个 session——挂在它上面的写入者会把修复也写进文件。",
     ],
     needs: [],
   },

@@ -7,6 +7,10 @@ import { embeddedLog } from "../chapters/05-session-log/timeline/page-testing.ts
 import { LARGE_PAGE_EVENTS } from "../chapters/05-session-log/timeline/page.ts";
 import { UsageError } from "./learner.ts";
 import { viewCommand } from "./view.ts";
+import { runInProcess } from "../chapters/05-session-log/demo-testing.ts";
+import { accountLines, accountOfLog } from "../chapters/05-session-log/log-account.ts";
+import { readLogFile } from "../chapters/05-session-log/log-file.ts";
+import { TURN_FINISHED } from "../chapters/05-session-log/log-file-types.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "view-"));
 
@@ -78,7 +82,7 @@ describe("npm run view -- --load FILE", () => {
     const file = path.join(dir, "saved.json");
     writeFileSync(file, JSON.stringify(events));
     const lines = await view("--load", file);
-    expect(lines[0]).toContain("timeline-saved.html");
+    expect(lines.at(-1)).toContain("timeline-saved.html");
     expect(embeddedLog(readFileSync(path.join(dir, "timeline-saved.html"), "utf8"))).toEqual(JSON.parse(JSON.stringify(events)));
   });
 
@@ -88,9 +92,12 @@ describe("npm run view -- --load FILE", () => {
     const lines = events.map((event) => `${JSON.stringify(event)}\n`).join("");
     writeFileSync(file, `${lines}{"id":12,"type":"turn/st`); // a crash in the middle of writing event #12
     const said = await view("--load", file);
-    expect(said[0]).toContain("timeline-saved.html (12 events, 4 messages)");
+    expect(said.at(-1)).toContain("timeline-saved.html (12 events, 4 messages)");
+    expect(said).toContain(
+      "  (Line 13 is torn (no newline at its end, 24 bytes): a write cut short by a crash; dropped, every event before it kept)",
+    );
     const page = readFileSync(path.join(dir, "timeline-saved.html"), "utf8");
-    expect(page).toContain("torn last line 13 dropped");
+    expect(page).toContain("Line 13 is torn (no newline at its end, 24 bytes)");
     expect(embeddedLog(page)).toEqual(JSON.parse(JSON.stringify(events)));
   });
 
@@ -111,10 +118,33 @@ describe("npm run view -- --load FILE", () => {
   it("a missing file, or one that is not JSON, is a usage error naming it", async () => {
     const notJson = path.join(dir, "torn.json");
     writeFileSync(notJson, '[{"id": 0,');
-    await expect(view("--load", notJson)).rejects.toThrow(new RegExp(`^cannot load ${notJson}: .*JSON`));
-    await expect(view("--load", path.join(dir, "missing.json"))).rejects.toThrow(
-      /Cannot load .*missing\.json: it does not exist .*\(ENOENT\)$/,
-    );
+    await expect(view("--load", notJson)).rejects.toThrow(new RegExp(`^无法读入 / cannot load ${notJson}: .*JSON`));
+    await expect(view("--load", path.join(dir, "missing.json"))).rejects.toThrow(/cannot load .*missing\.json: cannot open it \(ENOENT/);
+  });
+});
+
+describe("one story per log: demo --load and view --load tell the same account of a file", () => {
+  it("a saved run whose turn/end was torn: both say what was torn and what repair appends, the turn/end whole, and the page says it too", async () => {
+    const { events } = (await replayScenario("calculator")).session;
+    const file = path.join(dir, "cut.jsonl");
+    const text = events.map((event) => `${JSON.stringify(event)}\n`).join("");
+    writeFileSync(file, text.slice(0, -30)); // the last line, turn/end, cut 30 bytes short
+    const account = accountLines(accountOfLog(file, readLogFile(file), { saved: false }));
+    const closing = `    #11 turn/end ${JSON.stringify({ turn: 1, reason: "completed", message: TURN_FINISHED })}`;
+    expect(account).toContain(closing); // whole, where ② cuts data at 40 characters
+    const tornBytes = Buffer.byteLength(`${JSON.stringify(events.at(-1))}\n`) - 30;
+    expect(account).toContain(`  第 12 行被撕裂（没有换行结尾，${tornBytes} 字节）：崩溃打断的写入，已丢弃，之前的事件全部保留`);
+    const viewSaid = await view("--load", file);
+    const demoSaid = (await runInProcess(["--load", file])).lines;
+    for (const line of account) {
+      expect(viewSaid, "view --load").toContain(line);
+      expect(demoSaid, "demo --load").toContain(line);
+    }
+    const page = readFileSync(path.join(dir, "timeline-cut.html"), "utf8");
+    const escaped = closing.trim().replace(/["']/g, (c) => `&#${c.charCodeAt(0)};`);
+    expect(page).toContain(`<code>${escaped}</code>`);
+    expect(page).toContain("第 12 行被撕裂");
+    expect(page).toContain("Repair: the last turn&#39;s final answer was logged and only its end was lost");
   });
 });
 

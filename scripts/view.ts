@@ -13,12 +13,13 @@ import { explainSetting } from "../chapters/05-session-log/demo-explain.ts";
 import { yourFilesBanner } from "../chapters/05-session-log/demo-mine.ts";
 import { connect, type Connection } from "../chapters/05-session-log/demo-setup.ts";
 import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
+import { accountLines, accountOfLog, type LogAccount } from "../chapters/05-session-log/log-account.ts";
 import { LogFileError } from "../chapters/05-session-log/log-file-types.ts";
 import { readLogFile } from "../chapters/05-session-log/log-file.ts";
 import { refuseOutput } from "../chapters/05-session-log/output-file.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
 import { startLiveServer } from "../chapters/05-session-log/timeline/live-server.ts";
-import { largePageNote, writeTimelinePage } from "../chapters/05-session-log/timeline/page.ts";
+import { largePageNote, writeTimelinePage, type PageOptions } from "../chapters/05-session-log/timeline/page.ts";
 import { findScenario, runScenario, UnknownScenarioError, type Scenario } from "../fixtures/scenarios.ts";
 import { isMain, runMain, shown, UsageError } from "./learner.ts";
 import { root } from "./steps.ts";
@@ -80,9 +81,9 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
   // An --out that cannot be written is said before the turn is run for it.
   const unwritable = values.out === undefined ? undefined : cannotWrite(values.out, WRITE_PAGE);
   if (unwritable !== undefined) throw new UsageError(unwritable);
-  const { session, name, source } = values.load === undefined ? await replayForPage(scenario, io) : loadLog(values.load);
+  const { session, name, source, account } = values.load === undefined ? await replayForPage(scenario, io) : loadLog(values.load, io);
   const file = values.out ?? path.join(io.outDir ?? defaultOutDir, `timeline-${name}.html`);
-  const written = writePage(session, file, source);
+  const written = writePage(session, file, { source, account: account?.lines });
   const counts = `${session.events.length} events, ${session.deriveMessages().length} messages`;
   io.out(`时间线页面 / Timeline page: ${shown(written)} (${counts})`);
   const large = largePageNote(session.events.length);
@@ -93,9 +94,9 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
 const defaultOutDir = path.join(root, ".workbook");
 const WRITE_PAGE = ["无法写入时间线页面", "Cannot write the timeline page"] as const;
 
-function writePage(session: Session, file: string, source: string): string {
+function writePage(session: Session, file: string, options: PageOptions): string {
   try {
-    return writeTimelinePage(session.events, file, { source });
+    return writeTimelinePage(session.events, file, options);
   } catch (error) {
     if (isSystemError(error)) throw new UsageError(explainSystemError(error, WRITE_PAGE, file));
     throw error;
@@ -111,22 +112,26 @@ function readPort(text: string | undefined): number {
 
 // ── a saved log ──────────────────────────────────────────────────────────────────────────────────
 
-/** A saved log, JSONL (05.7, `npm run demo -- --save`) or a JSON array; a torn last line is dropped and said. */
-function loadLog(file: string): { session: Session; name: string; source: string } {
+/**
+ * A saved log, JSONL (05.7, `npm run demo -- --save`) or a JSON array, told as `demo --load` tells it
+ * (log-account.ts): in the terminal, and on the page above the timeline. The page shows the file as it is.
+ */
+function loadLog(file: string, io: ViewIO): { session: Session; name: string; source: string; account: LogAccount } {
   try {
-    const { session, torn } = readLogFile(file);
-    const tornNote = torn === undefined ? "" : `; torn last line ${torn.line} dropped (${torn.reason})`;
+    const loaded = readLogFile(file);
+    const account = accountOfLog(file, loaded, { saved: false });
+    for (const line of accountLines(account)) io.out(visible(line, { lines: true }));
     return {
-      session,
+      session: loaded.session,
       name: path.basename(file, path.extname(file)),
-      source: `log file ${shown(path.resolve(file))}${tornNote}`,
+      source: `log file ${shown(path.resolve(file))}`,
+      account,
     };
   } catch (error) {
     if (isSystemError(error)) throw new UsageError(explainSystemError(error, ["无法读入", "Cannot load"], file));
-    // A missing file, a bad line, or an event that breaks a replay rule: all say which file.
-    // A LogFileError names the file (and the line) itself.
-    const what = error instanceof LogFileError ? messageOf(error) : `${file}: ${messageOf(error).split("\n")[0]}`;
-    throw new UsageError(`cannot load ${visible(what)}`); // the message may quote the file: shown, not obeyed
+    // A LogFileError names the file (and the line) itself; its message may quote the file: shown, not obeyed.
+    if (error instanceof LogFileError) throw new UsageError(`无法读入 / cannot load ${visible(messageOf(error))}`);
+    throw error;
   }
 }
 
@@ -171,7 +176,7 @@ async function settle(scenario: Scenario, connection: Connection, session: Sessi
   }
 }
 
-async function replayForPage(name: string, io: ViewIO): Promise<{ session: Session; name: string; source: string }> {
+async function replayForPage(name: string, io: ViewIO): Promise<{ session: Session; name: string; source: string; account?: LogAccount }> {
   const scenario = scenarioNamed(name);
   const connection = connectTo(scenario, true, io.env);
   const session = new Session();

@@ -8,9 +8,9 @@ import { visible } from "../common/text.ts";
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { CALCULATOR_PROMPT, FOLLOW_UP_PROMPT, userMessagesIn } from "../../fixtures/scenarios.ts";
 import type { Recording } from "./demo-setup.ts";
-import type { SessionEvent } from "./events.ts";
-import { LogFileError, LogWriteError, RepairError } from "./log-file-types.ts";
-import { attachLogFile, readLogFile, repairLog } from "./log-file.ts";
+import { accountLines, accountOfLog } from "./log-account.ts";
+import { LogFileError, LogWriteError, type ClosingEvent } from "./log-file-types.ts";
+import { attachLogFile, readLogFile } from "./log-file.ts";
 import { Session } from "./session.ts";
 import { reportListenerError, type SessionOptions } from "./session-types.ts";
 
@@ -76,8 +76,6 @@ export function planDisk(args: DiskArgs, offline: boolean): DiskPlan | string {
 
 export interface DiskIO {
   readonly out: (line: string) => void;
-  /** How the demo prints one event (section ②'s format). */
-  readonly format: (event: SessionEvent) => string;
 }
 
 export interface OpenedSession {
@@ -100,40 +98,41 @@ export function openSession(plan: DiskPlan, io: DiskIO): OpenedSession | undefin
   const options: SessionOptions = {
     onListenerError: (error, event) => (error instanceof LogWriteError ? lost.abort(error) : reportListenerError(error, event)),
   };
-  const loaded = plan.load === undefined ? { session: new Session(options), torn: false } : load(plan.load, io, options);
-  if (loaded === undefined) return undefined;
-  const { session } = loaded;
+  const loaded = plan.load === undefined ? undefined : load(plan.load, plan.save !== undefined, io, options);
+  if (loaded === null) return undefined;
+  const session = loaded?.session ?? new Session(options);
   let stop = () => {};
   if (plan.save !== undefined) {
-    const attached = attach(session, plan.save, loaded.torn && plan.save === plan.load, io);
+    const attached = attach(session, plan.save, loaded?.torn === true && plan.save === plan.load, io);
     if (attached === undefined) return undefined;
     stop = attached;
   }
-  if (plan.load !== undefined) repair(session, plan.save !== undefined, io);
+  // The repair the account told of, appended after the writer is attached so that the file gets it too.
+  for (const { type, data } of loaded?.closing ?? []) session.append(type, data);
   return { session, stop, signal: lost.signal };
 }
 
-function load(file: string, { out }: DiskIO, options: SessionOptions): { session: Session; torn: boolean } | undefined {
+/** The log in `file`, told as log-account.ts tells it (view --load tells the same); null after saying why it cannot be read. */
+function load(
+  file: string,
+  saved: boolean,
+  { out }: DiskIO,
+  options: SessionOptions,
+): { session: Session; torn: boolean; closing: readonly ClosingEvent[] } | null {
   try {
-    const { session, torn, format } = readLogFile(file, options);
-    const count = session.events.length;
-    out(`从 ${file} 读入 ${count} 条事件（${format}），不调用模型 / Loaded ${file}: ${count} events (${format}), no model call`);
-    if (torn !== undefined) {
-      const [zh, en] =
-        torn.reason === "unterminated" ? ["没有换行结尾", "no newline at its end"] : ["不是事件的 JSON", "not an event's JSON"];
-      out(`  第 ${torn.line} 行被撕裂（${zh}，${torn.bytes} 字节）：崩溃打断的写入，已丢弃，之前的事件全部保留`);
-      out(`  (line ${torn.line} is torn — ${en}, ${torn.bytes} bytes: a write cut short by a crash; dropped, every event before it kept)`);
-    }
-    return { session, torn: torn !== undefined };
+    const loaded = readLogFile(file, options);
+    const account = accountOfLog(file, loaded, { saved });
+    for (const line of accountLines(account)) out(line);
+    return { session: loaded.session, torn: loaded.torn !== undefined, closing: account.closing };
   } catch (error) {
     if (isSystemError(error)) {
       out(explainSystemError(error, ["无法读入", "Cannot load"], file));
-      return undefined;
+      return null;
     }
     if (!(error instanceof LogFileError)) throw error;
     // The message may quote the file (a JSON.parse error does): one line of it, shown, not obeyed.
-    out(`无法读入 ${file} / Cannot load ${file}: ${visible((error as Error).message)}`);
-    return undefined;
+    out(`无法读入 ${file} / Cannot load ${file}: ${visible(error.message)}`);
+    return null;
   }
 }
 
@@ -165,28 +164,6 @@ function attach(session: Session, file: string, tornFile: boolean, { out }: Disk
     }
     return undefined;
   }
-}
-
-function repair(session: Session, saved: boolean, { out, format }: DiskIO): void {
-  const before = session.events.length;
-  try {
-    repairLog(session);
-  } catch (error) {
-    if (!(error instanceof RepairError)) throw error;
-    out(`  无法靠追加修复 / Not repaired: ${visible(error.message)}`);
-    return;
-  }
-  const added = session.events.slice(before);
-  if (added.length === 0) {
-    out("  每一轮都已闭合，无需修复 / Every turn is closed: nothing to repair");
-    return;
-  }
-  const [zh, en] = saved
-    ? ["", ""]
-    : ["（只在内存里，文件要等对话继续时才写入）", " (in memory: the file gets them when the conversation goes on)"];
-  out(`  最后一轮没有闭合（崩溃或 Ctrl-C），追加了 ${added.length} 条事件来修复${zh}：`);
-  out(`  (repaired: the last turn was left open by a crash or Ctrl-C, so ${added.length} events were appended${en})`);
-  for (const event of added) out(`    ${format(event)}`);
 }
 
 const FOLLOW_UP = "calculator-follow-up";

@@ -112,7 +112,7 @@ async function demo(argv: readonly string[], io: DemoIO, page: { written: boolea
   if (connection instanceof DeepSeekConfigError) return report(explainSetting(connection));
 
   for (const line of [...mine, ...(connection?.banner ?? [])]) out(line);
-  const opened = openSession(plan, { out, format: formatEvent });
+  const opened = openSession(plan, { out });
   if (opened === undefined) {
     connection?.close();
     return 1;

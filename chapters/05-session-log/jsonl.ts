@@ -35,3 +35,17 @@ export function startsWithBracket(bytes: Uint8Array): boolean {
   const first = bytes.findIndex((byte) => byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d);
   return first !== -1 && bytes[first] === 0x5b; // "["
 }
+
+/** The bytes some editors put before UTF-8 text (U+FEFF); not part of the log. */
+export const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+export function startsWithBom(bytes: Uint8Array): boolean {
+  return UTF8_BOM.equals(bytes.subarray(0, UTF8_BOM.length));
+}
+
+/** "UTF-16LE" or "UTF-16BE" when the bytes open with that byte order mark (what Windows tools often save). */
+export function utf16Bom(bytes: Uint8Array): string | undefined {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "UTF-16LE";
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "UTF-16BE";
+  return undefined;
+}

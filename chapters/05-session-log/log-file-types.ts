@@ -1,7 +1,7 @@
 // What the log on disk promises, apart from how log-file.ts keeps the promise: what reading a file
 // gives back, what a torn last line is, and the errors for a file or a log that cannot be trusted.
 // The workbook gives these to the learner in step 05.7, and the timeline page reads logs through them.
-import type { LogProblem } from "./invariants.ts";
+import type { EventData } from "./events.ts";
 import type { Session } from "./session.ts";
 import type { SessionOptions } from "./session-types.ts";
 
@@ -24,6 +24,10 @@ export interface LoadedLog {
   readonly torn: TornLine | undefined;
   /** `jsonl`: one event per line, as the writer saves it; `json-array`: the whole log as one JSON array. */
   readonly format: "jsonl" | "json-array";
+  /** The file began with a UTF-8 byte order mark (an editor's), which was skipped. */
+  readonly bom: boolean;
+  /** Some JSONL line ended "\r\n" (Windows line ends), not the writer's "\n". */
+  readonly crlf: boolean;
 }
 
 export interface ReadOptions extends SessionOptions {
@@ -32,6 +36,14 @@ export interface ReadOptions extends SessionOptions {
 }
 
 export type LogFileErrorCode =
+  /** The path is not a regular file (a folder, a device, a FIFO): nothing is read from it. */
+  | "NOT_A_FILE"
+  /** The file cannot be opened (missing, no permission); `cause` is the system's error. */
+  | "UNREADABLE"
+  /** The file is not UTF-8 text (it opens with a UTF-16 byte order mark). */
+  | "NOT_UTF8"
+  /** Not one event could be read (the only line is torn): never taken for an empty log. */
+  | "NOTHING_READ"
   /** A line before the last is not an event's JSON: a corrupt file, never skipped. */
   | "BAD_LINE"
   /** A JSON array log that is not valid JSON. */
@@ -78,20 +90,37 @@ export class LogWriteError extends LogFileError {
   }
 }
 
-/** A log whose problems appending cannot fix (an orphan result, a turn left open before another began). */
+/**
+ * A log that repair will not append to: one this loop cannot leave when it dies (loop-order.ts says which
+ * event could not have been written where it is), or one another process is still writing.
+ */
 export class RepairError extends Error {
   override readonly name = "RepairError";
-  constructor(readonly problems: readonly LogProblem[]) {
+  constructor(
+    /** The first event the loop could not have written there; undefined when the refusal is about the whole file. */
+    readonly index: number | undefined,
+    detail: string,
+    options?: ErrorOptions,
+  ) {
     super(
-      `cannot repair this log by appending: ${problems.map((problem) => `${problem.code} (${problem.message})`).join("; ")}. ` +
-        "Only a last turn left open by a crash can be closed; anything else is a damaged log to look at by hand.",
+      `cannot repair this log by appending: ${index === undefined ? "" : `event #${index} `}${detail}. ` +
+        "Only a log the agent loop leaves when it is killed can be closed; anything else is a damaged log to look at by hand.",
+      options,
     );
   }
+}
+
+/** An event a repair appends: what `session.append(type, data)` takes. */
+export interface ClosingEvent {
+  readonly type: string;
+  readonly data: EventData<string>;
 }
 
 // ── what a repair says ──
 // What the model reads on the next turn, so each says what happened and that nothing was retried.
 export const TURN_INTERRUPTED =
   "interrupted: the run stopped before this turn ended (the process was killed or crashed); closed when the log was loaded";
+export const TURN_FINISHED =
+  "completed: the final answer was logged, but the run stopped before it logged the turn's end; closed when the log was loaded";
 export const OUTCOME_UNKNOWN = "error: interrupted while this tool call was running; its outcome is unknown and it was not run again";
 export const NOT_STARTED = "error: interrupted before this tool call started; it never ran";

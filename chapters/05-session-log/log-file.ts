@@ -5,31 +5,70 @@
 //
 // The format: line n (from 1) is `JSON.stringify(event #n-1)` followed by "\n", in id order, UTF-8.
 // JSON.stringify escapes every newline inside a string, so an event is always exactly one line.
-import { readFileSync } from "node:fs";
-import { isEventOfType, type SessionEvent } from "./events.ts";
-import { findLogProblems, type LogProblem } from "./invariants.ts";
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs";
+import type { EventData, SessionEvent } from "./events.ts";
+import { whereTheLoopStopped, type OpenStep } from "./loop-order.ts";
 import {
   LogFileError,
   NOT_STARTED,
   OUTCOME_UNKNOWN,
   RepairError,
+  TURN_FINISHED,
   TURN_INTERRUPTED,
+  type ClosingEvent,
   type LoadedLog,
   type ReadOptions,
   type TornLine,
 } from "./log-file-types.ts";
+import { assertNoLiveWriter } from "./log-lock.ts";
+import { assembleInterrupted } from "./stream-assembler.ts";
 import { Session } from "./session.ts";
 import { ReplayError } from "./session-types.ts";
-import { decode, parseLine, startsWithBracket } from "./jsonl.ts";
+import { decode, parseLine, startsWithBom, startsWithBracket, UTF8_BOM, utf16Bom } from "./jsonl.ts";
 
 // ── writing: persistence is just a subscriber (log-writer.ts, with its lock in log-lock.ts) ────────
 export { attachLogFile } from "./log-writer.ts";
 
 // ── reading: every line is trusted only after it is checked ─────────────────────────────────────
 
-/** Reads a log file (JSONL, or a JSON array of events) into a Session; see parseLogText. */
+/**
+ * Reads a log file (JSONL, or a JSON array of events) into a Session; see parseLogText. Only a regular
+ * file is read: a folder, a device such as /dev/zero (endless) or a FIFO (it waits for a writer) is a
+ * LogFileError "NOT_A_FILE", and a file that cannot be opened is "UNREADABLE", each in a sentence.
+ */
 export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog {
-  return parseLogText(readFileSync(file), { source: file, ...options });
+  return parseLogText(readRegularFile(file), { source: file, ...options });
+}
+
+function readRegularFile(file: string): Buffer {
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait until something writes to it.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw new LogFileError("UNREADABLE", file, undefined, `cannot open it (${(error as Error).message})`, { cause: error });
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) {
+      throw new LogFileError(
+        "NOT_A_FILE",
+        file,
+        undefined,
+        `this is ${kindOf(stats)}, not a file; a log is a regular file that a writer appended to`,
+      );
+    }
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return "a folder";
+  if (stats.isFIFO()) return "a pipe (FIFO)";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  return "a socket";
 }
 
 /**
@@ -38,29 +77,56 @@ export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog 
  * bad line anywhere else is a LogFileError naming it, never skipped; and an entry Session.fromLog
  * refuses is reported by its line (event #i is line i+1). A string is taken as UTF-8 text; bytes are
  * decoded strictly, so a line that is not valid UTF-8 is a bad line, not text with "�" in it.
+ *
+ * What an editor may have added is read past and reported: a UTF-8 byte order mark (`bom`) and CRLF
+ * line ends (`crlf`). A file from which no event could be read is never an empty log: when its only
+ * line is torn it is "NOTHING_READ" (only a file of zero bytes is an empty log).
  */
 export function parseLogText(input: string | Uint8Array, options: ReadOptions = {}): LoadedLog {
   const { source = "log", ...sessionOptions } = options;
-  const bytes = typeof input === "string" ? Buffer.from(input, "utf8") : input;
+  const raw = typeof input === "string" ? Buffer.from(input, "utf8") : input;
+  const bom = startsWithBom(raw);
+  const bytes = bom ? raw.subarray(UTF8_BOM.length) : raw;
+  const utf16 = utf16Bom(bytes);
+  if (utf16 !== undefined)
+    throw new LogFileError(
+      "NOT_UTF8",
+      source,
+      undefined,
+      `this is ${utf16} text (its first bytes are a UTF-16 byte order mark); a log is UTF-8`,
+    );
   if (startsWithBracket(bytes)) {
-    const entries = parseJsonArray(bytes, source);
-    return { session: replay(entries, source, sessionOptions, () => undefined), torn: undefined, format: "json-array" };
+    const session = replay(parseJsonArray(bytes, source), source, sessionOptions, () => undefined);
+    return { session, torn: undefined, format: "json-array", bom, crlf: false };
   }
-  const { entries, torn } = readLines(bytes, source);
-  return { session: replay(entries, source, sessionOptions, (index) => index + 1), torn, format: "jsonl" };
+  const { entries, torn, crlf } = readLines(bytes, source);
+  if (entries.length === 0 && torn !== undefined) throw nothingRead(source, torn);
+  return { session: replay(entries, source, sessionOptions, (index) => index + 1), torn, format: "jsonl", bom, crlf };
 }
 
-/** Parses each line; only the last may be torn. */
-function readLines(bytes: Uint8Array, source: string): { entries: unknown[]; torn: TornLine | undefined } {
+function nothingRead(source: string, torn: TornLine): LogFileError {
+  const what = torn.reason === "unterminated" ? "has no newline at its end" : "is not an event's JSON";
+  return new LogFileError(
+    "NOTHING_READ",
+    source,
+    1,
+    `no event could be read: the file's only line ${what} (${torn.bytes} bytes). This is not an empty log; a log is UTF-8 JSONL (one event per line) or one JSON array of events`,
+  );
+}
+
+/** Parses each line; only the last may be torn. `crlf`: some line ended "\r\n" (JSON reads the "\r" as space). */
+function readLines(bytes: Uint8Array, source: string): { entries: unknown[]; torn: TornLine | undefined; crlf: boolean } {
   const entries: unknown[] = [];
+  let crlf = false;
   let start = 0;
   for (let line = 1; start < bytes.length; line++) {
     const newline = bytes.indexOf(0x0a, start);
-    if (newline === -1) return { entries, torn: { line, reason: "unterminated", bytes: bytes.length - start } };
+    if (newline === -1) return { entries, torn: { line, reason: "unterminated", bytes: bytes.length - start }, crlf };
+    crlf ||= bytes[newline - 1] === 0x0d;
     const entry = parseLine(bytes.subarray(start, newline));
     const isLast = newline === bytes.length - 1;
     if (entry.ok) entries.push(entry.value);
-    else if (isLast) return { entries, torn: { line, reason: "not-json", bytes: newline + 1 - start } };
+    else if (isLast) return { entries, torn: { line, reason: "not-json", bytes: newline + 1 - start }, crlf };
     else
       throw new LogFileError(
         "BAD_LINE",
@@ -70,7 +136,7 @@ function readLines(bytes: Uint8Array, source: string): { entries: unknown[]; tor
       );
     start = newline + 1;
   }
-  return { entries, torn: undefined };
+  return { entries, torn: undefined, crlf };
 }
 
 function parseJsonArray(bytes: Uint8Array, source: string): unknown {
@@ -106,58 +172,73 @@ function replay(
 // ── repair: a crash leaves the last turn open; close it by appending ────────────────────────────
 
 /**
- * Closes the last turn if a crash left it open — an error result for each call the turn left
- * unanswered, step/end for the open step, turn/end { reason: "error" } — by appending to `session`,
- * which it returns: a writer attached to the session saves the repair too, and the events already
- * logged stay exactly as they were. A log with no problem is returned as it is; one whose problems
- * are not what a crash leaves (findLogProblems says which) is a RepairError, and nothing is appended.
+ * Closes the last turn if a crash left it open (see closingEvents), by appending to `session`, which it
+ * returns: a writer attached to the session saves the repair too, and the events already logged stay
+ * exactly as they were. A log with every turn closed is returned as it is. A log this loop could not
+ * have left (loop-order.ts) is a RepairError, and nothing is appended.
  */
 export function repairLog(session: Session): Session {
-  const events = session.events;
-  const problems = findLogProblems(events);
-  if (problems.length === 0) return session;
-  const turnStart = lastTurnLeftOpen(events, problems);
-  for (const problem of problems) {
-    if (problem.code === "UNANSWERED_TOOL_CALL") answer(session, dataAt(events, problem.index, "tool/call").call_id, OUTCOME_UNKNOWN);
-  }
-  // A reply asking for several calls is logged before the first runs; a crash can leave later ones unstarted.
-  for (const call of neverStarted(events.slice(turnStart))) {
-    session.append("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments });
-    answer(session, call.id, NOT_STARTED);
-  }
-  const openStep = problems.find((problem) => problem.code === "OPEN_STEP");
-  if (openStep) session.append("step/end", dataAt(events, openStep.index, "step/start"));
-  const { turn } = dataAt(events, turnStart, "turn/start");
-  session.append("turn/end", { turn, reason: "error", message: TURN_INTERRUPTED });
+  for (const { type, data } of closingEvents(session.events)) session.append(type, data);
   return session;
 }
 
-/** The index of the last turn/start, when every problem is one a crash in that turn explains. */
-function lastTurnLeftOpen(events: readonly SessionEvent[], problems: readonly LogProblem[]): number {
-  const turnStart = events.findLastIndex((event) => event.type === "turn/start");
-  const stepStart = events.findLastIndex((event) => event.type === "step/start");
-  const crashLeft = (problem: LogProblem): boolean =>
-    (problem.code === "OPEN_TURN" && problem.index === turnStart) ||
-    (problem.code === "OPEN_STEP" && problem.index === stepStart && stepStart > turnStart) ||
-    (problem.code === "UNANSWERED_TOOL_CALL" && problem.index > turnStart);
-  const others = problems.filter((problem) => !crashLeft(problem));
-  if (others.length > 0) throw new RepairError(others);
-  if (!problems.some((problem) => problem.code === "OPEN_TURN")) throw new RepairError(problems);
-  return turnStart;
+/**
+ * What a repair appends, in order: nothing when every turn is closed; RepairError for a log no crash of
+ * this loop leaves. Given the `file` the events were read from, a file another process holds the writer's
+ * lock on is refused too: its last turn is not torn, it is still running.
+ */
+export function closingEvents(events: readonly SessionEvent[], options: { readonly file?: string } = {}): ClosingEvent[] {
+  if (options.file !== undefined) refuseLiveWriter(options.file);
+  const stop = whereTheLoopStopped(events);
+  if (!stop.fits) throw new RepairError(stop.index, stop.why);
+  if (stop.open === undefined) return [];
+  const { turn, step, answered } = stop.open;
+  const closing: ClosingEvent[] = step === undefined ? [] : closeStep(step);
+  // The loop appends turn/end "completed" right after a final answer: when the log holds that answer, say so.
+  closing.push(
+    close(
+      "turn/end",
+      answered ? { turn, reason: "completed", message: TURN_FINISHED } : { turn, reason: "interrupted", message: TURN_INTERRUPTED },
+    ),
+  );
+  return closing;
 }
 
-function neverStarted(turn: readonly SessionEvent[]) {
-  const started = new Set(turn.filter((event) => isEventOfType(event, "tool/call")).map((event) => event.data.call_id));
-  const asked = turn.flatMap((event) => (isEventOfType(event, "assistant/message") ? event.data.tool_calls : []));
-  return asked.filter((call) => !started.has(call.id));
+const close = <T extends "tool/call" | "tool/result" | "step/end" | "turn/end" | "assistant/message">(
+  type: T,
+  data: EventData<T>,
+): ClosingEvent => ({
+  type,
+  data: data as EventData<string>,
+});
+
+function refuseLiveWriter(file: string): void {
+  try {
+    assertNoLiveWriter(file);
+  } catch (error) {
+    if (!(error instanceof LogFileError) || error.code !== "LOCKED") throw error;
+    throw new RepairError(undefined, error.message, { cause: error });
+  }
 }
 
-function answer(session: Session, callId: string, content: string): void {
-  session.append("tool/result", { call_id: callId, content, is_error: true });
+function closeStep({ turn, step, chunks, running, notStarted }: OpenStep): ClosingEvent[] {
+  const closing: ClosingEvent[] = [];
+  // A stream cut before its message: keep what the user already saw, citing the chunks it came from.
+  const seen = assembleInterrupted(chunks.map((event) => event.data.chunk));
+  if (seen !== null) {
+    const { content, reasoning_content = null } = seen;
+    const chunk_ids = chunks.map((event) => event.id);
+    closing.push(close("assistant/message", { content, reasoning_content, tool_calls: [], chunk_ids, interrupted: true }));
+  }
+  if (running !== undefined) closing.push(answer(running.id, OUTCOME_UNKNOWN));
+  // A reply asking for several calls is logged before the first runs; a crash can leave later ones unstarted.
+  for (const call of notStarted) {
+    closing.push(close("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments }), answer(call.id, NOT_STARTED));
+  }
+  closing.push(close("step/end", { turn, step }));
+  return closing;
 }
 
-function dataAt<T extends "turn/start" | "step/start" | "tool/call">(events: readonly SessionEvent[], index: number, type: T) {
-  const event = events[index];
-  if (event === undefined || !isEventOfType(event, type)) throw new Error(`event #${index} is not ${type}`);
-  return event.data;
+function answer(callId: string, content: string): ClosingEvent {
+  return close("tool/result", { call_id: callId, content, is_error: true });
 }

@@ -1,22 +1,29 @@
-import { findLogProblems } from "../../chapters/05-session-log/invariants.ts";
+import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import {
   LogFileError,
+  NOT_STARTED,
+  OUTCOME_UNKNOWN,
   RepairError,
+  TURN_FINISHED,
+  TURN_INTERRUPTED,
+  type ClosingEvent,
   type LoadedLog,
   type ReadOptions,
-  type TornLine,
 } from "../../chapters/05-session-log/log-file-types.ts";
-import { lockLogFile } from "../../chapters/05-session-log/log-lock.ts";
-import { Session } from "../../chapters/05-session-log/session.ts";
-import { ReplayError, type SessionLog } from "../../chapters/05-session-log/session-types.ts";
+import { assertNoLiveWriter, lockLogFile } from "../../chapters/05-session-log/log-lock.ts";
+import { whereTheLoopStopped } from "../../chapters/05-session-log/loop-order.ts";
+import { assembleInterrupted } from "../../chapters/05-session-log/stream-assembler.ts";
+import type { Session } from "../../chapters/05-session-log/session.ts";
+import { type SessionLog } from "../../chapters/05-session-log/session-types.ts";
 import { todo } from "./todo.ts";
 
 // Given (chapters/05-session-log/log-file-types.ts): what reading gives back (LoadedLog, TornLine), the
-// options (ReadOptions), and the errors: LogFileError(code, source, line, detail, { cause }) and
-// RepairError(problems). Also imported above: the chapter's Session (Session.fromLog), ReplayError
-// (what fromLog throws) and findLogProblems (invariants.ts). node:fs is yours to add.
-// Also given, for the writer: lockLogFile(file) in chapters/05-session-log/log-lock.ts takes the file's
-// lock (one log, one writer, across processes) and returns the function that releases it.
+// options (ReadOptions), the errors LogFileError(code, source, line, detail, { cause }) and
+// RepairError(index, why), and what a repair says (TURN_INTERRUPTED, TURN_FINISHED, OUTCOME_UNKNOWN,
+// NOT_STARTED). Given for repair: whereTheLoopStopped (loop-order.ts) and assembleInterrupted
+// (stream-assembler.ts). Imported above with the chapter's pieces you will need; node:fs is yours to add.
+// Given for the writer: lockLogFile(file) (log-lock.ts) takes the file's lock (one log, one writer, across
+// processes) and returns the function that releases it.
 
 /**
  * Saves the session's log to `file` as it grows; returns the function that stops (closes the file and
@@ -30,7 +37,11 @@ export function attachLogFile(session: SessionLog, file: string): () => void {
   return todo("05.7", `attachLogFile: write the ${session.events.length} events logged so far to ${file}, then subscribe`);
 }
 
-/** Reads a log file into a Session: parseLogText of its bytes, with `source` set to the path. */
+/**
+ * Reads a log file into a Session: parseLogText of its bytes, with `source` set to the path. Only a regular
+ * file: anything else (a folder, /dev/zero, a FIFO) is LogFileError "NOT_A_FILE" before a byte is read
+ * (open with O_NONBLOCK, then fstat), and a file that cannot be opened is "UNREADABLE".
+ */
 export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog {
   return todo("05.7", `readLogFile: read ${file} as bytes and parse it (options: ${Object.keys(options).join(", ") || "none"})`);
 }
@@ -39,6 +50,8 @@ export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog 
  * JSONL (one event per line) or a JSON array of events → a Session (Session.fromLog), plus the torn last
  * line if a crash left one. A bad line before the last: LogFileError "BAD_LINE" with its line number.
  * An entry fromLog refuses: LogFileError "REPLAY", line = the ReplayError's index + 1, cause = the ReplayError.
+ * A UTF-8 byte order mark is skipped (`bom: true`), CRLF line ends reported (`crlf: true`); a UTF-16 file is
+ * "NOT_UTF8"; a file whose only line is torn is "NOTHING_READ", never an empty log.
  */
 export function parseLogText(input: string | Uint8Array, options: ReadOptions = {}): LoadedLog {
   return todo(
@@ -48,10 +61,20 @@ export function parseLogText(input: string | Uint8Array, options: ReadOptions = 
 }
 
 /**
- * Closes the last turn if a crash left it open, by appending to `session`, and returns `session`:
- * an is_error tool/result for each unanswered call, step/end for the open step, turn/end { reason: "error" }.
- * Use findLogProblems (chapters/05-session-log/invariants.ts) to find what is open.
+ * What repairLog appends to close the last turn, in order; [] when every turn is closed. Given:
+ * whereTheLoopStopped (chapters/05-session-log/loop-order.ts) says where the loop stopped, or which event
+ * it could not have written (then throw RepairError(index, why)). An open step gets an is_error tool/result
+ * for a running call, tool/call + tool/result for calls never started, and step/end; a stream cut before its
+ * message first gets assistant/message { ...assembleInterrupted(chunks), chunk_ids, interrupted: true }.
+ * Last, turn/end: reason "completed" (TURN_FINISHED) when the final answer was logged, else "interrupted".
+ * Given the `file`, first refuse (RepairError, index undefined) while a live writer holds it: assertNoLiveWriter
+ * (log-lock.ts) throws LogFileError "LOCKED" then.
  */
+export function closingEvents(events: readonly SessionEvent[], options: { readonly file?: string } = {}): ClosingEvent[] {
+  return todo("05.7", `closingEvents: find where the loop stopped in ${events.length} events (file: ${options.file ?? "none"})`);
+}
+
+/** Appends closingEvents(session.events) to `session`, and returns `session`. */
 export function repairLog(session: Session): Session {
-  return todo("05.7", `repairLog: find what a crash left open in ${session.events.length} events`);
+  return todo("05.7", `repairLog: close what a crash left open in ${session.events.length} events`);
 }

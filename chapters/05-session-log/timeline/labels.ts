@@ -18,6 +18,7 @@ export const labels = {
   toolError: ["工具出错", "tool error"],
   noResult: ["还没有结果", "no result yet"],
   problems: ["结构检查发现的问题", "Problems found by the structure check"],
+  account: ["读入与修复", "What was read, and what repair appends"],
   noProblems: ["结构检查：轮次与步骤都已闭合，每个工具调用都有结果", "structure check: turns and steps closed, every tool call answered"],
   stillOpen: ["运行中，尚未结束", "still running, not closed yet"],
   live: ["实时：事件提交后立即推送", "live: each event is pushed as it is committed"],

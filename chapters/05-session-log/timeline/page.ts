@@ -12,6 +12,8 @@ import { labels, type Bilingual } from "./labels.ts";
 export interface PageOptions {
   /** Says where the log came from, e.g. "scenario calculator (offline replay)" or a file name. */
   readonly source?: string;
+  /** What the log file held and what repair makes of it (log-account.ts), shown above the timeline. */
+  readonly account?: readonly Bilingual[];
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -77,6 +79,7 @@ function page(options: PageOptions, bodyAttributes: string, logElement: string):
 <header>
 <h1>${both(labels.title)}</h1>
 ${source}
+${account(options.account)}
 <p id="summary"></p>
 <p id="live" role="status"></p>
 <section id="problems" aria-live="polite"></section>
@@ -122,6 +125,13 @@ let style: string | undefined;
 function pageStyle(): string {
   style ??= readFileSync(path.join(here, "page.css"), "utf8");
   return style;
+}
+
+function account(lines: readonly Bilingual[] | undefined): string {
+  if (lines === undefined) return "";
+  // A line the same in both languages (an event's JSON) is shown once.
+  const items = lines.map((line) => `<li>${line[0] === line[1] ? `<code>${escapeHtml(line[0])}</code>` : both(line)}</li>`);
+  return `<section id="account"><h2>${both(labels.account)}</h2><ul>${items.join("")}</ul></section>`;
 }
 
 function both([zh, en]: Bilingual): string {
