@@ -63,9 +63,11 @@ describe("npm run demo -- --mine", spawns, () => {
   test.concurrent("with every learner file replaced by its answer, ②–④ are the plain demo's, under a banner saying all are yours", async () => {
     const mine = await demo(allAnswers);
     expect(mine.code).toBe(0);
-    expect(mine.lines[0]).toBe("你的：json.ts、session.ts、projection.ts、agent-loop.ts、message-cache.ts、log-file.ts；答案：（没有）");
+    expect(mine.lines[0]).toBe(
+      "你的：json.ts、session.ts、projection.ts、agent-loop.ts、message-cache.ts、log-file.ts、streamed-step.ts；答案：（没有）",
+    );
     expect(mine.lines[1]).toBe(
-      "Yours: json.ts, session.ts, projection.ts, agent-loop.ts, message-cache.ts, log-file.ts; the answers: none",
+      "Yours: json.ts, session.ts, projection.ts, agent-loop.ts, message-cache.ts, log-file.ts, streamed-step.ts; the answers: none",
     );
     expect(mine.lines[2]).toBe(plain.lines[0]); // then the demo's own first line
     for (const marker of ["=== ②", "=== ③", "=== ④"]) expect(section(mine.lines, marker)).toEqual(section(plain.lines, marker));
@@ -76,7 +78,7 @@ describe("npm run demo -- --mine", spawns, () => {
     const { "agent-loop.ts": _, ...rest } = allAnswers;
     const { code, lines, text } = await demo(rest);
     expect(lines[0]).toBe(
-      "你的：json.ts、session.ts、projection.ts、message-cache.ts、log-file.ts；答案：agent-loop.ts（练习步骤 05.5 还是桩）",
+      "你的：json.ts、session.ts、projection.ts、message-cache.ts、log-file.ts、streamed-step.ts；答案：agent-loop.ts（练习步骤 05.5 还是桩）",
     );
     expect(lines[1]).toContain("the answers: agent-loop.ts (step 05.5: still the stub)");
     expect(code).toBe(0);
@@ -118,7 +120,8 @@ describe("npm run demo -- --mine", spawns, () => {
         '  if (reply.tool_calls.length === 0) throw new TypeError("no calls");\n$&',
       ),
     );
-    const { code, text } = await demo({ ...allAnswers, "agent-loop.ts": file });
+    // --no-stream: the plain step logs the reply in agent-loop.ts itself (a streamed one, in streamed-step.ts).
+    const { code, text } = await demo({ ...allAnswers, "agent-loop.ts": file }, "--no-stream");
     expect(code).toBe(1);
     expect(text).toContain("=== 你的代码抛出了错误 / Your code threw ===");
     expect(text).toMatch(/你的 agent-loop\.ts（练习步骤 05\.5）在演示里抛出了错误，位置 .*agent-loop\.ts:\d+:\d+：/);

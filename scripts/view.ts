@@ -128,7 +128,9 @@ function loadLog(file: string, io: ViewIO): { session: Session; name: string; so
       account,
     };
   } catch (error) {
-    if (isSystemError(error)) throw new UsageError(explainSystemError(error, ["无法读入", "Cannot load"], file));
+    // A file the system would not open is said as every such refusal is (common/system-errors.ts).
+    const refusal = error instanceof LogFileError && error.code === "UNREADABLE" ? error.cause : error;
+    if (isSystemError(refusal)) throw new UsageError(explainSystemError(refusal, ["无法读入", "Cannot load"], file));
     // A LogFileError names the file (and the line) itself; its message may quote the file: shown, not obeyed.
     if (error instanceof LogFileError) throw new UsageError(`无法读入 / cannot load ${visible(messageOf(error))}`);
     throw error;

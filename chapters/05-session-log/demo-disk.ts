@@ -125,8 +125,10 @@ function load(
     for (const line of accountLines(account)) out(line);
     return { session: loaded.session, torn: loaded.torn !== undefined, closing: account.closing };
   } catch (error) {
-    if (isSystemError(error)) {
-      out(explainSystemError(error, ["无法读入", "Cannot load"], file));
+    // A file the system would not open is said as every such refusal is (common/system-errors.ts).
+    const refusal = error instanceof LogFileError && error.code === "UNREADABLE" ? error.cause : error;
+    if (isSystemError(refusal)) {
+      out(explainSystemError(refusal, ["无法读入", "Cannot load"], file));
       return null;
     }
     if (!(error instanceof LogFileError)) throw error;
