@@ -1,17 +1,19 @@
-// The record script end to end, as a maintainer runs it, against the loopback stand-in instead of
-// DeepSeek: it must write a usable fixture and never the key.
+// The record script end to end, against the loopback stand-in instead of DeepSeek: it must write a
+// usable fixture and never the key. Most tests call its `main` in this process (a tsx process costs
+// about 2 s of CPU); two (a good recording, an unknown name) run it as a program, as a maintainer
+// does, for the exit code and what goes to stdout and stderr.
 import { execFile } from "node:child_process";
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { fixturePath, isStreamed, loadFixture, type StreamedResponse } from "../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../fixtures/standin.ts";
 import { findScenario } from "../fixtures/scenarios.ts";
 import { replayScenario } from "../fixtures/test-helpers.ts";
-import { recordedMeta } from "./record.ts";
+import { main, recordedMeta } from "./record.ts";
 import { root } from "./steps.ts";
 
 const KEY = "sk-record-test-5f4e3d2c1b0a9988";
@@ -23,8 +25,23 @@ interface Run {
   readonly stderr: string;
 }
 
+/** Runs the script's `main` in this process, with only `env` as its environment; console output is captured. */
+async function record(args: readonly string[], env: Record<string, string>): Promise<Run> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const log = vi.spyOn(console, "log").mockImplementation((...parts: unknown[]) => void stdout.push(`${parts.join(" ")}\n`));
+  const error = vi.spyOn(console, "error").mockImplementation((...parts: unknown[]) => void stderr.push(`${parts.join(" ")}\n`));
+  try {
+    const code = await main(args, env);
+    return { code, stdout: stdout.join(""), stderr: stderr.join("") };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
+
 /** Runs the script in its own process (async, so the stand-in in this process can answer it). */
-function record(args: readonly string[], env: Record<string, string>): Promise<Run> {
+function recordAsProgram(args: readonly string[], env: Record<string, string>): Promise<Run> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
   return new Promise((resolve) => {
     execFile(tsx, ["scripts/record.ts", ...args], { cwd: root, env: { ...clean, ...env } }, (error, stdout, stderr) => {
@@ -91,12 +108,12 @@ function completion(content: string): string {
   });
 }
 
-// Each test starts a tsx process, which takes seconds on a busy machine.
+// A test that starts a tsx process takes seconds on a busy machine.
 describe("npm run record", { timeout: 60_000 }, () => {
   test("records a scenario as provenance recorded, without key or auth headers, and the file replays", async () => {
     standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("calculator") });
     const out = tempDir();
-    const run = await record(["calculator", "--out", out], {
+    const run = await recordAsProgram(["calculator", "--out", out], {
       DEEPSEEK_API_KEY: KEY,
       DEEPSEEK_BASE_URL: standIn.baseURL,
     });
@@ -297,7 +314,7 @@ describe("npm run record", { timeout: 60_000 }, () => {
   });
 
   test("an unknown scenario name exits 2 listing the known ones", async () => {
-    const run = await record(["no-such-scenario"], { DEEPSEEK_API_KEY: KEY });
+    const run = await recordAsProgram(["no-such-scenario"], { DEEPSEEK_API_KEY: KEY });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('unknown scenario "no-such-scenario"; known: calculator, direct-answer');
   });

@@ -215,7 +215,8 @@ function readRecordSettings(env: Env, outDir: string): Settings | number {
   return { ...settings, apiKey: settings.apiKey, outDir };
 }
 
-async function main(argv: readonly string[], env: Env): Promise<number> {
+/** The command, callable in process (the tests do): returns the exit code. */
+export async function main(argv: readonly string[], env: Env): Promise<number> {
   const args = readFlags(argv, COMMAND, { out: console.log, err: console.error });
   if (typeof args === "number") return args;
   const { values, positionals } = args;

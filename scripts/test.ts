@@ -9,12 +9,15 @@
 // even when the answers run has failures: a red run should still say how red.
 import pc from "picocolors";
 import { startVitest, type TestModule } from "vitest/node";
-import { checkExercises } from "./check-exercises.ts";
+import { checkExercises, runCheckProjects } from "./check-exercises.ts";
 import { CHROMIUM_HINT, findChromium } from "../chapters/05-session-log/timeline/chromium.ts";
 
+// Both runs at once: alone, each leaves a core idle while its last slow files finish. The check run
+// is silent, so the terminal shows the answers run as before, then the checks' verdicts.
+const checkRun = runCheckProjects();
 const answers = await runAnswers();
 console.log(`\n${pc.bold("Workbook checks: every exercise test fails on its stub, every decoy is caught")}\n`);
-const checks = await checkExercises(process.argv.includes("--fresh-clone"));
+const checks = await checkExercises(process.argv.includes("--fresh-clone"), checkRun);
 
 // The browser tests skip without Chromium; say so where it cannot be missed, never silently.
 if (findChromium() === undefined) console.log(pc.yellow(`\nBrowser tests skipped: no Chromium found. To run them, ${CHROMIUM_HINT}.`));
