@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { attachLogFile } from "../chapters/05-session-log/log-file.ts";
+import { attachLogFile } from "../chapters/05-session-log/disk/log-file.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
 import { median } from "./bench-lib.ts";
 

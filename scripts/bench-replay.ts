@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { SessionEvent } from "../chapters/05-session-log/events.ts";
-import { readLogFile } from "../chapters/05-session-log/log-file.ts";
+import { readLogFile } from "../chapters/05-session-log/disk/log-file.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
 import { median } from "./bench-lib.ts";
 

@@ -145,7 +145,7 @@ describe("npm run compare: the parts you write", () => {
     const step58 = findStep("05.8")!;
     const files = { ...filesOf(step58), mine: filesOf(step58).shippedStub };
     const text = plain(compareStep(step58, files));
-    expect(text).toMatch(/── assembleReply \(.*streamed-step\.ts:\d+ · chapters\/05-session-log\/stream-assembler\.ts:\d+\)/);
+    expect(text).toMatch(/── assembleReply \(.*streamed-step\.ts:\d+ · chapters\/05-session-log\/stream\/stream-assembler\.ts:\d+\)/);
     expect(text).not.toContain("the answer has no");
     expect(text).toMatch(/ {2}joinText +.*stream-assembler\.ts:\d+\n/);
   });

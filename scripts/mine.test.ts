@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { SessionEvent } from "../chapters/05-session-log/events.ts";
-import { eventLines, runInProcess, section } from "../chapters/05-session-log/demo-testing.ts";
+import { eventLines, runInProcess, section } from "../chapters/05-session-log/testing/demo-testing.ts";
 import { replayScenario } from "../fixtures/test-helpers.ts";
 import { classify } from "./progress.ts";
 import type { FileOutcome } from "./step-runner.ts";
@@ -41,7 +41,7 @@ function learnerLoop(change: (source: string) => string): string {
   const absolute = (from: string) => `from "${pathToFileURL(path.join(root, from)).href}/`;
   const source = readFileSync(path.join(chapterDir, "agent-loop.ts"), "utf8")
     .replaceAll('from "./', absolute("chapters/05-session-log"))
-    .replaceAll('from "../common/', absolute("chapters/common"));
+    .replaceAll('from "../common', absolute("chapters/common"));
   const file = path.join(dir, "agent-loop.ts");
   writeFileSync(file, change(source));
   return file;

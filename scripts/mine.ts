@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { register } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { runOnYourFiles, type NotDone, type YourFile } from "../chapters/05-session-log/demo-mine.ts";
+import { runOnYourFiles, type NotDone, type YourFile } from "../chapters/05-session-log/demo/mine.ts";
 import type { HookData } from "./mine-hook.ts";
 import type { StepStatus } from "./progress.ts";
 import type { FileOutcome } from "./step-runner.ts";

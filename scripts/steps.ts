@@ -9,11 +9,11 @@
 //   exercises/05-session-log/README.md  a section opening with <a id="step-05-N"></a> (guideAnchor)
 // The order learners take the steps is the book's (core), the book's 练习 (practice), then the
 // challenges past the book: `steps` is sorted so, whatever order the entries are written in.
-import { fileURLToPath } from "node:url";
 import path from "node:path";
+import { root } from "../chapters/common/root.ts";
 import { guideAnchor } from "../exercises/05-session-log/todo.ts";
 
-export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export { root };
 export const exercisesDir = path.join(root, "exercises/05-session-log");
 export const chapterDir = path.join(root, "chapters/05-session-log");
 export const solutionsDir = path.join(root, "solutions/05-session-log");
@@ -521,7 +521,7 @@ const entries: readonly Step[] = [
     bookSection: "5.3 节第 3 点、5.6 节、对照官方（subscribe 一行）",
     file: "log-file.ts",
     test: "05.7-log-on-disk.test.ts",
-    answerDir: chapterDir,
+    answerDir: path.join(chapterDir, "disk"),
     decoys: [
       {
         name: "log-file-skips-bad-lines",
@@ -608,7 +608,7 @@ const entries: readonly Step[] = [
     bookSection: "本章开头第 1 个问题（流式分片）、对照官方（agent-loop 一行）",
     file: "streamed-step.ts",
     test: "05.8-streamed-step.test.ts",
-    answerDir: chapterDir,
+    answerDir: path.join(chapterDir, "stream"),
     decoys: [
       {
         name: "stream-last-reasoning-delta",

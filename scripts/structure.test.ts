@@ -114,6 +114,18 @@ describe("the workbook's structure", () => {
     expect(givenButNotImported(source, stub, givable).sort()).toEqual(["JsonValueError", "MAX_JSON_DEPTH"]);
   });
 
+  test("no chapter file imports from scripts/: the chapter stands on its own, the workbook's tools build on it", () => {
+    const intoScripts = [...graph]
+      .filter(([file]) => relative(file).startsWith("chapters/"))
+      .flatMap(([file, targets]) =>
+        targets.filter((target) => relative(target).startsWith("scripts/")).map((target) => `${relative(file)} → ${relative(target)}`),
+      );
+    expect(
+      intoScripts,
+      "move what both need under chapters/ (chapters/common/root.ts holds the root), or the test beside the script it tests",
+    ).toEqual([]);
+  });
+
   test(`no file under chapters/ is over ${maxLines} lines`, () => {
     const chapterFiles = files.filter((file) => relative(file).startsWith("chapters/"));
     const lengths = new Map(chapterFiles.map((file) => [relative(file), readFileSync(file, "utf8").split("\n").length - 1]));

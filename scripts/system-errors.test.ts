@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters as plain } from "node:util";
 import { afterAll, describe, expect, test, vi } from "vitest";
-import { runInProcess, spawnDemo, tsx } from "../chapters/05-session-log/demo-testing.ts";
+import { runInProcess, spawnDemo, tsx } from "../chapters/05-session-log/testing/demo-testing.ts";
 import { startStandIn } from "../fixtures/standin.ts";
 import { runMain } from "./learner.ts";
 import { root } from "./steps.ts";

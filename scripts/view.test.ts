@@ -3,14 +3,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { replayScenario } from "../fixtures/test-helpers.ts";
-import { embeddedLog } from "../chapters/05-session-log/timeline/page-testing.ts";
+import { embeddedLog } from "../chapters/05-session-log/testing/page-testing.ts";
 import { LARGE_PAGE_EVENTS } from "../chapters/05-session-log/timeline/page.ts";
 import { UsageError } from "./learner.ts";
 import { viewCommand } from "./view.ts";
-import { runInProcess } from "../chapters/05-session-log/demo-testing.ts";
-import { accountLines, accountOfLog } from "../chapters/05-session-log/log-account.ts";
-import { readLogFile } from "../chapters/05-session-log/log-file.ts";
-import { TURN_FINISHED } from "../chapters/05-session-log/log-file-types.ts";
+import { runInProcess } from "../chapters/05-session-log/testing/demo-testing.ts";
+import { accountLines, accountOfLog } from "../chapters/05-session-log/disk/log-account.ts";
+import { readLogFile } from "../chapters/05-session-log/disk/log-file.ts";
+import { TURN_FINISHED } from "../chapters/05-session-log/disk/log-file-types.ts";
+import { Session } from "../chapters/05-session-log/session.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "view-"));
 
@@ -77,6 +78,17 @@ describe("the command line", () => {
 });
 
 describe("npm run view -- --load FILE", () => {
+  it("a page never overwrites the log it loads: --load F --out F is a usage error (exit 2), the log as it was", async () => {
+    const file = path.join(dir, "keep.jsonl");
+    writeFileSync(file, `${JSON.stringify(new Session().append("turn/start", { turn: 1 }))}\n`);
+    const before = readFileSync(file);
+    const said: string[] = [];
+    const code = await viewCommand(["--load", file, "--out", file], { out: (line) => said.push(line), env: {} });
+    expect(code).toBe(2);
+    expect(said.join("\n")).toContain("用法错误 / Usage error: --out");
+    expect(readFileSync(file)).toEqual(before);
+  });
+
   it("draws a saved log (a JSON array of events) exactly as it was saved", async () => {
     const { events } = (await replayScenario("tool-error")).session;
     const file = path.join(dir, "saved.json");
@@ -119,7 +131,9 @@ describe("npm run view -- --load FILE", () => {
     const notJson = path.join(dir, "torn.json");
     writeFileSync(notJson, '[{"id": 0,');
     await expect(view("--load", notJson)).rejects.toThrow(new RegExp(`^无法读入 / cannot load ${notJson}: .*JSON`));
-    await expect(view("--load", path.join(dir, "missing.json"))).rejects.toThrow(/cannot load .*missing\.json: cannot open it \(ENOENT/);
+    await expect(view("--load", path.join(dir, "missing.json"))).rejects.toThrow(
+      /Cannot load .*missing\.json: it does not exist .*\(ENOENT\)$/,
+    );
   });
 });
 

@@ -11,7 +11,7 @@ import { messageOf, runToolCall, toolSpec, type Tool } from "../common/tools.ts"
 import { AgentRunError, type RunAgentOptions } from "./loop-types.ts";
 import { Session } from "./session.ts";
 import type { SessionLog } from "./session-types.ts";
-import { streamReply } from "./streamed-step.ts";
+import { streamReply } from "./stream/streamed-step.ts";
 
 export async function runAgent({
   client,

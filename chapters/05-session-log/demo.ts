@@ -22,13 +22,13 @@ import type { SessionEvent } from "./events.ts";
 import { AgentRunError } from "./loop-types.ts";
 import { Session } from "./session.ts";
 import { largePageNote, writeTimelinePage } from "./timeline/page.ts";
-import { formatEvent, formatLog, formatMessage } from "./demo-format.ts";
-import { budgetSpent, explainLostLog, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo-explain.ts";
-import { DISK_FLAGS, interruptedNote, openSession, planDisk, savedNote } from "./demo-disk.ts";
-import { explainYourThrow, replayDifference, tellYourThrow, yourFilesBanner, yourFilesInPlay, yourFilesSentIt } from "./demo-mine.ts";
-import { connect, endQuietlyWhenPipeCloses, goesLive, REPLAY_MS } from "./demo-setup.ts";
-import { subscriberView } from "./demo-stream.ts";
-import { refuseOutput } from "./output-file.ts";
+import { formatEvent, formatLog, formatMessage } from "./demo/format.ts";
+import { budgetSpent, explainLostLog, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo/explain.ts";
+import { DISK_FLAGS, interruptedNote, openSession, planDisk, savedNote } from "./demo/disk.ts";
+import { explainYourThrow, replayDifference, tellYourThrow, yourFilesBanner, yourFilesInPlay, yourFilesSentIt } from "./demo/mine.ts";
+import { connect, endQuietlyWhenPipeCloses, goesLive, REPLAY_MS } from "./demo/setup.ts";
+import { subscriberView } from "./demo/stream.ts";
+import { refuseOutput } from "./demo/output-file.ts";
 
 /** The demo's command line: one line per flag, which parseArgs reads and `--help` lists. */
 const COMMAND = {

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { http, HttpResponse } from "msw";
-import { assembleReply } from "../05-session-log/stream-assembler.ts";
+import { assembleReply } from "../05-session-log/stream/stream-assembler.ts";
 import type { StreamChunk } from "../05-session-log/events.ts";
 import { streamedReplyArb } from "../../exercises/05-session-log/stream-arbitraries.ts";
 import { DeepSeekClient, DeepSeekError, type ChatRequest } from "./deepseek.ts";

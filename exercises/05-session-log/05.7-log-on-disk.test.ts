@@ -11,8 +11,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { findLogProblems } from "../../chapters/05-session-log/invariants.ts";
-import { LogFileError, RepairError, TURN_FINISHED, TURN_INTERRUPTED } from "../../chapters/05-session-log/log-file-types.ts";
-import { whereTheLoopStopped } from "../../chapters/05-session-log/loop-order.ts";
+import { LogFileError, RepairError, TURN_FINISHED, TURN_INTERRUPTED } from "../../chapters/05-session-log/disk/log-file-types.ts";
+import { whereTheLoopStopped } from "../../chapters/05-session-log/disk/loop-order.ts";
 import { Session } from "../../chapters/05-session-log/session.ts";
 import { ReplayError } from "../../chapters/05-session-log/session-types.ts";
 import type { SessionEvent, StreamChunk } from "../../chapters/05-session-log/events.ts";
@@ -83,7 +83,7 @@ function logFileError(action: () => unknown): LogFileError {
   try {
     action();
   } catch (error) {
-    expect(error, "expected a LogFileError (chapters/05-session-log/log-file-types.ts)").toBeInstanceOf(LogFileError);
+    expect(error, "expected a LogFileError (chapters/05-session-log/disk/log-file-types.ts)").toBeInstanceOf(LogFileError);
     return error as LogFileError;
   }
   throw new Error("expected a LogFileError, but nothing was thrown");
@@ -397,7 +397,7 @@ describe("repairLog: closing what a crash left open, by appending only", () => {
     try {
       repairLog(session);
     } catch (error) {
-      expect(error, "expected a RepairError (chapters/05-session-log/log-file-types.ts)").toBeInstanceOf(RepairError);
+      expect(error, "expected a RepairError (chapters/05-session-log/disk/log-file-types.ts)").toBeInstanceOf(RepairError);
       return error as RepairError;
     }
     throw new Error("expected repairLog to refuse this log with a RepairError, but it appended to it");

@@ -9,15 +9,16 @@ import {
   type ClosingEvent,
   type LoadedLog,
   type ReadOptions,
-} from "../../chapters/05-session-log/log-file-types.ts";
-import { assertNoLiveWriter, lockLogFile } from "../../chapters/05-session-log/log-lock.ts";
-import { whereTheLoopStopped } from "../../chapters/05-session-log/loop-order.ts";
-import { assembleInterrupted } from "../../chapters/05-session-log/stream-assembler.ts";
+  type TornLine,
+} from "../../chapters/05-session-log/disk/log-file-types.ts";
+import { assertNoLiveWriter, lockLogFile } from "../../chapters/05-session-log/disk/log-lock.ts";
+import { whereTheLoopStopped } from "../../chapters/05-session-log/disk/loop-order.ts";
+import { assembleInterrupted } from "../../chapters/05-session-log/stream/stream-assembler.ts";
 import type { Session } from "../../chapters/05-session-log/session.ts";
 import { type SessionLog } from "../../chapters/05-session-log/session-types.ts";
 import { todo } from "./todo.ts";
 
-// Given (chapters/05-session-log/log-file-types.ts): what reading gives back (LoadedLog, TornLine), the
+// Given (chapters/05-session-log/disk/log-file-types.ts): what reading gives back (LoadedLog, TornLine), the
 // options (ReadOptions), the errors LogFileError(code, source, line, detail, { cause }) and
 // RepairError(index, why), and what a repair says (TURN_INTERRUPTED, TURN_FINISHED, OUTCOME_UNKNOWN,
 // NOT_STARTED). Given for repair: whereTheLoopStopped (loop-order.ts) and assembleInterrupted
@@ -62,7 +63,7 @@ export function parseLogText(input: string | Uint8Array, options: ReadOptions = 
 
 /**
  * What repairLog appends to close the last turn, in order; [] when every turn is closed. Given:
- * whereTheLoopStopped (chapters/05-session-log/loop-order.ts) says where the loop stopped, or which event
+ * whereTheLoopStopped (chapters/05-session-log/disk/loop-order.ts) says where the loop stopped, or which event
  * it could not have written (then throw RepairError(index, why)). An open step gets an is_error tool/result
  * for a running call, tool/call + tool/result for calls never started, and step/end; a stream cut before its
  * message first gets assistant/message { ...assembleInterrupted(chunks), chunk_ids, interrupted: true }.

@@ -3,9 +3,9 @@
 // session acknowledged may not be in the file yet.
 import { appendFile } from "node:fs";
 import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
-import * as answer from "../../chapters/05-session-log/log-file.ts";
+import * as answer from "../../chapters/05-session-log/disk/log-file.ts";
 
-export * from "../../chapters/05-session-log/log-file.ts";
+export * from "../../chapters/05-session-log/disk/log-file.ts";
 
 export function attachLogFile(session: SessionLog, file: string): () => void {
   answer.attachLogFile(session, file)(); // the same check of the file, and the events so far

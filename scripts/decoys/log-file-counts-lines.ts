@@ -1,11 +1,11 @@
 // Decoy for step 05.7: before appending, the writer only checks that the file has as many lines as
 // the session has events. Another session's log of the same length passes, and the two logs are mixed.
 import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
-import { LogFileError } from "../../chapters/05-session-log/log-file-types.ts";
+import { LogFileError } from "../../chapters/05-session-log/disk/log-file-types.ts";
 import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
-import * as answer from "../../chapters/05-session-log/log-file.ts";
+import * as answer from "../../chapters/05-session-log/disk/log-file.ts";
 
-export * from "../../chapters/05-session-log/log-file.ts";
+export * from "../../chapters/05-session-log/disk/log-file.ts";
 
 export function attachLogFile(session: SessionLog, file: string): () => void {
   const held = existsSync(file) ? readFileSync(file, "utf8").split("\n").length - 1 : 0;

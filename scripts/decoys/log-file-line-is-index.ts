@@ -1,11 +1,11 @@
 // Decoy for step 05.7: the ReplayError's event index is reported as the line number. Events count
 // from 0 and lines from 1, so the message points at the line before the broken one.
 import { readFileSync } from "node:fs";
-import { LogFileError, type LoadedLog, type ReadOptions } from "../../chapters/05-session-log/log-file-types.ts";
+import { LogFileError, type LoadedLog, type ReadOptions } from "../../chapters/05-session-log/disk/log-file-types.ts";
 import { ReplayError } from "../../chapters/05-session-log/session-types.ts";
-import * as answer from "../../chapters/05-session-log/log-file.ts";
+import * as answer from "../../chapters/05-session-log/disk/log-file.ts";
 
-export * from "../../chapters/05-session-log/log-file.ts";
+export * from "../../chapters/05-session-log/disk/log-file.ts";
 
 export function parseLogText(input: string | Uint8Array, options: ReadOptions = {}): LoadedLog {
   try {

@@ -2,9 +2,9 @@
 // Two sessions attached to the same (new) file both pass that check, and their events interleave.
 import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
 import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
-import * as answer from "../../chapters/05-session-log/log-file.ts";
+import * as answer from "../../chapters/05-session-log/disk/log-file.ts";
 
-export * from "../../chapters/05-session-log/log-file.ts";
+export * from "../../chapters/05-session-log/disk/log-file.ts";
 
 export function attachLogFile(session: SessionLog, file: string): () => void {
   answer.attachLogFile(session, file)(); // checks the file and writes the events so far

@@ -2,10 +2,10 @@
 // checks the file and stops at its first failure, yet nothing keeps a second writer out, so two runs
 // on one log race each other (and a repair can "close" a turn that another process is still running).
 import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
-import { LogFileError } from "../../chapters/05-session-log/log-file-types.ts";
+import { LogFileError } from "../../chapters/05-session-log/disk/log-file-types.ts";
 import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
 
-export * from "../../chapters/05-session-log/log-file.ts";
+export * from "../../chapters/05-session-log/disk/log-file.ts";
 
 const line = (event: unknown) => Buffer.from(`${JSON.stringify(event)}\n`);
 

@@ -3,10 +3,10 @@
 // reply asked for gets "closed" too, and the damage is hidden under a tidy turn/end.
 import { isEventOfType } from "../../chapters/05-session-log/events.ts";
 import { findLogProblems } from "../../chapters/05-session-log/invariants.ts";
-import { OUTCOME_UNKNOWN, TURN_INTERRUPTED } from "../../chapters/05-session-log/log-file-types.ts";
+import { OUTCOME_UNKNOWN, TURN_INTERRUPTED } from "../../chapters/05-session-log/disk/log-file-types.ts";
 import type { Session } from "../../chapters/05-session-log/session.ts";
 
-export * from "../../chapters/05-session-log/log-file.ts";
+export * from "../../chapters/05-session-log/disk/log-file.ts";
 
 export function repairLog(session: Session): Session {
   const events = session.events;

@@ -4,7 +4,7 @@
 import { findLogProblems } from "../../chapters/05-session-log/invariants.ts";
 import { Session } from "../../chapters/05-session-log/session.ts";
 
-export * from "../../chapters/05-session-log/log-file.ts";
+export * from "../../chapters/05-session-log/disk/log-file.ts";
 
 export function repairLog(session: Session): Session {
   const events = session.events;

@@ -2,11 +2,11 @@
 // (or never started) when the crash came gets no result. The structure check still reports it, and the
 // next request to DeepSeek would carry a tool call without its tool message (a 400).
 import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
-import type { ClosingEvent } from "../../chapters/05-session-log/log-file-types.ts";
-import { closingEvents as answersClosingEvents } from "../../chapters/05-session-log/log-file.ts";
+import type { ClosingEvent } from "../../chapters/05-session-log/disk/log-file-types.ts";
+import { closingEvents as answersClosingEvents } from "../../chapters/05-session-log/disk/log-file.ts";
 import type { Session } from "../../chapters/05-session-log/session.ts";
 
-export * from "../../chapters/05-session-log/log-file.ts";
+export * from "../../chapters/05-session-log/disk/log-file.ts";
 
 export function closingEvents(events: readonly SessionEvent[], options: { readonly file?: string } = {}): ClosingEvent[] {
   // DECOY: the calls' tool/call and tool/result are left out.

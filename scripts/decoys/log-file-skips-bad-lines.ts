@@ -2,10 +2,10 @@
 // allowing that only for the last line. A damaged file loads "fine", with events silently missing
 // (or fails later with an id gap that no longer says which line was bad).
 import { readFileSync } from "node:fs";
-import type { LoadedLog, ReadOptions } from "../../chapters/05-session-log/log-file-types.ts";
-import * as answer from "../../chapters/05-session-log/log-file.ts";
+import type { LoadedLog, ReadOptions } from "../../chapters/05-session-log/disk/log-file-types.ts";
+import * as answer from "../../chapters/05-session-log/disk/log-file.ts";
 
-export * from "../../chapters/05-session-log/log-file.ts";
+export * from "../../chapters/05-session-log/disk/log-file.ts";
 
 function parses(line: string): boolean {
   try {

@@ -2,9 +2,9 @@
 // file, but the session's owner never hears of it: the run goes on calling the model and reports the
 // log as saved. Containment (one listener's failure does not break the others) turned into silence.
 import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
-import * as answer from "../../chapters/05-session-log/log-file.ts";
+import * as answer from "../../chapters/05-session-log/disk/log-file.ts";
 
-export * from "../../chapters/05-session-log/log-file.ts";
+export * from "../../chapters/05-session-log/disk/log-file.ts";
 
 export function attachLogFile(session: SessionLog, file: string): () => void {
   const quiet: SessionLog = {

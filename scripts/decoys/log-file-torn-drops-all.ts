@@ -1,11 +1,11 @@
 // Decoy for step 05.7: a torn last line makes the reader give up on the whole file. The crash cost
 // one half-written event; this reader throws away every good event before it too.
 import { readFileSync } from "node:fs";
-import type { LoadedLog, ReadOptions } from "../../chapters/05-session-log/log-file-types.ts";
-import * as answer from "../../chapters/05-session-log/log-file.ts";
+import type { LoadedLog, ReadOptions } from "../../chapters/05-session-log/disk/log-file-types.ts";
+import * as answer from "../../chapters/05-session-log/disk/log-file.ts";
 import { Session } from "../../chapters/05-session-log/session.ts";
 
-export * from "../../chapters/05-session-log/log-file.ts";
+export * from "../../chapters/05-session-log/disk/log-file.ts";
 
 export function parseLogText(input: string | Uint8Array, options: ReadOptions = {}): LoadedLog {
   const loaded = answer.parseLogText(input, options);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StreamChunk } from "../events.ts";
 import { Session } from "../session.ts";
 import { startLiveServer } from "./live-server.ts";
-import { browserSuite, chromiumPath, launch, openStaticPage, watchedPage } from "./page-testing.ts";
+import { browserSuite, chromiumPath, launch, openStaticPage, watchedPage } from "../testing/page-testing.ts";
 
 const chunk = (session: Session, attempt: number, value: StreamChunk) =>
   session.append("assistant/chunk", { turn: 1, step: 1, attempt, chunk: value }).id;

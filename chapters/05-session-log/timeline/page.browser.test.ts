@@ -4,7 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { replayScenario } from "../../../fixtures/test-helpers.ts";
 import { Session } from "../session.ts";
-import { browserSuite, chromiumPath, launch, openStaticPage, screenshot, watchedPage } from "./page-testing.ts";
+import { browserSuite, chromiumPath, launch, openStaticPage, screenshot, watchedPage } from "../testing/page-testing.ts";
 
 const count = (page: Page, selector: string) => page.locator(selector).count();
 const attributes = (page: Page, selector: string, name: string) =>

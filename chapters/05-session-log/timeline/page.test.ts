@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { Session } from "../session.ts";
 import { renderLivePage, renderTimelinePage } from "./page.ts";
-import { embeddedLog } from "./page-testing.ts";
+import { embeddedLog } from "../testing/page-testing.ts";
 
 function sessionSaying(...contents: string[]): Session {
   const session = new Session({ clock: () => 0 });

@@ -5,8 +5,8 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
-import { root } from "../../scripts/steps.ts";
-import { main, type DemoIO } from "./demo.ts";
+import { root } from "../../common/root.ts";
+import { main, type DemoIO } from "../demo.ts";
 
 export const tsx = path.join(root, "node_modules/.bin/tsx");
 

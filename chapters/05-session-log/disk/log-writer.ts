@@ -12,10 +12,10 @@
 //     most the chunks written since the last flushed event, and a message is never on disk without the
 //     chunks it was built from: they come before it, and the flush that saves it saves them too.
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
-import type { SessionEvent } from "./events.ts";
+import type { SessionEvent } from "../events.ts";
 import { LogFileError, LogWriteError, type WriterStop } from "./log-file-types.ts";
 import { lockLogFile, type LockOptions } from "./log-lock.ts";
-import type { SessionLog } from "./session-types.ts";
+import type { SessionLog } from "../session-types.ts";
 import { lineOf } from "./jsonl.ts";
 
 /** At most this many chunk events wait in memory for the next write; a crash can lose them. */

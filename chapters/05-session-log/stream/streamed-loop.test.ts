@@ -3,22 +3,22 @@
 // findLogProblems accepts and that the next turn can go on from.
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { calculator } from "../common/calculator.ts";
-import type { ChatClient, ChatRequest } from "../common/deepseek.ts";
-import type { AssistantMessage, Message } from "../common/messages.ts";
+import { calculator } from "../../common/calculator.ts";
+import type { ChatClient, ChatRequest } from "../../common/deepseek.ts";
+import type { AssistantMessage, Message } from "../../common/messages.ts";
 import {
   contentChunksArb,
   ScriptedStreamClient,
   simpleStream,
   streamArb,
   type ScriptedStream,
-} from "../../exercises/05-session-log/stream-arbitraries.ts";
-import { runAgent } from "./agent-loop.ts";
-import type { SessionEvent, StreamChunk } from "./events.ts";
-import { findLogProblems } from "./invariants.ts";
-import { AgentRunError } from "./loop-types.ts";
-import { Session } from "./session.ts";
-import type { SessionLog } from "./session-types.ts";
+} from "../../../exercises/05-session-log/stream-arbitraries.ts";
+import { runAgent } from "../agent-loop.ts";
+import type { SessionEvent, StreamChunk } from "../events.ts";
+import { findLogProblems } from "../invariants.ts";
+import { AgentRunError } from "../loop-types.ts";
+import { Session } from "../session.ts";
+import type { SessionLog } from "../session-types.ts";
 
 const callReply: AssistantMessage = {
   role: "assistant",

@@ -15,7 +15,7 @@
 //   step/end {turn: n, step: s}.
 // turn/end follows a step/end. A turn cut before its first step can only be closed by repair, which
 // says so with reason "interrupted", so that reason may also come where no step is open.
-import { isEventOfType, type EventData, type SessionEvent } from "./events.ts";
+import { isEventOfType, type EventData, type SessionEvent } from "../events.ts";
 
 type Message = EventData<"assistant/message">;
 type Call = Message["tool_calls"][number];

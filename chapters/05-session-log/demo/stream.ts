@@ -2,10 +2,10 @@
 // each would bury the story, so the subscriber shows their text as it grows instead — the model's
 // reasoning dim and labelled, the answer plain — and then one line for the run of chunks, the same
 // line ② prints. Every other event gets its own line, as in the book.
-import { visible } from "../common/text.ts";
+import { visible } from "../../common/text.ts";
 import type { Colors } from "picocolors/types";
-import { formatChunkRun } from "./demo-format.ts";
-import { isEventOfType, type SessionEvent, type StreamChunk } from "./events.ts";
+import { formatChunkRun } from "./format.ts";
+import { isEventOfType, type SessionEvent, type StreamChunk } from "../events.ts";
 
 export interface SubscriberIO {
   /** Prints whole lines. */

@@ -5,10 +5,10 @@
 // calculator reply the step logs:
 //   step/start, assistant/chunk × n, assistant/message { …, chunk_ids }, tool/call, tool/result, step/end
 // A stream that ends early still leaves what the user saw: `assistant/message { interrupted: true }`.
-import { toolCallOf, type AssistantMessage } from "../common/messages.ts";
-import type { StreamChunk } from "./events.ts";
-import type { StreamedCall } from "./loop-types.ts";
-import type { SessionLog } from "./session-types.ts";
+import { toolCallOf, type AssistantMessage } from "../../common/messages.ts";
+import type { StreamChunk } from "../events.ts";
+import type { StreamedCall } from "../loop-types.ts";
+import type { SessionLog } from "../session-types.ts";
 import { assembleInterrupted, assembleReply } from "./stream-assembler.ts";
 
 // The learner's 05.8 file holds both halves: the assembler (answered in stream-assembler.ts, which the

@@ -1,12 +1,12 @@
 // What the demo says when a run does not go as the book's: one explanation per kind of failure and
 // per refused setting, Chinese first with the English beside it, and commands a learner can copy.
 import { describe, expect, test } from "vitest";
-import { DeepSeekError, type DeepSeekErrorKind } from "../common/deepseek.ts";
-import { DeepSeekConfigError, MissingApiKeyError } from "../common/settings.ts";
-import { AgentRunError } from "./loop-types.ts";
-import { formatMessage } from "./demo-format.ts";
-import { explain, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo-explain.ts";
-import { Session } from "./session.ts";
+import { DeepSeekError, type DeepSeekErrorKind } from "../../common/deepseek.ts";
+import { DeepSeekConfigError, MissingApiKeyError } from "../../common/settings.ts";
+import { AgentRunError } from "../loop-types.ts";
+import { formatMessage } from "./format.ts";
+import { explain, explainSetting, explainTrouble, structureCheck, type Explanation } from "./explain.ts";
+import { Session } from "../session.ts";
 
 const failure = (error: unknown) => new AgentRunError("turn 1 failed", new Session(), { cause: error });
 const kinds: readonly [DeepSeekErrorKind, number | undefined][] = [

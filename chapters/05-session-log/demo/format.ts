@@ -1,9 +1,9 @@
 // How the demo prints the log: ② one line per event, ③ one entry per message, as the book shows them.
 // A streamed reply logs hundreds of chunk events; ② folds each run of them into one line that says
 // how many there were and what they carried.
-import type { Message } from "../common/messages.ts";
-import { clip } from "../common/text.ts";
-import { isEventOfType, type SessionEvent, type StreamChunk } from "./events.ts";
+import type { Message } from "../../common/messages.ts";
+import { clip } from "../../common/text.ts";
+import { isEventOfType, type SessionEvent, type StreamChunk } from "../events.ts";
 
 // ── ② one line per event: #id  type  data ────────────────────────────────────────────────────
 

@@ -7,16 +7,15 @@ import path from "node:path";
 import fc from "fast-check";
 import { z } from "zod";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { viewCommand } from "../../scripts/view.ts";
-import { runAgent } from "./agent-loop.ts";
-import { runInProcess } from "./demo-testing.ts";
-import type { SessionEvent } from "./events.ts";
+import { runAgent } from "../agent-loop.ts";
+import { runInProcess } from "../testing/demo-testing.ts";
+import type { SessionEvent } from "../events.ts";
 import { LogWriteError } from "./log-file-types.ts";
 import { CHUNK_GROUP, attachLogFile } from "./log-writer.ts";
-import { AgentRunError } from "./loop-types.ts";
-import { refuseOutput } from "./output-file.ts";
-import { Session } from "./session.ts";
-import { writeTimelinePage } from "./timeline/page.ts";
+import { AgentRunError } from "../loop-types.ts";
+import { refuseOutput } from "../demo/output-file.ts";
+import { Session } from "../session.ts";
+import { writeTimelinePage } from "../timeline/page.ts";
 
 let dir = "";
 beforeEach(() => {
@@ -128,14 +127,5 @@ describe("a page never overwrites a log (output-file.ts)", () => {
     expect(() => readFileSync(file), "nothing written, not even the log").toThrow(/ENOENT/);
   });
 
-  test("view --load F --out F is a usage error (exit 2) and leaves the log as it was", async () => {
-    const file = path.join(dir, "keep.jsonl");
-    writeFileSync(file, jsonl([new Session().append("turn/start", { turn: 1 })]));
-    const before = readFileSync(file);
-    const said: string[] = [];
-    const code = await viewCommand(["--load", file, "--out", file], { out: (line) => said.push(line), env: {} });
-    expect(code).toBe(2);
-    expect(said.join("\n")).toContain("用法错误 / Usage error: --out");
-    expect(readFileSync(file)).toEqual(before);
-  });
+  // view --load F --out F: scripts/view.test.ts ("a page never overwrites the log it loads").
 });

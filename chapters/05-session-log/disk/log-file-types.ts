@@ -1,9 +1,9 @@
 // What the log on disk promises, apart from how log-file.ts keeps the promise: what reading a file
 // gives back, what a torn last line is, and the errors for a file or a log that cannot be trusted.
 // The workbook gives these to the learner in step 05.7, and the timeline page reads logs through them.
-import type { EventData } from "./events.ts";
-import type { Session } from "./session.ts";
-import type { SessionOptions } from "./session-types.ts";
+import type { EventData } from "../events.ts";
+import type { Session } from "../session.ts";
+import type { SessionOptions } from "../session-types.ts";
 
 /**
  * The last line of a JSONL log that a crash cut short, dropped by the reader. `unterminated`: no

@@ -6,9 +6,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
-import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
-import { startStandIn, type StandIn } from "../../fixtures/standin.ts";
-import { runInProcess } from "./demo-testing.ts";
+import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
+import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
+import { runInProcess } from "../testing/demo-testing.ts";
 
 // Mixed case and no words, so that no piece of it turns up anywhere by chance.
 const KEY = "sk-Zq9Xw2Vr7Lp4Kt8Hm3Jn6Bc1";

@@ -3,11 +3,11 @@
 // Two ways to assemble:
 //   assembleReply        the stream finished: exactly the message a non-streamed call returns;
 //   assembleInterrupted  the stream stopped early: only what the user already saw, or null.
-import type { AssistantMessage, ToolCall } from "../common/messages.ts";
-import type { StreamChunk } from "./events.ts";
-import { StreamAssemblyError } from "./loop-types.ts";
+import type { AssistantMessage, ToolCall } from "../../common/messages.ts";
+import type { StreamChunk } from "../events.ts";
+import { StreamAssemblyError } from "../loop-types.ts";
 
-export { StreamAssemblyError } from "./loop-types.ts";
+export { StreamAssemblyError } from "../loop-types.ts";
 
 /**
  * The message a finished stream carries. Text and reasoning are the concatenation of their chunks (null

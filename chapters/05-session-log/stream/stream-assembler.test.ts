@@ -2,8 +2,8 @@
 // interrupted one keeps only what the user saw.
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { contentChunksArb, streamedReplyArb } from "../../exercises/05-session-log/stream-arbitraries.ts";
-import type { StreamChunk } from "./events.ts";
+import { contentChunksArb, streamedReplyArb } from "../../../exercises/05-session-log/stream-arbitraries.ts";
+import type { StreamChunk } from "../events.ts";
 import { assembleInterrupted, assembleReply, StreamAssemblyError } from "./stream-assembler.ts";
 
 const text = (t: string): StreamChunk => ({ kind: "text", text: t });

@@ -7,11 +7,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { once } from "node:events";
 import { describe, expect, test } from "vitest";
-import { root } from "../../scripts/steps.ts";
-import { compactJson } from "./demo-format.ts";
-import { ROUND_TRIP } from "../../fixtures/test-helpers.ts";
-import { embeddedLog } from "./timeline/page-testing.ts";
-import { eventLines, messageLines, runInProcess, section, spawnDemo, tsx } from "./demo-testing.ts";
+import { root } from "../../common/root.ts";
+import { compactJson } from "./format.ts";
+import { ROUND_TRIP } from "../../../fixtures/test-helpers.ts";
+import { embeddedLog } from "../testing/page-testing.ts";
+import { eventLines, messageLines, runInProcess, section, spawnDemo, tsx } from "../testing/demo-testing.ts";
 
 const KEY = "sk-demo-test-key-7a6b5c4d3e2f";
 const SECTIONS = ["=== ① 订阅者视角 / Subscriber view ===", "=== ② ", "=== ③ ", "=== ④ "];

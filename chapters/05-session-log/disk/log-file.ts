@@ -6,7 +6,7 @@
 // The format: line n (from 1) is `JSON.stringify(event #n-1)` followed by "\n", in id order, UTF-8.
 // JSON.stringify escapes every newline inside a string, so an event is always exactly one line.
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs";
-import type { EventData, SessionEvent } from "./events.ts";
+import type { EventData, SessionEvent } from "../events.ts";
 import { whereTheLoopStopped, type OpenStep } from "./loop-order.ts";
 import {
   LogFileError,
@@ -21,9 +21,9 @@ import {
   type TornLine,
 } from "./log-file-types.ts";
 import { assertNoLiveWriter } from "./log-lock.ts";
-import { assembleInterrupted } from "./stream-assembler.ts";
-import { Session } from "./session.ts";
-import { ReplayError } from "./session-types.ts";
+import { assembleInterrupted } from "../stream/stream-assembler.ts";
+import { Session } from "../session.ts";
+import { ReplayError } from "../session-types.ts";
 import { decode, parseLine, startsWithBom, startsWithBracket, UTF8_BOM, utf16Bom } from "./jsonl.ts";
 
 // ── writing: persistence is just a subscriber (log-writer.ts, with its lock in log-lock.ts) ────────

@@ -5,12 +5,12 @@
 // were in play. The chapter never imports a learner's file itself.
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { DeepSeekError } from "../common/deepseek.ts";
-import type { Message } from "../common/messages.ts";
-import type { Env } from "../common/settings.ts";
-import { clip, scrubKey } from "../common/text.ts";
-import type { Explanation } from "./demo-explain.ts";
-import { AgentRunError } from "./loop-types.ts";
+import { DeepSeekError } from "../../common/deepseek.ts";
+import type { Message } from "../../common/messages.ts";
+import type { Env } from "../../common/settings.ts";
+import { clip, scrubKey } from "../../common/text.ts";
+import type { Explanation } from "./explain.ts";
+import { AgentRunError } from "../loop-types.ts";
 
 /** Why a step's answer still runs instead of the learner's file. */
 export type NotDone = "stub" | "not-started" | "failing" | "waiting" | "broken";

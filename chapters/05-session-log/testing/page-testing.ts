@@ -4,10 +4,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { root } from "../../../scripts/steps.ts";
+import { root } from "../../common/root.ts";
 import type { SessionEvent } from "../events.ts";
-import { CHROMIUM_HINT, findChromium, launchChromium } from "./chromium.ts";
-import { renderTimelinePage } from "./page.ts";
+import { CHROMIUM_HINT, findChromium, launchChromium } from "../timeline/chromium.ts";
+import { renderTimelinePage } from "../timeline/page.ts";
 
 export const chromiumPath = findChromium();
 /** Goes into the describe block's name, so a skipped run says why and what to do. */

@@ -2,17 +2,17 @@
 // reads one back with no model call, saying what was torn and what repair appended; `--continue` (the
 // recorded follow-up question) or `--ask QUESTION` (live) goes on with a new turn, saved as it happens.
 import { parseArgs } from "node:util";
-import type { FlagValues, Flags } from "../common/flags.ts";
-import { explainSystemError, isSystemError } from "../common/system-errors.ts";
-import { visible } from "../common/text.ts";
-import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
-import { CALCULATOR_PROMPT, FOLLOW_UP_PROMPT, userMessagesIn } from "../../fixtures/scenarios.ts";
-import type { Recording } from "./demo-setup.ts";
-import { accountLines, accountOfLog } from "./log-account.ts";
-import { LogFileError, LogWriteError, type ClosingEvent } from "./log-file-types.ts";
-import { attachLogFile, readLogFile } from "./log-file.ts";
-import { Session } from "./session.ts";
-import { reportListenerError, type SessionOptions } from "./session-types.ts";
+import type { FlagValues, Flags } from "../../common/flags.ts";
+import { explainSystemError, isSystemError } from "../../common/system-errors.ts";
+import { visible } from "../../common/text.ts";
+import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
+import { CALCULATOR_PROMPT, FOLLOW_UP_PROMPT, userMessagesIn } from "../../../fixtures/scenarios.ts";
+import type { Recording } from "./setup.ts";
+import { accountLines, accountOfLog } from "../disk/log-account.ts";
+import { LogFileError, LogWriteError, type ClosingEvent } from "../disk/log-file-types.ts";
+import { attachLogFile, readLogFile } from "../disk/log-file.ts";
+import { Session } from "../session.ts";
+import { reportListenerError, type SessionOptions } from "../session-types.ts";
 
 /** The demo's disk flags, for its flag table (chapters/common/flags.ts). */
 export const DISK_FLAGS = {

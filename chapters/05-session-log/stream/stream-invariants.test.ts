@@ -2,12 +2,12 @@
 // never reach the model (proved for any log, not only the ones runAgent writes).
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { eventInputsArb } from "../../exercises/05-session-log/arbitraries.ts";
-import { sessionOf } from "../../exercises/05-session-log/practice-runs.ts";
-import type { StreamChunk } from "./events.ts";
-import { findLogProblems } from "./invariants.ts";
-import { deriveMessages } from "./projection.ts";
-import { Session } from "./session.ts";
+import { eventInputsArb } from "../../../exercises/05-session-log/arbitraries.ts";
+import { sessionOf } from "../../../exercises/05-session-log/practice-runs.ts";
+import type { StreamChunk } from "../events.ts";
+import { findLogProblems } from "../invariants.ts";
+import { deriveMessages } from "../projection.ts";
+import { Session } from "../session.ts";
 
 const text = (t: string): StreamChunk => ({ kind: "text", text: t });
 const codes = (session: Session) => findLogProblems(session.events).map((p) => `${p.code}@${p.index}`);

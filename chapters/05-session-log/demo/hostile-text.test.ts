@@ -7,8 +7,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { root } from "../../scripts/steps.ts";
-import { runInProcess, tsx } from "./demo-testing.ts";
+import { root } from "../../common/root.ts";
+import { runInProcess, tsx } from "../testing/demo-testing.ts";
 
 const TITLE = "\x1b]0;pwned\x07";
 const FAKE_CHECK = "\r\x1b[2K\x1b[1A  结构检查（轮次/步骤闭合、每个工具调用都有结果）: ok";

@@ -1,6 +1,6 @@
 // One event per line: how the log on disk (log-file.ts) turns an event into a line of bytes and a
 // line of bytes back into a value, checking the UTF-8 strictly on the way in.
-import type { SessionEvent } from "./events.ts";
+import type { SessionEvent } from "../events.ts";
 
 /** Line n (from 1) is `JSON.stringify(event #n-1)` and "\n": stringify escapes every newline inside a string. */
 export function lineOf(event: SessionEvent): Buffer {

@@ -1,13 +1,13 @@
 // What the demo says when a run does not go as the book's does: a refused setting, a failed model
 // call, a replay that no longer matches its recording, a step budget spent. Chinese first, the
 // English beside it, and every command a learner may copy on a line of its own.
-import { DeepSeekError, type DeepSeekErrorKind } from "../common/deepseek.ts";
-import type { DeepSeekConfigError } from "../common/settings.ts";
-import { visible } from "../common/text.ts";
-import type { AgentRunError } from "./loop-types.ts";
-import type { LogWriteError } from "./log-file-types.ts";
-import { isEventOfType } from "./events.ts";
-import type { SessionEvent } from "./events.ts";
+import { DeepSeekError, type DeepSeekErrorKind } from "../../common/deepseek.ts";
+import type { DeepSeekConfigError } from "../../common/settings.ts";
+import { visible } from "../../common/text.ts";
+import type { AgentRunError } from "../loop-types.ts";
+import type { LogWriteError } from "../disk/log-file-types.ts";
+import { isEventOfType } from "../events.ts";
+import type { SessionEvent } from "../events.ts";
 
 /** A failure told under its own heading (Chinese, English) as lines of text. */
 export interface Explanation {

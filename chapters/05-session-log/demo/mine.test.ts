@@ -1,10 +1,10 @@
 // What the demo says about the learner's files under --mine, in process: the resolve hook itself is
 // tested as a child process (scripts/mine.test.ts); here the chapter only hears which files are whose.
 import { describe, expect, test } from "vitest";
-import { DeepSeekError } from "../common/deepseek-errors.ts";
-import { replayDifference, runOnYourFiles, yourFilesBanner, yourFilesSentIt, type YourFile } from "./demo-mine.ts";
-import { AgentRunError } from "./loop-types.ts";
-import { Session } from "./session.ts";
+import { DeepSeekError } from "../../common/deepseek-errors.ts";
+import { replayDifference, runOnYourFiles, yourFilesBanner, yourFilesSentIt, type YourFile } from "./mine.ts";
+import { AgentRunError } from "../loop-types.ts";
+import { Session } from "../session.ts";
 
 const file = (name: string, steps: string[], notDone?: YourFile["notDone"]): YourFile => ({
   file: name,

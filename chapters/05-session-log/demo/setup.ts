@@ -1,12 +1,12 @@
 // Setting the demo up: the model it talks to — DeepSeek itself when a key is set, or a recorded run
 // replayed offline — with the first lines that say which one it is; and a quiet end when the reader
 // stops reading.
-import { DeepSeekClient, type ChatClient } from "../common/deepseek.ts";
-import { DeepSeekConfigError, hasApiKey, publicURL, readSettings, type Env } from "../common/settings.ts";
-import { scrubKey } from "../common/text.ts";
-import { messageOf } from "../common/tools.ts";
-import { fixturePath, isStreamed, loadFixture, type Fixture } from "../../fixtures/fixture.ts";
-import { startReplay } from "../../fixtures/replay.ts";
+import { DeepSeekClient, type ChatClient } from "../../common/deepseek.ts";
+import { DeepSeekConfigError, hasApiKey, publicURL, readSettings, type Env } from "../../common/settings.ts";
+import { scrubKey } from "../../common/text.ts";
+import { messageOf } from "../../common/tools.ts";
+import { fixturePath, isStreamed, loadFixture, type Fixture } from "../../../fixtures/fixture.ts";
+import { startReplay } from "../../../fixtures/replay.ts";
 
 /** `npm run demo | head` closes the pipe early: the reader has seen enough, which is not a crash. */
 export function endQuietlyWhenPipeCloses(): void {

@@ -5,11 +5,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { fixturePath, isStreamed, loadFixture } from "../../fixtures/fixture.ts";
-import { startStandIn, type StandIn } from "../../fixtures/standin.ts";
-import { eventLines, localServer, messageLines, runInProcess, section, spawnDemo, startDemo } from "./demo-testing.ts";
-import { findLogProblems } from "./invariants.ts";
-import { readLogFile } from "./log-file.ts";
+import { fixturePath, isStreamed, loadFixture } from "../../../fixtures/fixture.ts";
+import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
+import { eventLines, localServer, messageLines, runInProcess, section, spawnDemo, startDemo } from "../testing/demo-testing.ts";
+import { findLogProblems } from "../invariants.ts";
+import { readLogFile } from "../disk/log-file.ts";
 
 const KEY = "sk-demo-test-key-7a6b5c4d3e2f";
 const FAILED = "=== 运行失败 / The run failed ===";
