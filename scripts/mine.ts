@@ -23,7 +23,9 @@ import type { FileOutcome } from "./step-runner.ts";
 import { answerFiles, chapterDir, exercisesDir, root, shippedStubs, steps, type Step } from "./steps.ts";
 
 /** The steps `--mine` can swap: those whose answer is the chapter's (the book's 练习 are not in the demo). */
-export const demoSteps = (): Step[] => steps.filter((step) => step.answerDir === chapterDir);
+export const demoSteps = (): Step[] => steps.filter((step) => isInside(chapterDir, step.answerDir));
+
+const isInside = (folder: string, file: string) => !path.relative(folder, file).startsWith("..");
 
 /** A step's state as `--mine` needs it: done, or why not. */
 export type Verdict = "done" | NotDone;

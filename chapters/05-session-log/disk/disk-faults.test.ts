@@ -78,7 +78,7 @@ describe("one log, one writer, across processes", () => {
     const first = loadFixture(fixturePath("calculator")).exchanges[0]!.response;
     standIn = await startStandIn({ apiKey: KEY, replies: [first], hangWhenDone: true });
     const file = path.join(dir, "shared.jsonl");
-    const holder = startDemo(["--save", file], { env: { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL } });
+    const holder = startDemo(["--no-stream", "--save", file], { env: { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL } });
     await standIn.received(2); // the live run waits on its second model call, its turn open in the file
     const before = readFileSync(file);
 
