@@ -3,7 +3,8 @@
 // is kept per step in a small state file (.workbook/hints.json at the repo root, or
 // $WORKBOOK_STATE_DIR/hints.json), so it survives between runs. `--reset` forgets (one step, or
 // every step when no id is given).
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readStateFile } from "./state-file.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pc from "picocolors";
 import type { Command, Flags } from "../chapters/common/flags.ts";
@@ -19,16 +20,9 @@ export function hintStateFile(env: NodeJS.ProcessEnv = process.env): string {
 
 /** A missing or unreadable state file just means no hints were asked for yet. */
 export function readHintState(file: string): HintState {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
-  } catch {
-    return {};
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};
   const state: Record<string, number> = {};
-  for (const [id, count] of Object.entries(parsed)) {
-    if (Number.isSafeInteger(count) && count > 0) state[id] = count;
+  for (const [id, count] of Object.entries(readStateFile(file))) {
+    if (typeof count === "number" && Number.isSafeInteger(count) && count > 0) state[id] = count;
   }
   return state;
 }

@@ -10,6 +10,7 @@
 // stuck loop cannot hold up, as in `npm run watch`), and the verdict is kept in .workbook/mine.json
 // under a fingerprint of every learner file those tests load: the next run reuses it only while those
 // bytes are unchanged, and `npm run watch` keeps it fresh as it runs steps anyway.
+import { readStateFile } from "./state-file.ts";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -189,11 +190,8 @@ export function fingerprint(step: Step, dir = exercisesDir): string {
 }
 
 function readRecord(file: string): Record {
-  try {
-    return JSON.parse(readFileSync(file, "utf8")) as Record;
-  } catch {
-    return {}; // none yet, or unreadable: the tests run again
-  }
+  // None yet, or unreadable: the tests run again. An entry of another shape never matches a fingerprint.
+  return readStateFile(file) as Record;
 }
 
 function writeRecord(file: string, record: Record): void {

@@ -9,7 +9,8 @@
 // milliseconds. Starting that instance takes seconds, so the first screen does not wait for it: it
 // shows each step's last known state (kept in .workbook/watch-state.json) and updates as the tests
 // answer (both measured by `npm run bench:watch`, see README).
-import { mkdirSync, readFileSync, watch, writeFileSync, type FSWatcher } from "node:fs";
+import { readStateFile } from "./state-file.ts";
+import { mkdirSync, watch, writeFileSync, type FSWatcher } from "node:fs";
 import path from "node:path";
 import pc from "picocolors";
 import type { Command, Flags } from "../chapters/common/flags.ts";
@@ -280,14 +281,9 @@ export function watchStateFile(env: NodeJS.ProcessEnv = process.env): string {
  * in the shape the screen draws (an older workbook's, say) is dropped: they are only a head start.
  */
 export function readWatchState(file: string): Record<string, StepStatus> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
-  } catch {
-    return {};
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};
-  return Object.fromEntries(Object.entries(parsed).filter(([, status]) => drawable(status)));
+  const state: Record<string, StepStatus> = {};
+  for (const [id, status] of Object.entries(readStateFile(file))) if (drawable(status)) state[id] = status;
+  return state;
 }
 
 function drawable(status: unknown): status is StepStatus {
