@@ -22,7 +22,7 @@ import type { SessionEvent } from "./events.ts";
 import { AgentRunError } from "./loop-types.ts";
 import { Session } from "./session.ts";
 import { largePageNote, writeTimelinePage } from "./timeline/page.ts";
-import { formatEvent, formatLog, formatMessage } from "./demo/format.ts";
+import { formatLog, formatMessage } from "./demo/format.ts";
 import { budgetSpent, explainLostLog, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo/explain.ts";
 import { DISK_FLAGS, interruptedNote, openSession, planDisk, savedNote } from "./demo/disk.ts";
 import { explainYourThrow, replayDifference, tellYourThrow, yourFilesBanner, yourFilesInPlay, yourFilesSentIt } from "./demo/mine.ts";
