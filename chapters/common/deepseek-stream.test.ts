@@ -31,6 +31,14 @@ async function drain(stream: AsyncIterable<StreamChunk>): Promise<{ chunks: Stre
 }
 
 const text = (t: string): StreamChunk => ({ kind: "text", text: t });
+
+/** The text a chunk carries that the stream scrubs for the key. */
+function pieceOf(chunk: StreamChunk): string {
+  if (chunk.kind === "reasoning" || chunk.kind === "text") return chunk.text;
+  return chunk.kind === "tool_call" ? chunk.arguments : "";
+}
+
+const endsLikeKeyStart = (piece: string) => [...KEY].some((_, at) => piece.endsWith(KEY.slice(0, at + 1)));
 const finish: StreamChunk = { kind: "finish", reason: "stop" };
 
 function wireMessage(reply: AssistantMessage) {
@@ -57,6 +65,9 @@ describe("reading the stream", () => {
   test("any cut of the SSE bytes (inside a UTF-8 character too), with keep-alives, gives the non-streamed call's message", async () => {
     const arb = streamedReplyArb
       .filter(({ reply }) => reply.content !== null || !!reply.reasoning_content || reply.tool_calls.length > 0)
+      // A piece ending like the start of the key is held back until the next one (the key-cut test below):
+      // chunk for chunk equality holds for every other reply.
+      .filter(({ chunks }) => !chunks.some((chunk) => endsLikeKeyStart(pieceOf(chunk))))
       .chain(({ reply, chunks }) => {
         const events = chunks.flatMap((chunk, i) => (i % 3 === 1 ? [": keep-alive\n\n", wireChunkOf(chunk)] : [wireChunkOf(chunk)]));
         const body = sseText([": keep-alive\n\n", ...events]);
