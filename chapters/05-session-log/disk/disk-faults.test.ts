@@ -14,7 +14,7 @@ import { root } from "../../common/root.ts";
 import type { LogFileError } from "./log-file-types.ts";
 import { readLogFile } from "./log-file.ts";
 import { attachLogFile } from "./log-writer.ts";
-import { assertNoLiveWriter } from "./log-lock.ts";
+import { assertNoLiveWriter, lockFolderOf } from "./log-lock.ts";
 
 const KEY = "sk-disk-faults-key-9f8e7d6c5b4a";
 let dir = "";
@@ -91,7 +91,8 @@ describe("one log, one writer, across processes", () => {
 
     holder.child.kill("SIGKILL"); // no clean-up runs: the lock folder stays behind
     await holder.exited;
-    expect(existsSync(`${file}.lock`)).toBe(true);
+    const lockFolder = lockFolderOf(file);
+    expect(existsSync(lockFolder)).toBe(true);
     const { session } = readLogFile(file);
     expect(errorOf(() => attachLogFile(session, file, { staleMs: 2000 })).code, "a fresh lock still looks alive").toBe("LOCKED");
     // Nobody refreshes it now; once it is older than the stale time, the next writer takes it over.
@@ -106,6 +107,6 @@ describe("one log, one writer, across processes", () => {
     }
     expect(stop, "the lock of a dead holder is taken over once stale").toBeDefined();
     stop?.();
-    expect(existsSync(`${file}.lock`), "stopping releases the lock").toBe(false);
+    expect(existsSync(lockFolder), "stopping releases the lock").toBe(false);
   });
 });
