@@ -18,6 +18,13 @@ import { checkSync, lockSync } from "proper-lockfile";
 import { LogFileError } from "./log-file-types.ts";
 import { openRegularFile } from "./regular-file.ts";
 
+// A write past the process's file size limit fails with EFBIG, which the writer reports, and also
+// sends SIGXFSZ, which Node ignores. proper-lockfile's exit hook (signal-exit 3) listens for SIGXFSZ,
+// and when it is the only listener it re-sends the signal with its default action, which kills the
+// process: the run would die mid-sentence instead of saying what reached the file. A listener of our
+// own keeps the signal harmless.
+process.on("SIGXFSZ", () => {});
+
 /** How old an unrefreshed lock must be before it counts as left behind by a dead holder. */
 export const STALE_MS = 10_000;
 /** How often a holder refreshes its lock (proper-lockfile's floor is one second). */
