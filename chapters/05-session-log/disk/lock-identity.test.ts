@@ -75,7 +75,7 @@ describe("across processes", () => {
   afterEach(async () => standIn?.close());
 
   test("while a live run writes w.jsonl, --load --continue through a symbolic link or a hard link is refused and the file is unchanged", {
-    timeout: 90_000,
+    timeout: 120_000,
   }, async () => {
     const first = loadFixture(fixturePath("calculator")).exchanges[0]!.response;
     standIn = await startStandIn({ apiKey: KEY, replies: [first], hangWhenDone: true });
