@@ -567,6 +567,18 @@ const entries: readonly Step[] = [
         name: "log-file-repair-any-open-log",
         mistake: "repair closes whatever is left open without checking the loop's order, so it hides a log no crash could leave",
       },
+      {
+        name: "log-file-never-flushes",
+        mistake: "the writer writes each line but never calls fsyncSync, so a power loss can take events that append acknowledged",
+      },
+      {
+        name: "log-file-leaves-partial-line",
+        mistake: "a write the disk refuses partway leaves its partial line in the file, which the next reader calls a torn line",
+      },
+      {
+        name: "log-file-torn-before-tail",
+        mistake: "the reader drops an unterminated tail, then treats the line before it as torn too, so a damaged line is never reported",
+      },
     ],
     hints: [
       "这是挑战，书里没有现成代码：5.3 节说订阅者“会立即收到新事件”，对照官方表说持久化插件“订阅 session/event”。" +
@@ -578,7 +590,9 @@ const entries: readonly Step[] = [
         '`new LogFileError("NOT_THIS_LOG", file, undefined, …)`，说出第一条不同的行。' +
         "之后每次写之前用 `fstatSync(fd).size` 核对文件大小仍是自己写过的字节数：不等说明别的写入者写过，" +
         '抛 `FILE_CHANGED`，绝不接着写。用 `openSync(file, "a+")` 打开：能读，写入总在末尾。' +
-        "最先做的一件事是 `lockLogFile(file)`（`log-lock.ts` 给出）：一份日志同一时刻只有一个写入者，别的进程会被它拒绝。" +
+        "最先做的一件事是 `lockLogFile(file)`（`log-lock.ts` 给出）：一份日志同一时刻只有一个写入者，别的进程会被它拒绝；" +
+        "它还会先建好文件、拒绝不是普通文件的路径（FIFO、`/dev/null`），所以要在打开文件之前调用。" +
+        "`writeSync` 返回写了多少字节，可能不到一行（磁盘快满时）：剩下的要接着写。" +
         "写失败时（`writeSync` 抛出 EFBIG、ENOSPC，或上面的 `FILE_CHANGED`）：先用 `ftruncateSync(fd, size)` 收回自己写了一半的行" +
         "（不然下次读取会把它当成崩溃撕裂的尾行），再取消订阅、关文件、释放锁，最后**抛出** `LogFileError`（`WRITE_FAILED`）。" +
         "Session 会把订阅者抛出的错误交给 `onListenerError`：隔离是为了别的订阅者照常收到事件，不是为了让失败悄无声息——" +

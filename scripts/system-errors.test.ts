@@ -67,8 +67,9 @@ describe("demo", () => {
   test("--save onto a folder, or onto a path through a file: one sentence each, exit 1, before the run", async () => {
     const onFolder = await runInProcess(["--save", folder]);
     expect(onFolder.code).toBe(1);
+    // Refused by the writer itself, as --load is by the reader: only a regular file holds a log (05.7, NOT_A_FILE).
     expect(onFolder.lines).toContain(
-      `这是一个文件夹，不是文件，无法保存到 ${folder} / Cannot save to ${folder}: it is a folder, not a file (EISDIR)`,
+      `无法保存到 ${folder} / Cannot save to ${folder}: ${folder}: this is a folder, not a file; a log is a regular file that a writer appended to`,
     );
     const through = path.join(aFile, "run.jsonl");
     const onFile = await runInProcess(["--save", through]);

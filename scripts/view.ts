@@ -83,7 +83,7 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
   if (unwritable !== undefined) throw new UsageError(unwritable);
   const { session, name, source, account } = values.load === undefined ? await replayForPage(scenario, io) : loadLog(values.load, io);
   const file = values.out ?? path.join(io.outDir ?? defaultOutDir, `timeline-${name}.html`);
-  const written = writePage(session, file, { source, account: account?.lines });
+  const written = writePage(session, file, { source, account: account?.lines }, values.load);
   const counts = `${session.events.length} events, ${session.deriveMessages().length} messages`;
   io.out(`时间线页面 / Timeline page: ${shown(written)} (${counts})`);
   const large = largePageNote(session.events.length);
@@ -94,7 +94,10 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
 const defaultOutDir = path.join(root, ".workbook");
 const WRITE_PAGE = ["无法写入时间线页面", "Cannot write the timeline page"] as const;
 
-function writePage(session: Session, file: string, options: PageOptions): string {
+function writePage(session: Session, file: string, options: PageOptions, log: string | undefined): string {
+  // Asked again right before writing: what the name leads to may have changed since (output-file.ts).
+  const refused = refuseOutput("--out", file, [log]);
+  if (refused !== undefined) throw new UsageError(refused);
   try {
     return writeTimelinePage(session.events, file, options);
   } catch (error) {

@@ -157,7 +157,7 @@ async function demo(argv: readonly string[], io: DemoIO, page: { written: boolea
     opened.stop();
     connection?.close();
     // The page is one more view derived from the log, written whether or not the run succeeded.
-    if (args.values.html !== undefined) page.written = writePage(session.events, args.values.html, out);
+    if (args.values.html !== undefined) page.written = writePage(session.events, args.values.html, [plan.load, plan.save], out);
   }
 }
 
@@ -168,8 +168,19 @@ function stopOn(ctrlC: AbortSignal | undefined, lostLog: AbortSignal): AbortSign
 
 const WRITE_PAGE = ["无法写入时间线页面", "Cannot write the timeline page"] as const;
 
-/** Writes the page and says where; a file system that refuses is said in one sentence (false). */
-function writePage(events: readonly SessionEvent[], file: string, out: (line: string) => void): boolean {
+/** Writes the page and says where; a page refused now, or a file system that refuses, is said in one sentence (false). */
+function writePage(
+  events: readonly SessionEvent[],
+  file: string,
+  logs: readonly (string | undefined)[],
+  out: (line: string) => void,
+): boolean {
+  // Asked again: a link made during the run may lead the name to the log now (output-file.ts).
+  const refused = refuseOutput("--html", file, logs);
+  if (refused !== undefined) {
+    out(`\n  ${refused}`);
+    return false;
+  }
   try {
     out(`\n  时间线页面 / timeline page: ${writeTimelinePage(events, file, { source: "npm run demo" })}`);
     const large = largePageNote(events.length);

@@ -4,8 +4,9 @@
 // The format every test assumes: line n is `JSON.stringify(event #n-1)` and "\n", in id order, UTF-8.
 // These tests build sessions with the chapter's Session (not your exercises/…/session.ts), so this
 // step does not depend on your 05.1–05.5. Files go to a fresh temporary folder for each test.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import fs, { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -611,5 +612,110 @@ describe("repairLog: closing what a crash left open, by appending only", () => {
     repairLog(session);
     expect(session.events.slice(9).map((event) => event.type)).toEqual(["step/end", "turn/end"]);
     expect(readFileSync(file, "utf8")).toBe(jsonl(session.events));
+  });
+});
+
+// ── what a crash, a full disk and a power loss leave behind: each made for real, in this process ──
+
+/**
+ * Runs `action` and returns every fsyncSync / fdatasyncSync call made meanwhile (each is still made, for
+ * real): which file was flushed (its inode) and how long it was then. Node's syncBuiltinESMExports makes
+ * the `fsyncSync` that your file imported from "node:fs" the recording one too, until it is put back.
+ */
+function flushesDuring(action: () => void): { ino: number; size: number }[] {
+  const flushes: { ino: number; size: number }[] = [];
+  const real = { fsyncSync: fs.fsyncSync, fdatasyncSync: fs.fdatasyncSync };
+  const recorded = (flush: (fd: number) => void) => (fd: number) => {
+    const { ino, size } = fs.fstatSync(fd);
+    flushes.push({ ino, size });
+    flush(fd);
+  };
+  Object.assign(fs, { fsyncSync: recorded(real.fsyncSync), fdatasyncSync: recorded(real.fdatasyncSync) });
+  syncBuiltinESMExports();
+  try {
+    action();
+  } finally {
+    Object.assign(fs, real);
+    syncBuiltinESMExports();
+  }
+  return flushes;
+}
+
+/** Whether this machine has util-linux's prlimit (Linux does; macOS does not, and skips the test that needs it). */
+const hasPrlimit = spawnSync("prlimit", ["--version"]).status === 0;
+
+/**
+ * Runs `action` while this test process may not make any file larger than `bytes`: a write past it
+ * stops there and the next one fails with EFBIG, as a full disk fails with ENOSPC. Only the soft limit
+ * is lowered, so that the process can put it back afterwards.
+ */
+function withFileSizeLimit(bytes: number, action: () => void): void {
+  const pid = String(process.pid);
+  const before = execFileSync("prlimit", ["--pid", pid, "--fsize", "--output=SOFT", "--noheadings"], { encoding: "utf8" }).trim();
+  execFileSync("prlimit", ["--pid", pid, `--fsize=${bytes}:`]);
+  try {
+    action();
+  } finally {
+    execFileSync("prlimit", ["--pid", pid, `--fsize=${before}:`]);
+  }
+}
+
+describe("attachLogFile when the machine fails: flushed before append returns, a refused write taken back", () => {
+  test("each event is flushed to disk (fsyncSync) before append returns, after its line is written", () => {
+    const file = newFile();
+    const session = new Session({ clock: tickingClock() });
+    const stop = attachLogFile(session, file);
+    try {
+      const { ino } = statSync(file);
+      for (const { type, data } of roundTrip) {
+        const flushes = flushesDuring(() => session.append(type, data));
+        const size = Buffer.byteLength(jsonl(session.events));
+        expect(
+          flushes,
+          `appending #${session.events.length - 1}: after writeSync, call fsyncSync(fd): a written line can still be lost to a power loss until it is flushed`,
+        ).toContainEqual({ ino, size });
+      }
+    } finally {
+      stop();
+    }
+  });
+
+  test.skipIf(!hasPrlimit)(
+    "a write the disk refuses partway is taken back: the file keeps only whole lines, the writer throws WRITE_FAILED once and writes no more",
+    () => {
+      const file = newFile();
+      const failures: unknown[] = [];
+      const session = new Session({ clock: tickingClock(), onListenerError: (error) => failures.push(error) });
+      const stop = attachLogFile(session, file);
+      for (const { type, data } of roundTrip.slice(0, 9)) session.append(type, data);
+      const before = readFileSync(file);
+      const answer = roundTrip[9]!; // the final answer, a long line
+      // The disk takes 20 bytes of the answer's line, then refuses the rest (a real limit on this process).
+      withFileSizeLimit(before.length + 20, () => session.append(answer.type, answer.data));
+      session.append("step/end", { turn: 1, step: 2 });
+      stop();
+      expect(
+        readFileSync(file, "utf8"),
+        "only whole lines: writeSync may write part of a line (write the rest), and when a write throws, " +
+          "cut the part already written off again (ftruncateSync(fd, size)) before you throw; a reader would call it a torn line",
+      ).toBe(before.toString("utf8"));
+      expect(failures, "throw a LogFileError from the listener when a write fails: the Session hands it to onListenerError").toHaveLength(
+        1,
+      );
+      expect(failures[0]).toBeInstanceOf(LogFileError);
+      expect((failures[0] as LogFileError).code).toBe("WRITE_FAILED");
+    },
+  );
+});
+
+describe("parseLogText: only the very last line may be torn", () => {
+  test("a damaged line followed by nothing but an unterminated tail is BAD_LINE with its number, not a second torn line", () => {
+    const whole = jsonl(sessionOf(roundTrip.slice(0, 6)).events);
+    const seventh = jsonl(sessionOf(roundTrip.slice(0, 7)).events).slice(whole.length);
+    // Line 7 cut in half but ended by a newline (damage, not a crash), then the start of line 8.
+    const text = `${whole}${seventh.slice(0, 20)}\n${seventh.slice(0, 12)}`;
+    const error = logFileError(() => parseLogText(text));
+    expect(error.code, "only the file's very last line (here line 8, with no newline) can be torn by a crash").toBe("BAD_LINE");
+    expect(error.line).toBe(7);
   });
 });

@@ -13,6 +13,7 @@ import { runInProcess, startDemo as startDemoProcess } from "../testing/demo-tes
 import { findLogProblems } from "../invariants.ts";
 import { readLogFile } from "../disk/log-file.ts";
 import { TURN_INTERRUPTED } from "../disk/log-file-types.ts";
+import { lockFolderOf } from "../disk/log-lock.ts";
 
 const KEY = "sk-disk-test-key-1a2b3c4d5e6f";
 let dir = "";
@@ -147,7 +148,7 @@ describe("a run stopped in the middle", () => {
     expect(early.text).toContain("another process is writing this log right now");
     expect(early.text).not.toMatch(/#9 +step\/end/);
     // A SIGKILLed holder's lock goes stale after STALE_MS (disk-faults.test.ts waits for that); cleared here by hand.
-    rmSync(`${file}.lock`, { recursive: true });
+    rmSync(lockFolderOf(file), { recursive: true });
 
     const { code, text } = await runInProcess(["--load", file]);
     expect(code).toBe(0);
@@ -191,7 +192,7 @@ describe("a run stopped in the middle", () => {
     await standIn.close();
     // A SIGKILLed holder leaves its lock, which goes stale after STALE_MS (disk-faults.test.ts waits for
     // that takeover); here it is cleared by hand so the test need not wait.
-    rmSync(`${file}.lock`, { recursive: true });
+    rmSync(lockFolderOf(file), { recursive: true });
 
     const answer = loadFixture(fixturePath("direct-answer")).exchanges[0]!.response;
     standIn = await startStandIn({ apiKey: KEY, replies: [answer] });

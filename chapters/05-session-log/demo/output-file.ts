@@ -1,9 +1,11 @@
 // Where a command may write a page (`demo --html`, `view --out`): never over a log, never over the
 // run's own input or other output, never over any file that is not an earlier page of ours. A log is
 // the single source of truth; a page is only derived from it, so a page may replace an older page and
-// nothing else. Checked before the run starts, so a refused flag writes nothing at all.
-import { closeSync, lstatSync, openSync, readlinkSync, readSync, statSync, type Stats } from "node:fs";
-import path from "node:path";
+// nothing else. Checked before the run starts, so a refused flag writes nothing at all, and again right
+// before the page is written (what a name leads to can change during a run). Names are compared where
+// they lead, every link followed (common/atomic-write.ts), and by device and inode (a hard link).
+import { closeSync, openSync, readSync, statSync, type Stats } from "node:fs";
+import { resolvedPath } from "../../common/atomic-write.ts";
 
 /**
  * Undefined when `output` (named by `flag`) may be written; otherwise the usage error to print, in
@@ -25,21 +27,11 @@ export function refuseOutput(flag: string, output: string | undefined, others: r
   return undefined;
 }
 
-/** Same path, or the same file reached through another path (a link): compared by device and inode. */
+/** The same place once every link is followed (a file yet to be written too), or the same file under two names. */
 function sameFile(a: string, b: string): boolean {
-  if (whereItLeads(a) === whereItLeads(b)) return true;
+  if (resolvedPath(a) === resolvedPath(b)) return true;
   const [first, second] = [statOrUndefined(a), statOrUndefined(b)];
   return first !== undefined && second !== undefined && first.dev === second.dev && first.ino === second.ino;
-}
-
-/** The path a file name leads to, following a symbolic link even when its target does not exist yet. */
-function whereItLeads(file: string): string {
-  const absolute = path.resolve(file);
-  try {
-    return lstatSync(absolute).isSymbolicLink() ? path.resolve(path.dirname(absolute), readlinkSync(absolute)) : absolute;
-  } catch {
-    return absolute; // nothing there yet
-  }
 }
 
 function statOrUndefined(file: string): Stats | undefined {

@@ -1,9 +1,9 @@
 // The log on disk under real faults, each made for real: a file system that refuses writes past a size
 // (`prlimit --fsize`, as a full disk refuses them), a second demo process on the same file, and a lock
 // holder killed with SIGKILL. No mocks: what is tested is what a learner's machine would do.
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
@@ -14,7 +14,7 @@ import { root } from "../../common/root.ts";
 import type { LogFileError } from "./log-file-types.ts";
 import { readLogFile } from "./log-file.ts";
 import { attachLogFile } from "./log-writer.ts";
-import { assertNoLiveWriter } from "./log-lock.ts";
+import { assertNoLiveWriter, lockFolderOf } from "./log-lock.ts";
 
 const KEY = "sk-disk-faults-key-9f8e7d6c5b4a";
 let dir = "";
@@ -91,9 +91,11 @@ describe("one log, one writer, across processes", () => {
 
     holder.child.kill("SIGKILL"); // no clean-up runs: the lock folder stays behind
     await holder.exited;
-    expect(existsSync(`${file}.lock`)).toBe(true);
+    const lockFolder = lockFolderOf(file);
+    expect(existsSync(lockFolder)).toBe(true);
     const { session } = readLogFile(file);
-    expect(errorOf(() => attachLogFile(session, file, { staleMs: 2000 })).code, "a fresh lock still looks alive").toBe("LOCKED");
+    // With the real stale time (10 s), not the 2 s used below: on a busy machine 2 s can pass before this line.
+    expect(errorOf(() => attachLogFile(session, file)).code, "a fresh lock still looks alive").toBe("LOCKED");
     // Nobody refreshes it now; once it is older than the stale time, the next writer takes it over.
     let stop: (() => void) | undefined;
     for (let tries = 0; stop === undefined && tries < 40; tries++) {
@@ -106,6 +108,34 @@ describe("one log, one writer, across processes", () => {
     }
     expect(stop, "the lock of a dead holder is taken over once stale").toBeDefined();
     stop?.();
-    expect(existsSync(`${file}.lock`), "stopping releases the lock").toBe(false);
+    expect(existsSync(lockFolder), "stopping releases the lock").toBe(false);
+  });
+});
+
+describe("a refused write is an error to tell, never a death", () => {
+  test("a writer over its process's file size limit lives on: SIGXFSZ, which Node ignores, is not turned into a kill by the lock library", {
+    timeout: 60_000,
+  }, async () => {
+    const file = path.join(dir, "limited.jsonl");
+    const script = path.join(dir, "overflow.mts");
+    const chapter = path.join(root, "chapters/05-session-log");
+    writeFileSync(
+      script,
+      [
+        `import { Session } from ${JSON.stringify(path.join(chapter, "session.ts"))};`,
+        `import { attachLogFile } from ${JSON.stringify(path.join(chapter, "disk/log-writer.ts"))};`,
+        "const session = new Session({ onListenerError: (error) => console.log(error.code) });",
+        `attachLogFile(session, ${JSON.stringify(file)});`,
+        'session.append("user/message", { content: "x".repeat(4000) });',
+        'setTimeout(() => console.log("still running"), 200); // a few turns of the event loop, where signal listeners run',
+      ].join("\n"),
+    );
+    const run = await new Promise<{ signal: string | null; stdout: string }>((resolve) => {
+      const child = execFile("prlimit", ["--fsize=1000", process.execPath, "--import", "tsx", script], { cwd: root }, (_error, stdout) =>
+        resolve({ signal: child.signalCode, stdout }),
+      );
+    });
+    expect(run.signal, "the process was killed by a signal").toBeNull();
+    expect(run.stdout).toBe("WRITE_FAILED\nstill running\n");
   });
 });

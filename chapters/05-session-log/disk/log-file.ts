@@ -5,7 +5,6 @@
 //
 // The format: line n (from 1) is `JSON.stringify(event #n-1)` followed by "\n", in id order, UTF-8.
 // JSON.stringify escapes every newline inside a string, so an event is always exactly one line.
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs";
 import type { EventData, SessionEvent } from "../events.ts";
 import { whereTheLoopStopped, type OpenStep } from "./loop-order.ts";
 import {
@@ -21,6 +20,7 @@ import {
   type TornLine,
 } from "./log-file-types.ts";
 import { assertNoLiveWriter } from "./log-lock.ts";
+import { readRegularFile } from "./regular-file.ts";
 import { assembleInterrupted } from "../stream/stream-assembler.ts";
 import { Session } from "../session.ts";
 import { ReplayError } from "../session-types.ts";
@@ -33,42 +33,11 @@ export { attachLogFile } from "./log-writer.ts";
 
 /**
  * Reads a log file (JSONL, or a JSON array of events) into a Session; see parseLogText. Only a regular
- * file is read: a folder, a device such as /dev/zero (endless) or a FIFO (it waits for a writer) is a
- * LogFileError "NOT_A_FILE", and a file that cannot be opened is "UNREADABLE", each in a sentence.
+ * file is read (regular-file.ts): a folder, a device such as /dev/zero (endless) or a FIFO (it waits for
+ * a writer) is a LogFileError "NOT_A_FILE", and a file that cannot be opened is "UNREADABLE", each in a sentence.
  */
 export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog {
   return parseLogText(readRegularFile(file), { source: file, ...options });
-}
-
-function readRegularFile(file: string): Buffer {
-  let fd: number;
-  try {
-    // O_NONBLOCK: opening a FIFO for reading would otherwise wait until something writes to it.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    throw new LogFileError("UNREADABLE", file, undefined, `cannot open it (${(error as Error).message})`, { cause: error });
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) {
-      throw new LogFileError(
-        "NOT_A_FILE",
-        file,
-        undefined,
-        `this is ${kindOf(stats)}, not a file; a log is a regular file that a writer appended to`,
-      );
-    }
-    return readFileSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return "a folder";
-  if (stats.isFIFO()) return "a pipe (FIFO)";
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
-  return "a socket";
 }
 
 /**

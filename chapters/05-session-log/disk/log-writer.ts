@@ -1,6 +1,7 @@
 // The log on disk, writing side (05.7): persistence is just a subscriber. It writes each event as one
 // line of JSON the moment the session commits it, and keeps three promises:
-//   - one writer per file: it holds the file's lock (log-lock.ts) from attach to stop;
+//   - one writer per file: it holds the file's lock (log-lock.ts) from attach to stop, whichever name
+//     (a link) the file was reached by, and it writes nothing but a regular file (regular-file.ts);
 //   - a file never holds anything the session did not log: at the first write that fails it takes back
 //     its own partial line, stops for good, and throws — the Session hands that to `onListenerError`,
 //     and the owner of the session decides what a lost log means (the demo stops before the next model
@@ -11,12 +12,13 @@
 //     them. So a killed process loses at most the CHUNK_GROUP - 1 chunks still waiting, a power loss at
 //     most the chunks written since the last flushed event, and a message is never on disk without the
 //     chunks it was built from: they come before it, and the flush that saves it saves them too.
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, readFileSync, writeSync } from "node:fs";
 import type { SessionEvent } from "../events.ts";
 import { LogFileError, LogWriteError, type WriterStop } from "./log-file-types.ts";
 import { lockLogFile, type LockOptions } from "./log-lock.ts";
 import type { SessionLog } from "../session-types.ts";
 import { lineOf } from "./jsonl.ts";
+import { openRegularFile } from "./regular-file.ts";
 
 /** At most this many chunk events wait in memory for the next write; a crash can lose them. */
 export const CHUNK_GROUP = 64;
@@ -24,8 +26,9 @@ export const CHUNK_GROUP = 64;
 /**
  * Saves the session's log to `file` as it grows, and returns the function that stops (writing what
  * waits, closing the file, releasing the lock). The file must be new, empty, or hold exactly the
- * session's events so far: a writer never mixes two logs in one file. Throws LogFileError "LOCKED" when
- * another live process writes the file, "NOT_THIS_LOG" when it holds something else.
+ * session's events so far: a writer never mixes two logs in one file. Throws LogFileError "NOT_A_FILE"
+ * for a folder, a device or a FIFO (before anything is locked or read), "LOCKED" when another live
+ * process writes the file, "NOT_THIS_LOG" when it holds something else.
  *
  * Each write is followed by fsync before `append` returns, so an event the session has acknowledged is
  * in the file even if the process is killed a moment later (the write) or the machine loses power (the
@@ -34,13 +37,14 @@ export const CHUNK_GROUP = 64;
  */
 export function attachLogFile(session: SessionLog, file: string, options: Pick<LockOptions, "staleMs"> = {}): () => void {
   let lockLost: LogFileError | undefined;
-  const unlock = lockLogFile(file, { ...options, onLost: (error) => (lockLost = error) });
-  let fd: number;
+  const unlock = lockLogFile(file, { ...options, onLost: (error) => (lockLost = error) }); // makes the file
+  let fd = -1; // not open yet
   let size: number; // our bytes: the file ends after our last whole line
   try {
-    fd = openSync(file, "a+"); // created if missing; every write goes to the end (O_APPEND)
+    fd = openRegularFile(file, constants.O_RDWR | constants.O_APPEND); // every write goes to the end
     size = startFile(fd, file, session.events);
   } catch (error) {
+    if (fd !== -1) closeSync(fd); // a file that is not this log is closed again, as well as unlocked
     unlock();
     throw error;
   }

@@ -2,10 +2,11 @@
 // the log itself, and its script (browser.ts, bundled here) derives the view from it, so the page is
 // literally a derivation of the log. The live page is the same page, fed by a server instead.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
+import { writeFileAtomically } from "../../common/atomic-write.ts";
 import type { SessionEvent } from "../events.ts";
 import { labels, type Bilingual } from "./labels.ts";
 
@@ -44,12 +45,14 @@ export function renderLivePage(eventsURL: string, options: PageOptions = {}): st
   return page(options, ` data-live="${escapeHtml(eventsURL)}"`, "");
 }
 
-/** Writes the page for `events` to `file` (its folder is made if needed); returns the absolute path. */
+/**
+ * Writes the page for `events` to `file` (its folder is made if needed), whole or not at all: a failed
+ * write leaves no half page and the earlier page as it was (common/atomic-write.ts). Returns the
+ * absolute path written, every link followed.
+ */
 export function writeTimelinePage(events: readonly SessionEvent[], file: string, options: PageOptions = {}): string {
-  const absolute = path.resolve(file);
-  mkdirSync(path.dirname(absolute), { recursive: true });
-  writeFileSync(absolute, renderTimelinePage(events, options));
-  return absolute;
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  return writeFileAtomically(file, renderTimelinePage(events, options));
 }
 
 /** From this many events on, `largePageNote` says so: a page takes about a second per 20,000 to open. */

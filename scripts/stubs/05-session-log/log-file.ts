@@ -24,7 +24,9 @@ import { todo } from "./todo.ts";
 // NOT_STARTED). Given for repair: whereTheLoopStopped (loop-order.ts) and assembleInterrupted
 // (stream-assembler.ts). Imported above with the chapter's pieces you will need; node:fs is yours to add.
 // Given for the writer: lockLogFile(file) (log-lock.ts) takes the file's lock (one log, one writer, across
-// processes) and returns the function that releases it.
+// processes, whatever name or link the file is reached by) and returns the function that releases it.
+// It makes the file if there is none, and refuses anything but a regular file (a folder, /dev/null, a
+// FIFO: LogFileError "NOT_A_FILE") before it locks anything: call it before you open the file.
 
 /**
  * Saves the session's log to `file` as it grows; returns the function that stops (closes the file and

@@ -1,0 +1,102 @@
+// One log, one writer, whatever name the file is reached by. A symbolic link, a chain of them, a link
+// in the folder part of the path and a hard link (a second name for the same file) all lead to one
+// file, so they must all meet one lock: otherwise a second run takes a lock of its own, "repairs" the
+// turn the first run is still writing and appends after it, and the first run stops with FILE_CHANGED.
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
+import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
+import { runInProcess, startDemo } from "../testing/demo-testing.ts";
+import { Session } from "../session.ts";
+import type { LogFileError } from "./log-file-types.ts";
+import { assertNoLiveWriter } from "./log-lock.ts";
+import { attachLogFile } from "./log-writer.ts";
+
+const KEY = "sk-lock-identity-key-5e6f7a8b9c0d";
+let dir = "";
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "lock-identity-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const errorOf = (action: () => unknown) => {
+  try {
+    action();
+  } catch (error) {
+    return error as LogFileError;
+  }
+  throw new Error("expected a LogFileError, nothing was thrown");
+};
+
+/** Other names for `file` (which is in `dir`), one of each kind; made before or after the file exists. */
+function otherNames(file: string): Record<string, string> {
+  const base = path.basename(file);
+  symlinkSync(base, path.join(dir, "ln-1")); // relative, as `ln -s` makes it
+  symlinkSync("ln-1", path.join(dir, "ln-2")); // a chain: ln-2 → ln-1 → the file
+  mkdirSync(path.join(dir, "sub"));
+  symlinkSync("..", path.join(dir, "sub", "up")); // a linked folder: sub/up → dir
+  return {
+    "a symbolic link": path.join(dir, "ln-1"),
+    "a chain of two links": path.join(dir, "ln-2"),
+    "a link in the folder part": path.join(dir, "sub", "up", base),
+  };
+}
+
+describe("the writer's lock belongs to the file, not to the name", () => {
+  test("a second writer by another name (links, a chain, a linked folder, a hard link) is refused while the first writes", () => {
+    const file = path.join(dir, "w.jsonl");
+    const names = otherNames(file); // made first: each link dangles until the writer makes the file
+    const session = new Session();
+    const stop = attachLogFile(session, names["a chain of two links"] ?? "");
+    try {
+      session.append("turn/start", { turn: 1 });
+      expect(existsSync(file), "the writer made the file the links lead to").toBe(true);
+      const hardLink = path.join(dir, "hard-w.jsonl");
+      linkSync(file, hardLink);
+      for (const [kind, name] of Object.entries({ ...names, "the file's own name": file, "a hard link": hardLink })) {
+        const second = errorOf(() => attachLogFile(Session.fromLog(session.events), name));
+        expect(second.code, `${kind}: one file, one lock`).toBe("LOCKED");
+        expect(errorOf(() => assertNoLiveWriter(name)).code, `${kind}: repair sees the live writer too`).toBe("LOCKED");
+      }
+    } finally {
+      stop();
+    }
+    expect(
+      readdirSync(dir).filter((name) => name.endsWith(".lock")),
+      "stopping releases the one lock",
+    ).toEqual([]);
+  });
+});
+
+describe("across processes", () => {
+  let standIn: StandIn | undefined;
+  afterEach(async () => standIn?.close());
+
+  test("while a live run writes w.jsonl, --load --continue through a symbolic link or a hard link is refused and the file is unchanged", {
+    timeout: 120_000,
+  }, async () => {
+    const first = loadFixture(fixturePath("calculator")).exchanges[0]!.response;
+    standIn = await startStandIn({ apiKey: KEY, replies: [first], hangWhenDone: true });
+    const file = path.join(dir, "w.jsonl");
+    const holder = startDemo(["--no-stream", "--save", file], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
+    try {
+      await standIn.received(2); // the live run waits on its second model call, its turn open in the file
+      const before = readFileSync(file);
+      const symbolic = path.join(dir, "ln-w.jsonl");
+      symlinkSync("w.jsonl", symbolic);
+      const hard = path.join(dir, "hard-w.jsonl");
+      linkSync(file, hard);
+      for (const name of [symbolic, hard]) {
+        const second = await runInProcess(["--load", name, "--continue"]);
+        expect(second.code, `${name}: ${second.text}`).toBe(1);
+        expect(second.text).toContain("another process is writing this log");
+        expect(readFileSync(file), `${name}: the second run must not append to a file with a live writer`).toEqual(before);
+      }
+    } finally {
+      holder.child.kill("SIGKILL");
+      await holder.exited;
+    }
+  });
+});

@@ -1,0 +1,100 @@
+// `--save` to something that is not a regular file is refused before the run, as `--load` is: a FIFO
+// would make the writer wait for ever (leaving its lock behind), /dev/zero would be read into memory
+// without end, and /dev/null would swallow every line and then tell of a torn one. Each is made for
+// real: a FIFO (mkfifo), the devices themselves, reached through symbolic links; the demo runs as its
+// own process where the old fault was a hang or endless memory, so that it fails a test, not the test run.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { runInProcess, startDemo } from "../testing/demo-testing.ts";
+import { Session } from "../session.ts";
+import type { LogFileError } from "./log-file-types.ts";
+import { attachLogFile } from "./log-writer.ts";
+
+let dir = "";
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "not-a-file-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const errorOf = (action: () => unknown) => {
+  try {
+    action();
+  } catch (error) {
+    return error as LogFileError;
+  }
+  throw new Error("expected a LogFileError, nothing was thrown");
+};
+
+/** A FIFO, and /dev/zero behind a chain of two symbolic links, in `dir`. */
+function notFiles(): Record<string, { name: string; kind: string }> {
+  const fifo = path.join(dir, "pipe");
+  execFileSync("mkfifo", [fifo]);
+  symlinkSync("/dev/zero", path.join(dir, "zero-1"));
+  symlinkSync("zero-1", path.join(dir, "zero"));
+  return {
+    fifo: { name: fifo, kind: "a pipe (FIFO)" },
+    "/dev/zero": { name: path.join(dir, "zero"), kind: "a device" },
+  };
+}
+
+/** What the demo must say, and not say, when --save names something that is not a regular file. */
+function expectRefused(what: string, name: string, kind: string, code: number | null, output: string): void {
+  expect(code, `${what}: ${output}`).toBe(1);
+  expect(output).toContain(`无法保存到 ${name} / Cannot save to ${name}: ${name}: this is ${kind}, not a file`);
+  expect(output, `${what}: refused before the run`).not.toContain("① 订阅者视角");
+  expect(output, `${what}: no story of a torn line`).not.toMatch(/torn|撕裂/);
+}
+
+describe("the writer writes only a regular file", () => {
+  test("a folder, /dev/null and a link to one are NOT_A_FILE before anything is locked: no lock folder is left", () => {
+    const folder = path.join(dir, "a-folder");
+    mkdirSync(folder);
+    symlinkSync("/dev/null", path.join(dir, "null"));
+    const made = readdirSync(dir).sort();
+    for (const [name, kind] of [
+      [folder, "a folder"],
+      ["/dev/null", "a device"],
+      [path.join(dir, "null"), "a device"],
+    ] as const) {
+      const error = errorOf(() => attachLogFile(new Session(), name));
+      expect(error.code, name).toBe("NOT_A_FILE");
+      expect(error.message, name).toContain(`${name}: this is ${kind}, not a file`);
+    }
+    expect(readdirSync(dir).sort(), "nothing made beside the names: no lock folder").toEqual(made);
+  });
+});
+
+describe("demo --save to what is not a regular file", () => {
+  test("a link to /dev/null: one sentence, exit 1, no model call, no story of a torn line", async () => {
+    const name = path.join(dir, "null");
+    symlinkSync("/dev/null", name);
+    const { code, text } = await runInProcess(["--offline", "--save", name]);
+    expectRefused("/dev/null", name, "a device", code, text);
+  });
+
+  // As processes: before the fix one of them waited for ever and the other ate memory until killed.
+  const running: ReturnType<typeof startDemo>[] = [];
+  afterEach(() => {
+    for (const demo of running.splice(0)) demo.child.kill("SIGKILL");
+  });
+
+  test("a FIFO and a link to /dev/zero, each in a real process: one sentence, exit 1, no model call, no lock folder", {
+    timeout: 120_000,
+  }, async () => {
+    const targets = notFiles();
+    const made = readdirSync(dir).sort();
+    const runs = Object.entries(targets).map(([what, { name, kind }]) => {
+      const demo = startDemo(["--offline", "--save", name], {});
+      running.push(demo);
+      return { what, name, kind, demo };
+    });
+    for (const { what, name, kind, demo } of runs) {
+      const { code } = await demo.exited;
+      expectRefused(what, name, kind, code, demo.stdout());
+    }
+    expect(readdirSync(dir).sort(), "no lock folder left behind").toEqual(made);
+  });
+});

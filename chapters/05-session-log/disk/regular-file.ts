@@ -1,0 +1,54 @@
+// A log lives in a regular file, and nothing else is ever read or written as one. Whatever a name leads
+// to, through any number of symbolic links, is looked at before a byte moves: a folder or a socket
+// cannot be opened as a file at all, a FIFO would make reading (or opening) wait for ever, /dev/zero
+// never ends, and /dev/null swallows every line. Each is LogFileError "NOT_A_FILE", said at once.
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, type Stats } from "node:fs";
+import { LogFileError } from "./log-file-types.ts";
+
+/**
+ * Opens `file` with `flags` (node:fs constants) and returns the descriptor, or throws "NOT_A_FILE" when
+ * the name leads to anything but a regular file. A name that does not exist yet is fine (O_CREAT makes
+ * it); the system's own refusals (a missing folder, no permission) are thrown as they are.
+ */
+export function openRegularFile(file: string, flags: number): number {
+  const found = statSync(file, { throwIfNoEntry: false }); // stat follows every link
+  if (found !== undefined && !found.isFile()) throw notAFile(file, found);
+  // O_NONBLOCK: if the name was changed to a FIFO since that look, opening it must not wait for ever.
+  const fd = openSync(file, flags | constants.O_NONBLOCK);
+  const opened = fstatSync(fd); // what was opened, not what the name led to a moment ago
+  if (opened.isFile()) return fd;
+  closeSync(fd);
+  throw notAFile(file, opened);
+}
+
+/** The bytes of a regular file; a file that cannot be opened is "UNREADABLE", with the system's error as its cause. */
+export function readRegularFile(file: string): Buffer {
+  let fd: number;
+  try {
+    fd = openRegularFile(file, constants.O_RDONLY);
+  } catch (error) {
+    if (error instanceof LogFileError) throw error;
+    throw new LogFileError("UNREADABLE", file, undefined, `cannot open it (${(error as Error).message})`, { cause: error });
+  }
+  try {
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function notAFile(file: string, stats: Stats): LogFileError {
+  return new LogFileError(
+    "NOT_A_FILE",
+    file,
+    undefined,
+    `this is ${kindOf(stats)}, not a file; a log is a regular file that a writer appended to`,
+  );
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return "a folder";
+  if (stats.isFIFO()) return "a pipe (FIFO)";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  return "a socket";
+}
