@@ -9,6 +9,7 @@ import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
 import { CALCULATOR_PROMPT, FOLLOW_UP_PROMPT, userMessagesIn } from "../../../fixtures/scenarios.ts";
 import type { Recording } from "./setup.ts";
 import { accountLines, accountOfLog } from "../disk/log-account.ts";
+import { explainLogFileError } from "../disk/explain-log-file.ts";
 import { LogFileError, LogWriteError, type ClosingEvent } from "../disk/log-file-types.ts";
 import { attachLogFile, readLogFile } from "../disk/log-file.ts";
 import { Session } from "../session.ts";
@@ -133,7 +134,7 @@ function load(
     }
     if (!(error instanceof LogFileError)) throw error;
     // The message may quote the file (a JSON.parse error does): one line of it, shown, not obeyed.
-    out(`无法读入 ${file} / Cannot load ${file}: ${visible(error.message)}`);
+    out(visible(explainLogFileError(error, ["无法读入", "Cannot load"])));
     return null;
   }
 }
@@ -149,7 +150,7 @@ function attach(session: Session, file: string, tornFile: boolean, { out }: Disk
       return undefined;
     }
     if (!(error instanceof LogFileError)) throw error;
-    out(`无法保存到 ${file} / Cannot save to ${file}: ${visible(error.message)}`);
+    out(visible(explainLogFileError(error, ["无法保存到", "Cannot save to"])));
     if (error.code === "LOCKED") {
       out("  一份日志同一时刻只有一个写入者：等另一个运行结束（被杀掉的运行，锁过一会儿自动失效），或换一个文件");
       out("  (one log, one writer: wait for the other run to end — a killed run's lock expires shortly — or choose another file)");
