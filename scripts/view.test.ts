@@ -131,7 +131,9 @@ describe("npm run view -- --load FILE", () => {
   it("a missing file, or one that is not JSON, is a usage error naming it", async () => {
     const notJson = path.join(dir, "torn.json");
     writeFileSync(notJson, '[{"id": 0,');
-    await expect(view("--load", notJson)).rejects.toThrow(new RegExp(`^无法读入 ${notJson}：.*不是合法的 JSON 文本.* / Cannot load ${notJson}: .*JSON`));
+    await expect(view("--load", notJson)).rejects.toThrow(
+      new RegExp(`^无法读入 ${notJson}：.*不是合法的 JSON 文本.* / Cannot load ${notJson}: .*JSON`),
+    );
     await expect(view("--load", path.join(dir, "missing.json"))).rejects.toThrow(
       /Cannot load .*missing\.json: it does not exist .*\(ENOENT\)$/,
     );
@@ -182,7 +184,10 @@ describe("view's own usage errors open in Chinese, the English beside", () => {
     [["--live", "--load", "x.json"], "--live 不写文件也不读日志，不和 --load、--out 一起用 / --live writes no file"],
     [["--scenario", "calculator", "--port", "80"], "--port 只和 --live 一起用 / --port goes with --live"],
   ])("%j", async (argv, said) => {
-    const error = await view(...argv).then(() => expect.unreachable("no usage error"), (thrown: unknown) => thrown);
+    const error = await view(...argv).then(
+      () => expect.unreachable("no usage error"),
+      (thrown: unknown) => thrown,
+    );
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).message.startsWith(said), (error as UsageError).message).toBe(true);
   });

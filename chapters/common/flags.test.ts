@@ -20,7 +20,10 @@ function firstError(argv: string[]): { code: number | object; line: string | und
 describe("a wrong value is told as the mistake it is, in Chinese as in English", () => {
   test.each([
     [["--save"], "用法错误：选项 --save 后面缺了它的值，见下 / Usage error: Option '--save <value>' argument missing"],
-    [["--offline=yes"], "用法错误：选项 --offline 不带值：去掉 = 和它后面的部分 / Usage error: Option '--offline' does not take an argument"],
+    [
+      ["--offline=yes"],
+      "用法错误：选项 --offline 不带值：去掉 = 和它后面的部分 / Usage error: Option '--offline' does not take an argument",
+    ],
     [
       ["--save", "--offline"],
       "用法错误：选项 --save 后面紧跟着另一个选项，是不是忘了写 --save 的值？值本身以 - 开头时写成 --save=-值 / Usage error: Option '--save' argument is ambiguous.",
