@@ -80,3 +80,11 @@ describe("the guide (exercises/05-session-log/README.md)", () => {
     expect(links.filter((link) => !anchors.has(link))).toEqual([]);
   });
 });
+
+describe("a stub's error names its step in Chinese too", () => {
+  test.each(ids)("%s: the Chinese half carries the step's Chinese title, as the English half carries the task", (id) => {
+    const step = steps.find((candidate) => candidate.id === id);
+    const { message } = new NotImplementedError(id, "something");
+    expect(message.split("\n")[0]).toBe(`练习步骤 ${id}（${step?.titleZh}）还没实现 / not implemented yet — step ${id}: something`);
+  });
+});
