@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { guideAnchor, NotImplementedError, stubStepOf } from "../exercises/05-session-log/todo.ts";
 import { stepTable, withTable } from "./guide-table.ts";
-import { decoys, exercisesDir, findStep, guideFile, guideLink, inLearnerOrder, shippedStubsDir, steps, type Step } from "./steps.ts";
+import { decoys, exercisesDir, findStep, guideFile, guideLink, inLearnerOrder, root, shippedStubsDir, steps, type Step } from "./steps.ts";
 
 const guide = readFileSync(guideFile, "utf8");
 const ids = steps.map((step) => step.id);
@@ -86,5 +86,29 @@ describe("a stub's error names its step in Chinese too", () => {
     const step = steps.find((candidate) => candidate.id === id);
     const { message } = new NotImplementedError(id, "something");
     expect(message.split("\n")[0]).toBe(`练习步骤 ${id}（${step?.titleZh}）还没实现 / not implemented yet — step ${id}: something`);
+  });
+});
+
+describe("the progress bar the docs show", () => {
+  test("has one cell per step, as `npm run watch` and `npm run progress` draw it", () => {
+    const docs = [
+      "README.md",
+      "README.zh.md",
+      "CONTRIBUTING.md",
+      "exercises/05-session-log/README.md",
+      "chapters/05-session-log/README.md",
+    ];
+    const bars = docs.flatMap((doc) =>
+      [...readFileSync(path.join(root, doc), "utf8").matchAll(/([▰▱]+) (\d+)\/(\d+)/gu)].map((match) => ({ doc, match })),
+    );
+    expect(bars.length, "the READMEs show the bar").toBeGreaterThan(0);
+    for (const { doc, match } of bars) {
+      const [shown, cells = "", filled, total] = match;
+      expect([cells.length, Number(total)], `${doc}: "${shown}" → ${steps.length} cells for ${steps.length} steps`).toEqual([
+        steps.length,
+        steps.length,
+      ]);
+      expect(Number(filled), `${doc}: "${shown}": one ▰ per step passed`).toBe([...cells].filter((cell) => cell === "▰").length);
+    }
   });
 });
