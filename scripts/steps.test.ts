@@ -5,7 +5,19 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { guideAnchor, NotImplementedError, stubStepOf } from "../exercises/05-session-log/todo.ts";
 import { stepTable, withTable } from "./guide-table.ts";
-import { decoys, exercisesDir, findStep, guideFile, guideLink, inLearnerOrder, root, shippedStubsDir, steps, type Step } from "./steps.ts";
+import {
+  decoys,
+  exercisesDir,
+  findStep,
+  guideFile,
+  guideLink,
+  inLearnerOrder,
+  root,
+  shippedStubsDir,
+  steps,
+  whereInBook,
+  type Step,
+} from "./steps.ts";
 
 const guide = readFileSync(guideFile, "utf8");
 const ids = steps.map((step) => step.id);
@@ -110,5 +122,13 @@ describe("the progress bar the docs show", () => {
       ]);
       expect(Number(filled), `${doc}: "${shown}": one ▰ per step passed`).toBe([...cells].filter((cell) => cell === "▰").length);
     }
+  });
+});
+
+describe("where the book has a step, in Chinese", () => {
+  test("no stray space before a Chinese word, and no 书中本章", () => {
+    expect(whereInBook({ bookSection: "5.4 节" })).toBe("对应书中 5.4 节");
+    expect(whereInBook({ bookSection: "练习2" })).toBe("对应书中练习2");
+    for (const step of steps) expect(whereInBook(step), step.id).not.toMatch(/书中 \p{Script=Han}|书中本章/u);
   });
 });

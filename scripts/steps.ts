@@ -284,9 +284,9 @@ const entries: readonly Step[] = [
     ],
     hints: [
       "把第 02 章循环里的“往 history 里 push”全部换成 `session.append(…)`，发给模型的消息每次都用 " +
-        "`session.deriveMessages()` 现算。一次计算器往返正好 12 个事件：turn/start, user/message, " +
-        "request/header, step/start, assistant/message, tool/call, tool/result, step/end, step/start, " +
-        "assistant/message, step/end, turn/end（5.5、5.7 节）。",
+        "`session.deriveMessages()` 现算。一次计算器往返正好 12 条事件：`turn/start`、`user/message`、" +
+        "`request/header`、`step/start`、`assistant/message`、`tool/call`、`tool/result`、`step/end`、`step/start`、" +
+        "`assistant/message`、`step/end`、`turn/end`（5.5、5.7 节）。",
       "系统提示词和工具说明不是消息：每轮写一次 `request/header`，紧跟在 `turn/start`、`user/message` 之后" +
         "（测试检查这个顺序）：" +
         '`{ header: { model: client.model, system: systemPrompt, tools: tools.map(toolSpec) }, reason: "initial" }`；' +
@@ -664,6 +664,15 @@ export function inLearnerOrder(list: readonly Step[]): Step[] {
 }
 
 export const steps: readonly Step[] = inLearnerOrder(entries);
+
+/**
+ * Where the book has the step, as a Chinese line says it: `对应书中 5.4 节`, `对应书中练习2` (no space
+ * before a Chinese word), `对应本章开头…` (本章 is the book's chapter already).
+ */
+export function whereInBook({ bookSection }: Pick<Step, "bookSection">): string {
+  if (bookSection.startsWith("本章")) return `对应${bookSection}`;
+  return /^\d/u.test(bookSection) ? `对应书中 ${bookSection}` : `对应书中${bookSection}`;
+}
 
 export function findStep(id: string): Step | undefined {
   return steps.find((step) => step.id === id);

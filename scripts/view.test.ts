@@ -181,7 +181,7 @@ describe("view's own usage errors open in Chinese, the English beside", () => {
     [["--scenario", "nope"], '没有叫 "nope" 的场景，可选的场景列在后面 / unknown scenario "nope"; known: calculator,'],
     [["--load", "x.json", "--scenario", "calculator"], "--load 和 --scenario 只能用一个 / --load and --scenario"],
     [["--live", "--port", "http"], '--port 要是 0 到 65535 之间的数（0 表示任一空闲端口），收到的是 "http" / --port must be'],
-    [["--live", "--load", "x.json"], "--live 不写文件也不读日志，不和 --load、--out 一起用 / --live writes no file"],
+    [["--live", "--load", "x.json"], "--live 不写文件也不读日志，不和 --load 或 --out 一起用 / --live writes no file"],
     [["--scenario", "calculator", "--port", "80"], "--port 只和 --live 一起用 / --port goes with --live"],
   ])("%j", async (argv, said) => {
     const error = await view(...argv).then(

@@ -66,7 +66,7 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
   const scenario = values.scenario ?? "calculator";
   if (values.live) {
     if (values.load !== undefined || values.out !== undefined)
-      throw new UsageError(`--live 不写文件也不读日志，不和 --load、--out 一起用 / --live writes no file and loads none; see ${seeHelp}`);
+      throw new UsageError(`--live 不写文件也不读日志，不和 --load 或 --out 一起用 / --live writes no file and loads none; see ${seeHelp}`);
     await watchLive(scenario, readPort(values.port), io);
     return 0;
   }

@@ -127,7 +127,7 @@ describe("what the demo says is true, Chinese first", () => {
 
   test("offline, --ask says in Chinese too that a key lets you ask your own question", () => {
     expect(planDisk({ load: "run.jsonl", ask: "为什么？" }, true)).toMatch(
-      /^离线时只录了一个后续问题（“把刚才的结果再乘以 2 是多少？”）：请用 --continue，或者设置 DEEPSEEK_API_KEY 在线问你自己的问题 \/ Offline/,
+      /^离线时只录了一个后续问题（“把刚才的结果再乘以 2 是多少？”）：请用 --continue 问它，或者设置 DEEPSEEK_API_KEY 在线问你自己的问题 \/ Offline/,
     );
   });
 

@@ -71,7 +71,7 @@ export function planDisk(args: DiskArgs, offline: boolean, stream = true): DiskP
   const prompt = args.load === undefined ? CALCULATOR_PROMPT : goesOn(args) ? (args.ask ?? FOLLOW_UP_PROMPT) : undefined;
   if (offline && args.load !== undefined && prompt !== undefined && prompt !== FOLLOW_UP_PROMPT) {
     return (
-      `离线时只录了一个后续问题（“${FOLLOW_UP_PROMPT}”）：请用 --continue，或者设置 DEEPSEEK_API_KEY 在线问你自己的问题 / ` +
+      `离线时只录了一个后续问题（“${FOLLOW_UP_PROMPT}”）：请用 --continue 问它，或者设置 DEEPSEEK_API_KEY 在线问你自己的问题 / ` +
       `Offline, the only follow-up question recorded is "${FOLLOW_UP_PROMPT}": use --continue, or set DEEPSEEK_API_KEY to ask your own`
     );
   }

@@ -38,7 +38,7 @@ export function cannotGoOn(file: string, { file: recorded }: Recording): string[
     `(Cannot go on offline from ${file}: --continue replays turn 2 of ${recorded}, which goes on from its turn 1 (what an offline --save writes), and this log holds another conversation (a live run, a repaired crash, or another question). The file is unchanged.)`,
     "  要接着这段对话，设置 DEEPSEEK_API_KEY 后在线问你自己的问题 / To go on with it, set DEEPSEEK_API_KEY and ask your own question live:",
     `    npm run demo -- --load ${file} --ask "…"`,
-    "  要离线试 --continue，先离线保存一份新日志 / To try --continue offline, save a new log offline first:",
+    "  要离线试一试，先离线保存一份新日志，再对它用 --continue / To try --continue offline, save a new log offline first:",
     "    npm run demo -- --offline --save new.jsonl",
   ];
 }
