@@ -249,6 +249,34 @@ function firstStubFindings(lines: readonly TextLine[]): Finding[] {
 
 const describeFinding = ({ file, line, found, use }: Finding) => `${file}:${line}: "${found}" → ${use}`;
 
+const fence = /^\s*(?:```|~~~)/u;
+const tableRow = /^\s*\|/u;
+/** A Markdown line without what does not render as text at its edges: indentation, `>` quote marks, `*`/`_` emphasis marks. */
+const bare = (line: string) => line.replace(/^[\s>]*[*_]*/u, "").replace(/[*_\s]*$/u, "");
+
+/**
+ * Markdown joins a paragraph's lines with a space: between two Chinese characters (or full-width
+ * punctuation) a browser shows it as a stray gap ("同步写入， 再 fsync"). One paragraph, one line. Lines
+ * in code blocks and tables are not paragraphs; a line ending in two spaces or "\\" breaks on purpose.
+ */
+function lineBreakFindings(file: string, text: string): Finding[] {
+  const findings: Finding[] = [];
+  const lines = text.split("\n");
+  let inCode = false;
+  lines.forEach((line, i) => {
+    if (fence.test(line)) inCode = !inCode;
+    const next = lines[i + 1];
+    if (inCode || fence.test(line) || next === undefined || fence.test(next) || tableRow.test(line) || tableRow.test(next)) return;
+    if (/ {2}$|\\$/u.test(line)) return;
+    const [end, start] = [bare(line).at(-1) ?? "", bare(next).at(0) ?? ""];
+    if (cjk.test(end) && cjk.test(start)) {
+      const found = `${bare(line).slice(-6)}⏎${bare(next).slice(0, 6)}`;
+      findings.push({ file, line: i + 1, found, use: "join the two lines: a line break inside a Chinese paragraph shows as a space" });
+    }
+  });
+  return findings;
+}
+
 // ── tests ─────────────────────────────────────────────────────────────────────────────────────────
 
 const lines = allTextLines();
@@ -369,6 +397,27 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
 
   test("no Chinese text uses a variant the glossary replaces", () => {
     expect(termFindings(lines).map(describeFinding), "write the term after → instead").toEqual([]);
+  });
+
+  test("the line-break rule finds a break between two Chinese characters in a paragraph, and only there", () => {
+    const found = (text: string) => lineBreakFindings("sample.md", text).map((finding) => finding.line);
+    expect(found("同步写入，\n再 fsync")).toEqual([1]);
+    expect(found("> 引用里的一段，\n> 接着写")).toEqual([1]);
+    expect(found("- 列表项的一段\n  接着写")).toEqual([1]);
+    expect(found("**重要。**\n接着写")).toEqual([1]);
+    expect(found("第一段。\n\n第二段。")).toEqual([]);
+    expect(found("中文\nEnglish")).toEqual([]);
+    expect(found("```\n代码里的中文\n接着写\n```")).toEqual([]);
+    expect(found("| 表头 |\n| 表格 |")).toEqual([]);
+    expect(found("有意换行  \n接着写")).toEqual([]);
+    expect(found("一段\n- 列表项")).toEqual([]);
+    expect(found("一段\n## 标题")).toEqual([]);
+  });
+
+  test("no Markdown paragraph is broken between two Chinese characters", () => {
+    const markdown = walk("").filter((file) => file.endsWith(".md"));
+    const findings = markdown.flatMap((file) => lineBreakFindings(file, readFileSync(path.join(root, file), "utf8")));
+    expect(findings.map(describeFinding), "one paragraph, one line").toEqual([]);
   });
 
   test("every Markdown file that says 桩 writes 桩（stub） the first time", () => {
