@@ -34,7 +34,7 @@ const termRules: readonly Rule[] = [
   // 参数 stays right for a function's parameters and a tool call's arguments; a flag is a 选项.
   {
     variant: "参数",
-    find: /列出(?:这些)?参数|--[a-z][a-z-]*\s*参数|命令行参数/gu,
+    find: /列出(?:这些)?参数|--[a-z][a-z-]*\s*参数|命令行参数|(?:demo|view|record|watch)\s*参数/gu,
     use: "选项 for a command-line flag (参数 is a function's or a tool call's)",
   },
   {
@@ -60,6 +60,30 @@ const termRules: readonly Rule[] = [
     find: /(?<!练习)步骤\s*(?:0\d\.\d|p\d)/gu,
     use: "练习步骤 05.x (an exercise step; 步骤 alone is a loop step, step/start)",
   },
+  {
+    variant: "| 步骤 |",
+    // A table's column of exercise steps (05.1, p2, …) is headed 练习步骤: 步骤 alone is a loop step.
+    find: /^\|\s*步骤\s*\|(?=\s*\p{Script=Han})/gu,
+    use: "练习步骤 as the header of a column of exercise steps (步骤 alone is a loop step, step/start)",
+  },
+  {
+    variant: "练习 05.x",
+    find: /练习\s+(?:0\d\.\d|p\d)/gu,
+    use: "练习步骤 05.x, or 挑战 05.6 for a challenge (练习 alone is the book's 练习1–4)",
+  },
+  { variant: "练习 2", find: /练习\s+[1-4](?![.\d])/gu, use: "练习2 (the book's 练习1–4, no space)" },
+  {
+    variant: "12 个事件",
+    // The book counts events with 条 ("共有 12 条事件"); 第 3 个事件 (a position) is the book's too.
+    find: /(?<!第\s*)\d[\d,]*\s*个事件/gu,
+    use: "N 条事件 (the book's count word; 第 N 个事件 names a position)",
+  },
+  {
+    variant: "turn/start, user/message",
+    find: /[a-z]+\/[a-z-]+, [a-z]+\/[a-z-]+/gu,
+    use: "、 between the items of a Chinese list, each item in backticks",
+  },
+  { variant: "挑战 challenge", find: /挑战 challenge/gu, use: "挑战 / challenge (中文 / English)" },
   { variant: "打码", find: /打码/gu, use: "遮蔽 (redaction)" },
   {
     variant: "回放日志",
@@ -73,6 +97,13 @@ const commandRule: Rule = {
   // A command (plain or in backticks) whose last character touches Chinese punctuation.
   find: /\b(?:npm|npx|tsx)(?: +[!-~]+)+[。，；：、！？]/gu,
   use: "nothing right after a command: put it on its own line, or end it with a space or a newline",
+};
+
+const flagRule: Rule = {
+  variant: "--save）",
+  // A flag glued to full-width punctuation, in text a terminal shows (a code span ends it in Markdown).
+  find: /(?<![\w`-])--[a-z][a-z-]*[）。，；：、！？]/gu,
+  use: "a space or a code span between a flag and Chinese punctuation (--save） copies as one word)",
 };
 
 // ── the texts ─────────────────────────────────────────────────────────────────────────────────────
@@ -201,6 +232,7 @@ const termFindings = (lines: readonly TextLine[]) => termRules.flatMap((rule) =>
  */
 const endsInCodeSpan = (finding: Finding) => finding.file.endsWith(".md") && /`[。，；：、！？]$/u.test(finding.found);
 const commandFindings = (lines: readonly TextLine[]) => findAll(commandRule, lines, false).filter((finding) => !endsInCodeSpan(finding));
+const flagFindings = (lines: readonly TextLine[]) => findAll(flagRule, lines, false);
 
 /** In a Markdown file, the first 桩 comes with its English name: 桩（stub）. */
 function firstStubFindings(lines: readonly TextLine[]): Finding[] {
@@ -216,6 +248,34 @@ function firstStubFindings(lines: readonly TextLine[]): Finding[] {
 }
 
 const describeFinding = ({ file, line, found, use }: Finding) => `${file}:${line}: "${found}" → ${use}`;
+
+const fence = /^\s*(?:```|~~~)/u;
+const tableRow = /^\s*\|/u;
+/** A Markdown line without what does not render as text at its edges: indentation, `>` quote marks, `*`/`_` emphasis marks. */
+const bare = (line: string) => line.replace(/^[\s>]*[*_]*/u, "").replace(/[*_\s]*$/u, "");
+
+/**
+ * Markdown joins a paragraph's lines with a space: between two Chinese characters (or full-width
+ * punctuation) a browser shows it as a stray gap ("同步写入， 再 fsync"). One paragraph, one line. Lines
+ * in code blocks and tables are not paragraphs; a line ending in two spaces or "\\" breaks on purpose.
+ */
+function lineBreakFindings(file: string, text: string): Finding[] {
+  const findings: Finding[] = [];
+  const lines = text.split("\n");
+  let inCode = false;
+  lines.forEach((line, i) => {
+    if (fence.test(line)) inCode = !inCode;
+    const next = lines[i + 1];
+    if (inCode || fence.test(line) || next === undefined || fence.test(next) || tableRow.test(line) || tableRow.test(next)) return;
+    if (/ {2}$|\\$/u.test(line)) return;
+    const [end, start] = [bare(line).at(-1) ?? "", bare(next).at(0) ?? ""];
+    if (cjk.test(end) && cjk.test(start)) {
+      const found = `${bare(line).slice(-6)}⏎${bare(next).slice(0, 6)}`;
+      findings.push({ file, line: i + 1, found, use: "join the two lines: a line break inside a Chinese paragraph shows as a space" });
+    }
+  });
+  return findings;
+}
 
 // ── tests ─────────────────────────────────────────────────────────────────────────────────────────
 
@@ -258,6 +318,13 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
       "而不是打码",
       "回放日志",
       "重放 fixture",
+      "其他 demo 参数照常可用",
+      "| 步骤 | 书 | 你要写的文件 |",
+      "练习 05.6 的属性测试",
+      "章末练习 2“为一个代码助手设计事件日志”",
+      "12 个事件投影成 4 条消息",
+      "正好 12 条事件：turn/start, user/message",
+      "挑战 challenge 05.6",
     ];
     expect(
       bad.filter((text) => termFindings(at(text)).length !== 1),
@@ -284,6 +351,14 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
       "重放日志",
       "回放 fixture",
       "Each step is a stub (`json.ts`)",
+      "其他 demo 选项照常可用",
+      "| 步骤 | step, `step/start`、`step/end` | 一次模型调用 |",
+      "| 练习步骤 | 书 | 你要写的文件 |",
+      "挑战 05.6 的属性测试",
+      "章末练习2、练习1–4",
+      "12 条事件，重放失败：第 3 个事件",
+      "`turn/start`、`user/message`",
+      "挑战 / challenge",
     ];
     expect(good.flatMap((text) => termFindings(at(text))).map(describeFinding)).toEqual([]);
   });
@@ -311,8 +386,9 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
   });
 
   test("GLOSSARY.md names every variant this test forbids, in its 不用 column", () => {
-    const glossary = readFileSync(path.join(root, "GLOSSARY.md"), "utf8");
-    const missing = [...termRules, commandRule].filter((rule) => !glossary.includes(`\`${rule.variant}\``));
+    // A "|" in a table cell is written "\|", code spans included.
+    const glossary = readFileSync(path.join(root, "GLOSSARY.md"), "utf8").replaceAll("\\|", "|");
+    const missing = [...termRules, commandRule, flagRule].filter((rule) => !glossary.includes(`\`${rule.variant}\``));
     expect(
       missing.map((rule) => rule.variant),
       "add these (in backticks) to GLOSSARY.md",
@@ -323,11 +399,46 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
     expect(termFindings(lines).map(describeFinding), "write the term after → instead").toEqual([]);
   });
 
+  test("the line-break rule finds a break between two Chinese characters in a paragraph, and only there", () => {
+    const found = (text: string) => lineBreakFindings("sample.md", text).map((finding) => finding.line);
+    expect(found("同步写入，\n再 fsync")).toEqual([1]);
+    expect(found("> 引用里的一段，\n> 接着写")).toEqual([1]);
+    expect(found("- 列表项的一段\n  接着写")).toEqual([1]);
+    expect(found("**重要。**\n接着写")).toEqual([1]);
+    expect(found("第一段。\n\n第二段。")).toEqual([]);
+    expect(found("中文\nEnglish")).toEqual([]);
+    expect(found("```\n代码里的中文\n接着写\n```")).toEqual([]);
+    expect(found("| 表头 |\n| 表格 |")).toEqual([]);
+    expect(found("有意换行  \n接着写")).toEqual([]);
+    expect(found("一段\n- 列表项")).toEqual([]);
+    expect(found("一段\n## 标题")).toEqual([]);
+  });
+
+  test("no Markdown paragraph is broken between two Chinese characters", () => {
+    const markdown = walk("").filter((file) => file.endsWith(".md"));
+    const findings = markdown.flatMap((file) => lineBreakFindings(file, readFileSync(path.join(root, file), "utf8")));
+    expect(findings.map(describeFinding), "one paragraph, one line").toEqual([]);
+  });
+
   test("every Markdown file that says 桩 writes 桩（stub） the first time", () => {
     expect(firstStubFindings(lines).map(describeFinding)).toEqual([]);
   });
 
   test("no command a learner may copy is followed by Chinese punctuation", () => {
     expect(commandFindings(lines).map(describeFinding), "a copied command would carry the punctuation along").toEqual([]);
+  });
+
+  test("the flag rule catches a flag glued to full-width punctuation, not one a code span ends", () => {
+    const at = (text: string) => [{ file: "sample.ts", line: 1, text }];
+    for (const text of ["要接着写请另存新文件（--save）", "请用 --continue，或者", "不和 --load、--out 一起用"]) {
+      expect(flagFindings(at(text)), text).toHaveLength(1);
+    }
+    for (const text of ["请用 --save 另存到新文件", "加上 `--no-stream`）", "(--save)", "npm run demo -- --help"]) {
+      expect(flagFindings(at(text)), text).toEqual([]);
+    }
+  });
+
+  test("no flag is glued to Chinese punctuation", () => {
+    expect(flagFindings(lines).map(describeFinding), "a copied flag would carry the punctuation along").toEqual([]);
   });
 });

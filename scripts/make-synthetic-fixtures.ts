@@ -147,20 +147,20 @@ const twoCallTurns: readonly Turn[] = [
 
 const calculatorRoundTrip = (seed: string): Reply[] => modelTurns(seed, calculatorTurns);
 
+/** The follow-up question's turn: 7 × 2 through the calculator. */
+const followUpTurns: readonly Turn[] = [
+  {
+    reasoning: "上一轮的结果是 7，再乘以 2。按要求用 calculator。",
+    calls: [calc("7*2")],
+    tokens: [336, 256, 41, 17],
+  },
+  { reasoning: "计算器返回 14。", content: "7 × 2 = **14**。", tokens: [401, 320, 22, 6] },
+];
+
 const replies: Record<string, readonly Reply[]> = {
   calculator: calculatorRoundTrip("calculator"),
   // Turn 1 is calculator's own replies, so an offline --save of either gives the same log.
-  "calculator-follow-up": [
-    ...calculatorRoundTrip("calculator"),
-    ...modelTurns("calculator-follow-up", [
-      {
-        reasoning: "上一轮的结果是 7，再乘以 2。按要求用 calculator。",
-        calls: [calc("7*2")],
-        tokens: [336, 256, 41, 17],
-      },
-      { reasoning: "计算器返回 14。", content: "7 × 2 = **14**。", tokens: [401, 320, 22, 6] },
-    ]),
-  ],
+  "calculator-follow-up": [...calculatorRoundTrip("calculator"), ...modelTurns("calculator-follow-up", followUpTurns)],
   "direct-answer": modelTurns("direct-answer", [
     {
       reasoning: "用户让我用一句话介绍自己，不需要工具。",
@@ -210,6 +210,11 @@ const replies: Record<string, readonly Reply[]> = {
   ],
   "server-error": [1, 2, 3].map(() => apiError(500, "Internal Server Error", "internal_error")),
   "calculator-streamed": streamedTurns("calculator", calculatorTurns), // the same ids: the model sees the same history
+  // The same ids as calculator-follow-up, turn for turn: a log saved streamed or not goes on with either.
+  "calculator-follow-up-streamed": [
+    ...streamedTurns("calculator", calculatorTurns),
+    ...streamedTurns("calculator-follow-up", followUpTurns),
+  ],
   "two-tool-calls-streamed": streamedTurns("two-tool-calls", twoCallTurns, { usageOn: "finish-chunk" }),
   "stream-cut-mid-reasoning": [
     streamed("stream-cut-mid-reasoning", 1, calculatorTurns[0]!, { ending: { how: "dropped", afterReasoningDeltas: 14 } }),
@@ -225,6 +230,7 @@ const notes: Record<string, string> = {
   "rate-limit-then-success": " The 429 body's message and type are a guess: DeepSeek does not document them.",
   "server-error": " The 500 body's message and type are a guess: DeepSeek does not document them.",
   "calculator-streamed": STREAMED,
+  "calculator-follow-up-streamed": STREAMED,
   "two-tool-calls-streamed": `${STREAMED} Usage rides on the finish chunk here, on a choices: [] chunk elsewhere: the docs allow both.`,
   "stream-cut-mid-reasoning": `${STREAMED} The connection drops after the 14th reasoning delta.`,
   "stream-server-error": `${STREAMED} The mid-stream error chunk (data: {"error": …}) is a guess at its shape: DeepSeek does not document it.`,

@@ -138,7 +138,7 @@ describe("npm run progress: the report", () => {
   test("a challenge step is labelled as one", () => {
     const challenge = { ...s1!, id: "05.9", kind: "challenge" } as const;
     const text = plain(renderProgress([{ step: challenge, status: { kind: "passed", total: 1 } }]));
-    expect(text).toContain(`05.9  挑战 challenge ${s1!.titleZh}`);
+    expect(text).toContain(`05.9  挑战 / challenge ${s1!.titleZh}`);
   });
 
   test("a failing step whose earlier steps are not done yet names them", () => {

@@ -9,7 +9,7 @@ import { isMain, readArgs, runMain, shown } from "./learner.ts";
 // Type-only: `npm run watch` imports this file for classify, and must not wait for vitest to load
 // before its first screen (runSteps loads the runner when it is called).
 import type { FileOutcome, StepRunner, TestOutcome } from "./step-runner.ts";
-import { exercisesDir, guideLink, steps, type Step } from "./steps.ts";
+import { exercisesDir, guideLink, steps, whereInBook, type Step } from "./steps.ts";
 
 export type { FileOutcome, TestOutcome } from "./step-runner.ts";
 
@@ -86,10 +86,10 @@ export function stepLines(report: StepReport, reports: readonly StepReport[]): s
   const { step, status } = report;
   const passed = new Set(reports.filter((r) => r.status.kind === "passed").map((r) => r.step.id));
   const idWidth = Math.max(...reports.map((r) => r.step.id.length));
-  const challenge = step.kind === "challenge" ? pc.magenta("挑战 challenge ") : "";
+  const challenge = step.kind === "challenge" ? pc.magenta("挑战 / challenge ") : "";
   const lines = [
     `  ${mark(status)} ${step.id.padEnd(idWidth)}  ${challenge}${step.titleZh} — ${describe(status, step, passed)}`,
-    pc.dim(`  ${" ".repeat(idWidth + 2)}  ${step.title} · 对应书中 ${step.bookSection}`),
+    pc.dim(`  ${" ".repeat(idWidth + 2)}  ${step.title} · ${whereInBook(step)}`),
   ];
   // A file that does not even load (a typo, a missing export) is worth seeing on every step it breaks.
   if (status.kind === "broken") lines.push(pc.red(`      ${visible(firstLine(status.message))}`));

@@ -171,6 +171,7 @@ describe("npm run record", { timeout: 60_000 }, () => {
         "max-steps",
         "calculator-follow-up",
         "calculator-streamed",
+        "calculator-follow-up-streamed",
         "two-tool-calls-streamed",
       ),
     });
@@ -180,6 +181,7 @@ describe("npm run record", { timeout: 60_000 }, () => {
     expect(readdirSync(out).sort()).toEqual(
       [
         "auth-error",
+        "calculator-follow-up-streamed",
         "calculator-follow-up",
         "calculator-streamed",
         "calculator",

@@ -5,7 +5,19 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { guideAnchor, NotImplementedError, stubStepOf } from "../exercises/05-session-log/todo.ts";
 import { stepTable, withTable } from "./guide-table.ts";
-import { decoys, exercisesDir, findStep, guideFile, guideLink, inLearnerOrder, shippedStubsDir, steps, type Step } from "./steps.ts";
+import {
+  decoys,
+  exercisesDir,
+  findStep,
+  guideFile,
+  guideLink,
+  inLearnerOrder,
+  root,
+  shippedStubsDir,
+  steps,
+  whereInBook,
+  type Step,
+} from "./steps.ts";
 
 const guide = readFileSync(guideFile, "utf8");
 const ids = steps.map((step) => step.id);
@@ -78,5 +90,45 @@ describe("the guide (exercises/05-session-log/README.md)", () => {
     const links = texts.flatMap((text) => [...text.matchAll(/(?:\]\(|README\.md)#(step-[\w-]+)/g)].map((match) => match[1]));
     expect(links.length).toBeGreaterThan(steps.length);
     expect(links.filter((link) => !anchors.has(link))).toEqual([]);
+  });
+});
+
+describe("a stub's error names its step in Chinese too", () => {
+  test.each(ids)("%s: the Chinese half carries the step's Chinese title, as the English half carries the task", (id) => {
+    const step = steps.find((candidate) => candidate.id === id);
+    const { message } = new NotImplementedError(id, "something");
+    expect(message.split("\n")[0]).toBe(`练习步骤 ${id}（${step?.titleZh}）还没实现 / not implemented yet — step ${id}: something`);
+  });
+});
+
+describe("the progress bar the docs show", () => {
+  test("has one cell per step, as `npm run watch` and `npm run progress` draw it", () => {
+    const docs = [
+      "README.md",
+      "README.zh.md",
+      "CONTRIBUTING.md",
+      "exercises/05-session-log/README.md",
+      "chapters/05-session-log/README.md",
+    ];
+    const bars = docs.flatMap((doc) =>
+      [...readFileSync(path.join(root, doc), "utf8").matchAll(/([▰▱]+) (\d+)\/(\d+)/gu)].map((match) => ({ doc, match })),
+    );
+    expect(bars.length, "the READMEs show the bar").toBeGreaterThan(0);
+    for (const { doc, match } of bars) {
+      const [shown, cells = "", filled, total] = match;
+      expect([cells.length, Number(total)], `${doc}: "${shown}" → ${steps.length} cells for ${steps.length} steps`).toEqual([
+        steps.length,
+        steps.length,
+      ]);
+      expect(Number(filled), `${doc}: "${shown}": one ▰ per step passed`).toBe([...cells].filter((cell) => cell === "▰").length);
+    }
+  });
+});
+
+describe("where the book has a step, in Chinese", () => {
+  test("no stray space before a Chinese word, and no 书中本章", () => {
+    expect(whereInBook({ bookSection: "5.4 节" })).toBe("对应书中 5.4 节");
+    expect(whereInBook({ bookSection: "练习2" })).toBe("对应书中练习2");
+    for (const step of steps) expect(whereInBook(step), step.id).not.toMatch(/书中 \p{Script=Han}|书中本章/u);
   });
 });

@@ -11,7 +11,7 @@
 // challenges past the book: `steps` is sorted so, whatever order the entries are written in.
 import path from "node:path";
 import { root } from "../chapters/common/root.ts";
-import { guideAnchor } from "../exercises/05-session-log/todo.ts";
+import { guideAnchor, STEP_TITLES_ZH } from "../exercises/05-session-log/todo.ts";
 
 export { root };
 export const exercisesDir = path.join(root, "exercises/05-session-log");
@@ -65,7 +65,7 @@ const entries: readonly Step[] = [
     id: "05.1",
     kind: "core",
     title: "freezeJson: validate, copy and deep-freeze event data",
-    titleZh: "freezeJson：校验、复制并深度冻结事件数据",
+    titleZh: STEP_TITLES_ZH["05.1"],
     bookSection: "5.3 节第 1 点",
     file: "json.ts",
     test: "05.1-freeze-json.test.ts",
@@ -126,7 +126,7 @@ const entries: readonly Step[] = [
     id: "05.2",
     kind: "core",
     title: "Session: append, events, subscribe",
-    titleZh: "Session：append、events、subscribe",
+    titleZh: STEP_TITLES_ZH["05.2"],
     bookSection: "5.2–5.3 节",
     file: "session.ts",
     test: "05.2-session.test.ts",
@@ -185,7 +185,7 @@ const entries: readonly Step[] = [
     id: "05.3",
     kind: "core",
     title: "The projection: which events become messages",
-    titleZh: "投影：哪些事件变成消息",
+    titleZh: STEP_TITLES_ZH["05.3"],
     bookSection: "5.4 节",
     file: "projection.ts",
     test: "05.3-projection.test.ts",
@@ -220,7 +220,7 @@ const entries: readonly Step[] = [
     id: "05.4",
     kind: "core",
     title: "Session.fromLog: replay a stored log",
-    titleZh: "Session.fromLog：重放已保存的日志",
+    titleZh: STEP_TITLES_ZH["05.4"],
     bookSection: "5.6 节",
     file: "session.ts",
     test: "05.4-replay.test.ts",
@@ -262,7 +262,7 @@ const entries: readonly Step[] = [
     id: "05.5",
     kind: "core",
     title: "runAgent: the logged agent loop",
-    titleZh: "runAgent：日志化的智能体循环",
+    titleZh: STEP_TITLES_ZH["05.5"],
     bookSection: "5.5、5.7 节",
     file: "agent-loop.ts",
     test: "05.5-agent-loop.test.ts",
@@ -284,9 +284,9 @@ const entries: readonly Step[] = [
     ],
     hints: [
       "把第 02 章循环里的“往 history 里 push”全部换成 `session.append(…)`，发给模型的消息每次都用 " +
-        "`session.deriveMessages()` 现算。一次计算器往返正好 12 个事件：turn/start, user/message, " +
-        "request/header, step/start, assistant/message, tool/call, tool/result, step/end, step/start, " +
-        "assistant/message, step/end, turn/end（5.5、5.7 节）。",
+        "`session.deriveMessages()` 现算。一次计算器往返正好 12 条事件：`turn/start`、`user/message`、" +
+        "`request/header`、`step/start`、`assistant/message`、`tool/call`、`tool/result`、`step/end`、`step/start`、" +
+        "`assistant/message`、`step/end`、`turn/end`（5.5、5.7 节）。",
       "系统提示词和工具说明不是消息：每轮写一次 `request/header`，紧跟在 `turn/start`、`user/message` 之后" +
         "（测试检查这个顺序）：" +
         '`{ header: { model: client.model, system: systemPrompt, tools: tools.map(toolSpec) }, reason: "initial" }`；' +
@@ -309,7 +309,7 @@ const entries: readonly Step[] = [
     id: "p2",
     kind: "practice",
     title: "A coding assistant's inspection and UI events that never reach the model",
-    titleZh: "代码助手的检查与界面事件：记录、重放，但不进入模型",
+    titleZh: STEP_TITLES_ZH["p2"],
     bookSection: "练习2",
     file: "coding-assistant.ts",
     test: "p2-coding-assistant.test.ts",
@@ -352,7 +352,7 @@ const entries: readonly Step[] = [
     id: "p3",
     kind: "practice",
     title: "Redaction over an append-only log",
-    titleZh: "只追加日志上的遮蔽（redaction）",
+    titleZh: STEP_TITLES_ZH["p3"],
     bookSection: "练习3",
     file: "redaction.ts",
     test: "p3-redaction.test.ts",
@@ -414,7 +414,7 @@ const entries: readonly Step[] = [
     id: "p4",
     kind: "practice",
     title: "A new process event (model/usage) and a derived view for a cost dashboard",
-    titleZh: "新的过程事件（model/usage）与成本面板的派生视图",
+    titleZh: STEP_TITLES_ZH["p4"],
     bookSection: "练习4",
     file: "usage-view.ts",
     test: "p4-usage-view.test.ts",
@@ -455,7 +455,7 @@ const entries: readonly Step[] = [
     id: "05.6",
     kind: "challenge",
     title: "Incremental projection: each event projected once, when committed",
-    titleZh: "增量投影：每个事件在提交时只投影一次",
+    titleZh: STEP_TITLES_ZH["05.6"],
     bookSection: "对照官方（derive_messages 一行）",
     file: "message-cache.ts",
     test: "05.6-incremental.test.ts",
@@ -517,7 +517,7 @@ const entries: readonly Step[] = [
     id: "05.7",
     kind: "challenge",
     title: "The log on disk: a JSONL subscriber, a reader that survives a torn tail, crash repair",
-    titleZh: "日志落盘：JSONL 订阅者、容忍撕裂尾行的读取、崩溃修复",
+    titleZh: STEP_TITLES_ZH["05.7"],
     bookSection: "5.3 节第 3 点、5.6 节、对照官方（subscribe 一行）",
     file: "log-file.ts",
     test: "05.7-log-on-disk.test.ts",
@@ -618,7 +618,7 @@ const entries: readonly Step[] = [
     id: "05.8",
     kind: "challenge",
     title: "Stream chunks: kept in the log, never sent to the model",
-    titleZh: "流式分片：留存但不发送",
+    titleZh: STEP_TITLES_ZH["05.8"],
     bookSection: "本章开头第 1 个问题（流式分片）、对照官方（agent-loop 一行）",
     file: "streamed-step.ts",
     test: "05.8-streamed-step.test.ts",
@@ -678,6 +678,15 @@ export function inLearnerOrder(list: readonly Step[]): Step[] {
 }
 
 export const steps: readonly Step[] = inLearnerOrder(entries);
+
+/**
+ * Where the book has the step, as a Chinese line says it: `对应书中 5.4 节`, `对应书中练习2` (no space
+ * before a Chinese word), `对应本章开头…` (本章 is the book's chapter already).
+ */
+export function whereInBook({ bookSection }: Pick<Step, "bookSection">): string {
+  if (bookSection.startsWith("本章")) return `对应${bookSection}`;
+  return /^\d/u.test(bookSection) ? `对应书中 ${bookSection}` : `对应书中${bookSection}`;
+}
 
 export function findStep(id: string): Step | undefined {
   return steps.find((step) => step.id === id);

@@ -123,14 +123,17 @@ describe("npm run view -- --load FILE", () => {
       ]),
     );
     await expect(view("--load", file)).rejects.toThrow(
-      `cannot load ${file}: 重放失败：第 1 个事件 / replay failed at event #1: id is 2, expected 1`,
+      `无法读入 ${file}：事件 #1 没通过重放的校验，它的 id 不对（id 从 0 起连续编号，没有空缺） / ` +
+        `Cannot load ${file}: replay failed at event #1: id is 2, expected 1`,
     );
   });
 
   it("a missing file, or one that is not JSON, is a usage error naming it", async () => {
     const notJson = path.join(dir, "torn.json");
     writeFileSync(notJson, '[{"id": 0,');
-    await expect(view("--load", notJson)).rejects.toThrow(new RegExp(`^无法读入 / cannot load ${notJson}: .*JSON`));
+    await expect(view("--load", notJson)).rejects.toThrow(
+      new RegExp(`^无法读入 ${notJson}：.*不是合法的 JSON 文本.* / Cannot load ${notJson}: .*JSON`),
+    );
     await expect(view("--load", path.join(dir, "missing.json"))).rejects.toThrow(
       /Cannot load .*missing\.json: it does not exist .*\(ENOENT\)$/,
     );
@@ -170,5 +173,22 @@ describe("arguments", () => {
     await expect(view("--live", "--port", "http")).rejects.toThrow(/--port must be a number from 0 to 65535/);
     await expect(view("--live", "--load", "x.json")).rejects.toThrow(/--live writes no file and loads none/);
     await expect(view("--scenario", "calculator", "--port", "80")).rejects.toThrow(/--port goes with --live/);
+  });
+});
+
+describe("view's own usage errors open in Chinese, the English beside", () => {
+  it.each([
+    [["--scenario", "nope"], '没有叫 "nope" 的场景，可选的场景列在后面 / unknown scenario "nope"; known: calculator,'],
+    [["--load", "x.json", "--scenario", "calculator"], "--load 和 --scenario 只能用一个 / --load and --scenario"],
+    [["--live", "--port", "http"], '--port 要是 0 到 65535 之间的数（0 表示任一空闲端口），收到的是 "http" / --port must be'],
+    [["--live", "--load", "x.json"], "--live 不写文件也不读日志，不和 --load 或 --out 一起用 / --live writes no file"],
+    [["--scenario", "calculator", "--port", "80"], "--port 只和 --live 一起用 / --port goes with --live"],
+  ])("%j", async (argv, said) => {
+    const error = await view(...argv).then(
+      () => expect.unreachable("no usage error"),
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message.startsWith(said), (error as UsageError).message).toBe(true);
   });
 });

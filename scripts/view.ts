@@ -8,12 +8,12 @@ import { readFlags, type Command, type Flags } from "../chapters/common/flags.ts
 import { DeepSeekConfigError, type Env } from "../chapters/common/settings.ts";
 import { cannotWrite, explainSystemError, isSystemError } from "../chapters/common/system-errors.ts";
 import { visible } from "../chapters/common/text.ts";
-import { messageOf } from "../chapters/common/tools.ts";
 import { explainSetting } from "../chapters/05-session-log/demo/explain.ts";
 import { yourFilesBanner } from "../chapters/05-session-log/demo/mine.ts";
 import { connect, type Connection } from "../chapters/05-session-log/demo/setup.ts";
 import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
 import { accountLines, accountOfLog, type LogAccount } from "../chapters/05-session-log/disk/log-account.ts";
+import { explainLogFileError } from "../chapters/05-session-log/disk/explain-log-file.ts";
 import { LogFileError } from "../chapters/05-session-log/disk/log-file-types.ts";
 import { readLogFile } from "../chapters/05-session-log/disk/log-file.ts";
 import { refuseOutput } from "../chapters/05-session-log/demo/output-file.ts";
@@ -65,13 +65,14 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
   for (const line of mine) io.out(line);
   const scenario = values.scenario ?? "calculator";
   if (values.live) {
-    if (values.load !== undefined || values.out !== undefined) throw new UsageError(`--live writes no file and loads none; see ${seeHelp}`);
+    if (values.load !== undefined || values.out !== undefined)
+      throw new UsageError(`--live 不写文件也不读日志，不和 --load 或 --out 一起用 / --live writes no file and loads none; see ${seeHelp}`);
     await watchLive(scenario, readPort(values.port), io);
     return 0;
   }
   if (values.load !== undefined && values.scenario !== undefined)
-    throw new UsageError(`--load and --scenario do not go together; see ${seeHelp}`);
-  if (values.port !== undefined) throw new UsageError(`--port goes with --live; see ${seeHelp}`);
+    throw new UsageError(`--load 和 --scenario 只能用一个 / --load and --scenario do not go together; see ${seeHelp}`);
+  if (values.port !== undefined) throw new UsageError(`--port 只和 --live 一起用 / --port goes with --live; see ${seeHelp}`);
   // A page is derived from the log: it may replace an earlier page, never the log (output-file.ts).
   const refused = refuseOutput("--out", values.out, [values.load]);
   if (refused !== undefined) {
@@ -109,7 +110,10 @@ function writePage(session: Session, file: string, options: PageOptions, log: st
 function readPort(text: string | undefined): number {
   if (text === undefined) return 0;
   const port = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port must be a number from 0 to 65535 (0: any free port), got "${text}"`);
+  if (!(port >= 0 && port <= 65535))
+    throw new UsageError(
+      `--port 要是 0 到 65535 之间的数（0 表示任一空闲端口），收到的是 "${text}" / --port must be a number from 0 to 65535 (0: any free port), got "${text}"`,
+    );
   return port;
 }
 
@@ -135,7 +139,7 @@ function loadLog(file: string, io: ViewIO): { session: Session; name: string; so
     const refusal = error instanceof LogFileError && error.code === "UNREADABLE" ? error.cause : error;
     if (isSystemError(refusal)) throw new UsageError(explainSystemError(refusal, ["无法读入", "Cannot load"], file));
     // A LogFileError names the file (and the line) itself; its message may quote the file: shown, not obeyed.
-    if (error instanceof LogFileError) throw new UsageError(`无法读入 / cannot load ${visible(messageOf(error))}`);
+    if (error instanceof LogFileError) throw new UsageError(visible(explainLogFileError(error, ["无法读入", "Cannot load"])));
     throw error;
   }
 }
@@ -153,7 +157,7 @@ function scenarioNamed(name: string): Scenario {
   try {
     return findScenario(name);
   } catch (error) {
-    if (error instanceof UnknownScenarioError) throw new UsageError(error.message);
+    if (error instanceof UnknownScenarioError) throw new UsageError(`没有叫 "${name}" 的场景，可选的场景列在后面 / ${error.message}`);
     throw error;
   }
 }

@@ -7,7 +7,7 @@ import pc from "picocolors";
 import { visible } from "../chapters/common/text.ts";
 import { shown } from "./learner.ts";
 import { nextStep, progressBar, reasonOf, stepLines, type StepReport, type StepStatus } from "./progress.ts";
-import { exercisesDir, guideLink, type Step } from "./steps.ts";
+import { exercisesDir, guideLink, whereInBook, type Step } from "./steps.ts";
 
 export interface Screen {
   readonly reports: readonly StepReport[];
@@ -72,10 +72,10 @@ export function renderScreen(screen: Screen): string {
 }
 
 function currentStep({ step, status }: StepReport, lastKnown: boolean): string[] {
-  const challenge = step.kind === "challenge" ? pc.magenta("挑战 challenge · ") : "";
+  const challenge = step.kind === "challenge" ? pc.magenta("挑战 / challenge · ") : "";
   const lines = [
     pc.bold(`练习步骤 ${step.id} — ${challenge}${step.titleZh}`),
-    pc.dim(`${step.title} · 对应书中 ${step.bookSection}`),
+    pc.dim(`${step.title} · ${whereInBook(step)}`),
     `文件 / file:   ${shown(path.join(exercisesDir, step.file))}`,
     `测试 / tests:  ${shown(path.join(exercisesDir, step.test))}`,
     "",

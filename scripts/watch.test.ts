@@ -174,7 +174,7 @@ describe("npm run watch", () => {
     const { watch, last } = loop(runner, [...steps, challenge]);
     await watch.start();
     await watch.settled();
-    expect(last()).toContain("练习步骤 05.9 — 挑战 challenge · ");
+    expect(last()).toContain("练习步骤 05.9 — 挑战 / challenge · ");
     expect(last()).toContain(`05.9 ${"▰".repeat(steps.length)}▱ ${steps.length}/${steps.length + 1}`);
   });
 });

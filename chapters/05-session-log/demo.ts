@@ -81,7 +81,8 @@ async function demo(argv: readonly string[], io: DemoIO, page: { written: boolea
     return 2;
   }
   const offline = args.values.offline === true;
-  const plan = planDisk(args.values, !goesLive(offline, io.env));
+  const stream = args.values["no-stream"] !== true;
+  const plan = planDisk(args.values, !goesLive(offline, io.env), stream);
   // A page is derived from the log: it may replace an earlier page, never the log (output-file.ts).
   const refused = typeof plan === "string" ? plan : refuseOutput("--html", args.values.html, [plan.load, plan.save]);
   if (typeof plan === "string" || refused !== undefined) {
@@ -94,8 +95,6 @@ async function demo(argv: readonly string[], io: DemoIO, page: { written: boolea
     err(unwritable);
     return SYSTEM_ERROR_EXIT;
   }
-  // Offline, the disk flags replay a two-turn recording that is not streamed.
-  const stream = args.values["no-stream"] !== true && plan.recording === undefined;
   // --load alone tells the file's story with no model, so it needs no connection.
   const recording = plan.recording ?? scenarioName(stream);
   const connection = plan.prompt === undefined ? undefined : connect(offline, io.env, recording, io.replayMs ?? REPLAY_MS);
@@ -151,7 +150,7 @@ async function demo(argv: readonly string[], io: DemoIO, page: { written: boolea
     heading(["④ 重放：同一份日志 → 新会话 → 完全相同的消息历史", "Replay: same log → new session → same messages"]);
     const code = replayFromText(session, out);
     for (const line of savedNote(plan, session)) out(`  ${line}`);
-    if (io.signal?.aborted) for (const line of ["", ...interruptedNote(argv)]) out(line);
+    if (io.signal?.aborted) for (const line of ["", ...interruptedNote(argv, session.events)]) out(line);
     return io.signal?.aborted ? 130 : code;
   } finally {
     opened.stop();

@@ -120,7 +120,8 @@ export class DeepSeekClient implements StreamingChatClient {
   }
 }
 
-function toWire(message: Message): WireMessage {
+/** A message as the API takes it (the request body lists these after the system prompt). */
+export function toWire(message: Message): WireMessage {
   switch (message.role) {
     case "user":
       return { role: "user", content: message.content };

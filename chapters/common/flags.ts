@@ -35,11 +35,20 @@ const HELP: Flag = { type: "boolean", help: "列出这些选项 / list these fla
  * parseArgs's errors (by `code`) in Chinese, naming what was typed (parseArgs quotes it first in its
  * English message, which goes beside); each says what to do.
  */
-const USAGE_ERRORS: Readonly<Record<string, (typed: string) => string>> = {
+const USAGE_ERRORS: Readonly<Record<string, (typed: string, english: string) => string>> = {
   ERR_PARSE_ARGS_UNKNOWN_OPTION: (typed) => `没有 ${typed} 这个选项，可用的选项见下`,
-  ERR_PARSE_ARGS_INVALID_OPTION_VALUE: (typed) => `选项 ${typed} 的值不对：要么缺了值，要么不该带值，见下`,
+  ERR_PARSE_ARGS_INVALID_OPTION_VALUE: (typed, english) => wrongValue(typed.split(" ")[0] ?? typed, english),
   ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL: (typed) => `这个命令不接受 ${typed} 这样的参数，只接受下面的选项`,
 };
+
+/** One parseArgs code covers three mistakes; its English message says which, and so does the Chinese. */
+function wrongValue(flag: string, english: string): string {
+  if (english.includes("argument missing")) return `选项 ${flag} 后面缺了它的值，见下`;
+  if (english.includes("does not take an argument")) return `选项 ${flag} 不带值：去掉 = 和它后面的部分`;
+  if (english.includes("ambiguous"))
+    return `选项 ${flag} 后面紧跟着另一个选项，是不是忘了写 ${flag} 的值？值本身以 - 开头时写成 ${flag}=-值`;
+  return `选项 ${flag} 的值不对，见下`;
+}
 
 /**
  * The values and arguments given, or the exit code to end with: 0 after `--help` (the usage on
@@ -84,8 +93,9 @@ function usageErrorInChinese(error: unknown): string | undefined {
   const code = error instanceof TypeError && "code" in error ? String(error.code) : "";
   const say = USAGE_ERRORS[code];
   if (say === undefined) return undefined;
-  const typed = /'([^']*)'/u.exec((error as TypeError).message)?.[1] ?? "";
-  return say(typed);
+  const { message } = error as TypeError;
+  const typed = /'([^']*)'/u.exec(message)?.[1] ?? "";
+  return say(typed, message);
 }
 
 /** The usage lines and one line per flag, `--help` last. */

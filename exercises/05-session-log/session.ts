@@ -83,7 +83,7 @@ export class Session implements SessionLog {
 
   /** Validates, freezes and commits one event, tells the listeners, and returns the event. */
   append<T extends string>(type: T, data: EventData<T>): SessionEvent<T> {
-    return todo("05.2", `Session.append("${type}", …): validate, freeze, commit, notify`);
+    return todo("05.2", "Session.append(type, data): validate, freeze, commit, notify");
   }
 
   /** Every committed event, as a frozen array: the same array until the next append. */

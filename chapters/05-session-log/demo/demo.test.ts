@@ -184,7 +184,7 @@ describe("flags", () => {
     [["--ofline"], "用法错误：没有 --ofline 这个选项，可用的选项见下 / Usage error: Unknown option '--ofline'"],
     [
       ["--offline=yes"],
-      "用法错误：选项 --offline 的值不对：要么缺了值，要么不该带值，见下 / Usage error: Option '--offline' does not take an argument",
+      "用法错误：选项 --offline 不带值：去掉 = 和它后面的部分 / Usage error: Option '--offline' does not take an argument",
     ],
     [["calculator"], "用法错误：这个命令不接受 calculator 这样的参数，只接受下面的选项 / Usage error: Unexpected argument 'calculator'"],
   ])("%j is a usage error: exit 2, the error in both languages, then the usage", async (argv, said) => {

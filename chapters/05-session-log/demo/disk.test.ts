@@ -24,10 +24,10 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const eventLines = (text: string) => text.split("\n").filter((line) => /^ {2}#\d+ /.test(line));
 
-describe("offline: --save, --load, --continue", () => {
+describe("offline, --no-stream: --save, --load, --continue keep the book's 12 events a turn", () => {
   test("--save writes every event to the file as JSONL, and the file replays into the same log", async () => {
     const file = path.join(dir, "run.jsonl");
-    const { code, text } = await runInProcess(["--save", file]);
+    const { code, text } = await runInProcess(["--no-stream", "--save", file]);
     expect(code).toBe(0);
     expect(text).toContain(`Saved: ${file} holds 12 events`);
     const lines = readFileSync(file, "utf8").split("\n");
@@ -38,7 +38,7 @@ describe("offline: --save, --load, --continue", () => {
 
   test("--load prints ②–④ from the file with no model call: the same events, and a replay that is deep-equal", async () => {
     const file = path.join(dir, "run.jsonl");
-    const saved = await runInProcess(["--save", file]);
+    const saved = await runInProcess(["--no-stream", "--save", file]);
     const { code, text } = await runInProcess(["--load", file]);
     expect(code).toBe(0);
     expect(text).toContain(`(Loaded ${file}: 12 events (jsonl))`);
@@ -51,8 +51,8 @@ describe("offline: --save, --load, --continue", () => {
 
   test("--load --continue goes on offline from a saved run with the recorded follow-up, appending to the same file", async () => {
     const file = path.join(dir, "run.jsonl");
-    await runInProcess(["--save", file]);
-    const { code, text } = await runInProcess(["--load", file, "--continue"]);
+    await runInProcess(["--no-stream", "--save", file]);
+    const { code, text } = await runInProcess(["--no-stream", "--load", file, "--continue"]);
     expect(code).toBe(0);
     expect(text).toContain("calculator-follow-up.json, turn 2");
     expect(text).toContain("[user] 把刚才的结果再乘以 2 是多少？");
@@ -67,24 +67,24 @@ describe("offline: --save, --load, --continue", () => {
 
   test("a torn last line is reported and dropped by --load, and going on in that file is refused in favour of a new one", async () => {
     const file = path.join(dir, "run.jsonl");
-    await runInProcess(["--save", file]);
+    await runInProcess(["--no-stream", "--save", file]);
     writeFileSync(file, `${readFileSync(file, "utf8")}{"id":12,"type":"turn/st`);
     const loaded = await runInProcess(["--load", file]);
     expect(loaded.code).toBe(0);
     expect(loaded.text).toContain("Line 13 is torn (no newline at its end, 24 bytes)");
-    const refused = await runInProcess(["--load", file, "--continue"]);
+    const refused = await runInProcess(["--no-stream", "--load", file, "--continue"]);
     expect(refused.code).toBe(1);
     expect(refused.text).toContain(`    npm run demo -- --load ${file} --save new.jsonl --continue`);
     const elsewhere = path.join(dir, "continued.jsonl");
-    expect((await runInProcess(["--load", file, "--save", elsewhere, "--continue"])).code).toBe(0);
+    expect((await runInProcess(["--no-stream", "--load", file, "--save", elsewhere, "--continue"])).code).toBe(0);
     expect(readLogFile(elsewhere).session.events).toHaveLength(24);
   });
 
   test("--save refuses a file that already holds a log, and leaves it as it was", async () => {
     const file = path.join(dir, "run.jsonl");
-    await runInProcess(["--save", file]);
+    await runInProcess(["--no-stream", "--save", file]);
     const before = readFileSync(file);
-    const { code, text } = await runInProcess(["--save", file]);
+    const { code, text } = await runInProcess(["--no-stream", "--save", file]);
     expect(code).toBe(1);
     expect(text).toContain("refusing to append");
     expect(text).toContain(`    npm run demo -- --load ${file} --continue`);
@@ -101,7 +101,7 @@ describe("offline: --save, --load, --continue", () => {
 
   test("offline, --ask with a question of your own is refused: only the follow-up question was recorded", async () => {
     const file = path.join(dir, "run.jsonl");
-    await runInProcess(["--save", file]);
+    await runInProcess(["--no-stream", "--save", file]);
     const { code, text } = await runInProcess(["--load", file, "--ask", "又一个问题"]);
     expect(code).toBe(2);
     expect(text).toContain("the only follow-up question recorded");

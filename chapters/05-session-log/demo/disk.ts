@@ -5,12 +5,14 @@ import { parseArgs } from "node:util";
 import type { FlagValues, Flags } from "../../common/flags.ts";
 import { explainSystemError, isSystemError } from "../../common/system-errors.ts";
 import { visible } from "../../common/text.ts";
-import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
-import { CALCULATOR_PROMPT, FOLLOW_UP_PROMPT, userMessagesIn } from "../../../fixtures/scenarios.ts";
+import { CALCULATOR_PROMPT, FOLLOW_UP_PROMPT } from "../../../fixtures/scenarios.ts";
 import type { Recording } from "./setup.ts";
+import { cannotGoOn, followUpTurn, goesOnFrom } from "./follow-up.ts";
 import { accountLines, accountOfLog } from "../disk/log-account.ts";
+import { explainLogFileError } from "../disk/explain-log-file.ts";
 import { LogFileError, LogWriteError, type ClosingEvent } from "../disk/log-file-types.ts";
 import { attachLogFile, readLogFile } from "../disk/log-file.ts";
+import { isEventOfType, type SessionEvent } from "../events.ts";
 import { Session } from "../session.ts";
 import { reportListenerError, type SessionOptions } from "../session-types.ts";
 
@@ -57,20 +59,26 @@ function saveTarget(args: DiskArgs): string | undefined {
   return args.save ?? (goesOn(args) ? args.load : undefined);
 }
 
-/** The plan, or the usage error to print. `offline`: no live model will be called. */
-export function planDisk(args: DiskArgs, offline: boolean): DiskPlan | string {
+/**
+ * The plan, or the usage error to print. `offline`: no live model will be called; `stream`: the replies
+ * are streamed (no --no-stream), offline as live, whether or not the run is saved.
+ */
+export function planDisk(args: DiskArgs, offline: boolean, stream = true): DiskPlan | string {
   if (goesOn(args) && args.load === undefined)
-    return "--continue 和 --ask 要接着一段读入的对话 / --continue and --ask go on with a loaded conversation: add --load <file>";
+    return "--continue 和 --ask 要接着一段读入的对话：加上 --load <file> / --continue and --ask go on with a loaded conversation: add --load <file>";
   if (args.continue === true && args.ask !== undefined)
-    return "--continue 和 --ask 只能选一个 / --continue asks the recorded follow-up question and --ask your own: use one of them";
+    return "--continue 问录好的后续问题，--ask 问你自己的问题，只能用一个 / --continue asks the recorded follow-up question and --ask your own: use one of them";
   const prompt = args.load === undefined ? CALCULATOR_PROMPT : goesOn(args) ? (args.ask ?? FOLLOW_UP_PROMPT) : undefined;
   if (offline && args.load !== undefined && prompt !== undefined && prompt !== FOLLOW_UP_PROMPT) {
-    return `离线时只录了一个后续问题，请用 --continue / Offline, the only follow-up question recorded is "${FOLLOW_UP_PROMPT}": use --continue, or set DEEPSEEK_API_KEY to ask your own`;
+    return (
+      `离线时只录了一个后续问题（“${FOLLOW_UP_PROMPT}”）：请用 --continue 问它，或者设置 DEEPSEEK_API_KEY 在线问你自己的问题 / ` +
+      `Offline, the only follow-up question recorded is "${FOLLOW_UP_PROMPT}": use --continue, or set DEEPSEEK_API_KEY to ask your own`
+    );
   }
   const save = saveTarget(args);
   const replaysTurn = args.load === undefined ? 1 : 2;
   const recording =
-    offline && prompt !== undefined && (save !== undefined || args.load !== undefined) ? followUpTurn(replaysTurn) : undefined;
+    offline && prompt !== undefined && (save !== undefined || args.load !== undefined) ? followUpTurn(replaysTurn, stream) : undefined;
   return { load: args.load, save, prompt, recording };
 }
 
@@ -98,8 +106,13 @@ export function openSession(plan: DiskPlan, io: DiskIO): OpenedSession | undefin
   const options: SessionOptions = {
     onListenerError: (error, event) => (error instanceof LogWriteError ? lost.abort(error) : reportListenerError(error, event)),
   };
-  const loaded = plan.load === undefined ? undefined : load(plan.load, plan.save !== undefined, io, options);
+  const loaded = plan.load === undefined ? undefined : load(plan.load, plan, io, options);
   if (loaded === null) return undefined;
+  // Refused before the writer attaches, so that nothing (no repair, no failed turn) is appended to the file.
+  if (plan.load !== undefined && plan.recording !== undefined && loaded?.fits === false) {
+    for (const line of cannotGoOn(plan.load, plan.recording)) io.out(line);
+    return undefined;
+  }
   const session = loaded?.session ?? new Session(options);
   let stop = () => {};
   if (plan.save !== undefined) {
@@ -112,18 +125,23 @@ export function openSession(plan: DiskPlan, io: DiskIO): OpenedSession | undefin
   return { session, stop, signal: lost.signal };
 }
 
-/** The log in `file`, told as log-account.ts tells it (view --load tells the same); null after saying why it cannot be read. */
+/**
+ * The log in `file`, told as log-account.ts tells it (view --load tells the same); null after saying why
+ * it cannot be read. `fits`: the plan's offline recording goes on from it (always, live).
+ */
 function load(
   file: string,
-  saved: boolean,
+  plan: DiskPlan,
   { out }: DiskIO,
   options: SessionOptions,
-): { session: Session; torn: boolean; closing: readonly ClosingEvent[] } | null {
+): { session: Session; torn: boolean; closing: readonly ClosingEvent[]; fits: boolean } | null {
   try {
     const loaded = readLogFile(file, options);
-    const account = accountOfLog(file, loaded, { saved });
+    const fits = plan.recording === undefined || goesOnFrom(plan.recording, loaded.session);
+    // A repair goes into the file only when the conversation goes on there.
+    const account = accountOfLog(file, loaded, { saved: plan.save !== undefined && fits });
     for (const line of accountLines(account)) out(line);
-    return { session: loaded.session, torn: loaded.torn !== undefined, closing: account.closing };
+    return { session: loaded.session, torn: loaded.torn !== undefined, closing: account.closing, fits };
   } catch (error) {
     // A file the system would not open is said as every such refusal is (common/system-errors.ts).
     const refusal = error instanceof LogFileError && error.code === "UNREADABLE" ? error.cause : error;
@@ -133,7 +151,7 @@ function load(
     }
     if (!(error instanceof LogFileError)) throw error;
     // The message may quote the file (a JSON.parse error does): one line of it, shown, not obeyed.
-    out(`无法读入 ${file} / Cannot load ${file}: ${visible(error.message)}`);
+    out(visible(explainLogFileError(error, ["无法读入", "Cannot load"])));
     return null;
   }
 }
@@ -149,7 +167,7 @@ function attach(session: Session, file: string, tornFile: boolean, { out }: Disk
       return undefined;
     }
     if (!(error instanceof LogFileError)) throw error;
-    out(`无法保存到 ${file} / Cannot save to ${file}: ${visible(error.message)}`);
+    out(visible(explainLogFileError(error, ["无法保存到", "Cannot save to"])));
     if (error.code === "LOCKED") {
       out("  一份日志同一时刻只有一个写入者：等另一个运行结束（被杀掉的运行，锁过一会儿自动失效），或换一个文件");
       out("  (one log, one writer: wait for the other run to end — a killed run's lock expires shortly — or choose another file)");
@@ -168,45 +186,39 @@ function attach(session: Session, file: string, tornFile: boolean, { out }: Disk
   }
 }
 
-const FOLLOW_UP = "calculator-follow-up";
-
-/**
- * Offline, a saved run replays turn 1 of the two-turn recording and --continue replays its turn 2, so a
- * log saved offline can always go on offline. A request's user messages say which turn it belongs to.
- */
-function followUpTurn(turn: 1 | 2): Recording {
-  const whole = loadFixture(fixturePath(FOLLOW_UP));
-  const file = `fixtures/data/${FOLLOW_UP}.json`;
-  return {
-    file: `${file}, turn ${turn}`,
-    fixture: { ...whole, exchanges: whole.exchanges.filter((exchange) => userMessagesIn(exchange) === turn) },
-    note:
-      turn === 1
-        ? undefined
-        : `--continue 离线回放 ${file} 的第 2 轮，它接着第 1 轮（离线 --save 写下的那段对话）；在线运行或修复过的日志是另一段对话，要设置 DEEPSEEK_API_KEY 在线继续。 / ` +
-          `Offline, --continue replays turn 2 of ${file}, which goes on from its turn 1 (what an offline --save writes); a log from a live run or a repaired crash holds another conversation: set DEEPSEEK_API_KEY to go on with it live.`,
-  };
-}
-
 /** Said after ④ when the run was saved. */
 export function savedNote(plan: DiskPlan, session: Session): string[] {
   if (plan.save === undefined) return [];
+  const count = session.events.length;
   return [
-    `已保存 / Saved: ${plan.save} holds ${session.events.length} events; read it back with:`,
+    `已保存：${plan.save} 里有 ${count} 条事件，读回来用： / Saved: ${plan.save} holds ${count} events; read it back with:`,
     `  npm run demo -- --load ${plan.save}`,
   ];
 }
 
-/** What the demo says when Ctrl-C stops it: the file is already complete up to the last event logged. */
-export function interruptedNote(argv: readonly string[]): string[] {
+/**
+ * What the demo says when Ctrl-C stops it: the file is already complete up to the last event logged.
+ * `events`: the log as the run left it, when the run got to its end (runAgent closes the turn as
+ * interrupted); without them (a second Ctrl-C does not wait for that) the last turn may be open still.
+ */
+export function interruptedNote(argv: readonly string[], events?: readonly SessionEvent[]): string[] {
   const options = Object.fromEntries(Object.entries(DISK_FLAGS).map(([name, flag]) => [name, { type: flag.type }]));
   const save = saveTarget(parseArgs({ args: [...argv], options, strict: false }).values as DiskArgs);
   if (save === undefined)
     return [
       "已中断（没有保存：--save <file> 会边运行边保存日志） / Interrupted (nothing was being saved: --save <file> keeps the log as it happens)",
     ];
+  const last = events?.at(-1);
+  const closed = last !== undefined && isEventOfType(last, "turn/end") ? last.data.reason : undefined;
+  const [zh, en] =
+    closed === undefined
+      ? ["读回来时，没闭合的一轮会被修复", "read it back (a turn left open gets repaired) with:"]
+      : [
+          `最后一轮已经闭合，记为 ${closed}，读回来无需修复`,
+          `its last turn is closed as ${closed}, so it reads back with nothing to repair:`,
+        ];
   return [
-    `已中断。${save} 里已有中断前记下的每一条事件，读回来（没闭合的一轮会被修复）： / Interrupted. ${save} holds every event logged before Ctrl-C; read it back (the open turn gets repaired) with:`,
+    `已中断。${save} 里已有中断前记下的每一条事件，${zh}： / Interrupted. ${save} holds every event logged before Ctrl-C; ${en}`,
     `  npm run demo -- --load ${save}`,
   ];
 }

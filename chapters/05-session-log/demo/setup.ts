@@ -29,12 +29,12 @@ export interface Connection {
   readonly close: () => void;
 }
 
-/** What an offline run replays: a fixture (or part of one, see demo-disk.ts) and how to name it. */
+/** What an offline run replays: a fixture (or part of one, see demo/follow-up.ts) and how to name it. */
 export interface Recording {
   readonly file: string;
   readonly fixture: Fixture;
-  /** Said under a mismatch: why this recording may not fit the run. */
-  readonly note?: string | undefined;
+  /** Which part of the file, when it is a part: [中文, English], e.g. ["第 2 轮", "turn 2"]. */
+  readonly part?: readonly [zh: string, en: string];
 }
 
 /** How long the offline replay of a streamed recording lasts at most: it feels live, and ends soon. */
@@ -82,10 +82,11 @@ function connectLive(env: Env): Connection {
  */
 function connectOffline(scenario: string | Recording, why: "no key" | "--offline", replayMs: number): Connection {
   // `file` as shown to the learner; fixturePath is the absolute one.
-  const { file, fixture, note } =
+  const { file, fixture, part } =
     typeof scenario === "string"
-      ? { file: `fixtures/data/${scenario}.json`, fixture: loadFixture(fixturePath(scenario)), note: undefined }
+      ? { file: `fixtures/data/${scenario}.json`, fixture: loadFixture(fixturePath(scenario)), part: undefined }
       : scenario;
+  const [zhName, enName] = part === undefined ? [`${file} `, file] : [`${file} ${part[0]}`, `${file}, ${part[1]}`];
   const { meta } = fixture;
   const [zh, en] =
     meta.provenance === "recorded"
@@ -96,18 +97,18 @@ function connectOffline(scenario: string | Recording, why: "no key" | "--offline
       ? "要调用真实模型，请设置 DEEPSEEK_API_KEY 再运行 / To call the live model, set DEEPSEEK_API_KEY and run: npm run demo"
       : "要调用真实模型，去掉 --offline 再运行 / To call the live model, run without --offline: npm run demo";
   // The real client and SDK still run; MSW answers their HTTP requests from the fixture.
-  const replay = startReplay(fixture, { source: file, pace: paceFor(fixture, replayMs) });
+  const replay = startReplay(fixture, { source: enName, pace: paceFor(fixture, replayMs) });
   return {
     // No settings are read offline: the replay needs no key, and the environment's are not for it.
     client: new DeepSeekClient({ apiKey: "offline-replay", baseURL: replay.baseURL, model: meta.model, env: {} }),
-    banner: [`离线回放 ${file} 中${zh} / Offline replay of ${file} (${en})`, goLive],
+    banner: [`离线回放 ${zhName}中${zh} / Offline replay of ${enName} (${en})`, goLive],
     scrub: (line) => line,
     mismatch: () => {
       try {
         replay.verify();
         return undefined;
       } catch (error) {
-        return note === undefined ? messageOf(error) : `${messageOf(error)}\n${note}`;
+        return messageOf(error);
       }
     },
     close: () => replay.close(),

@@ -27,7 +27,7 @@ export function accountOfLog(file: string, loaded: LoadedLog, { saved }: Account
     lines.push(["文件开头有 UTF-8 BOM（编辑器加的），已跳过", "The file starts with a UTF-8 byte order mark (an editor's), skipped"]);
   if (loaded.crlf) {
     lines.push([
-      "行尾是 CRLF（Windows 换行），不是写入者写的 \\n：事件照常读入，要接着写请另存新文件（--save）",
+      "行尾是 CRLF（Windows 换行），不是写入者写的 \\n：事件照常读入；要接着写，请用 --save 另存到新文件",
       'Lines end in CRLF (Windows), not the writer\'s "\\n": the events read as usual; to go on, save to a new file (--save)',
     ]);
   }
