@@ -68,8 +68,9 @@ describe("demo", () => {
     const onFolder = await runInProcess(["--save", folder]);
     expect(onFolder.code).toBe(1);
     // Refused by the writer itself, as --load is by the reader: only a regular file holds a log (05.7, NOT_A_FILE).
-    expect(onFolder.lines).toContain(
-      `无法保存到 ${folder} / Cannot save to ${folder}: ${folder}: this is a folder, not a file; a log is a regular file that a writer appended to`,
+    expect(onFolder.text).toContain(`无法保存到 ${folder}：这不是普通文件`);
+    expect(onFolder.text).toContain(
+      `/ Cannot save to ${folder}: this is a folder, not a file; a log is a regular file that a writer appended to`,
     );
     const through = path.join(aFile, "run.jsonl");
     const onFile = await runInProcess(["--save", through]);

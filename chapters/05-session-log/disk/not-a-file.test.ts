@@ -43,7 +43,8 @@ function notFiles(): Record<string, { name: string; kind: string }> {
 /** What the demo must say, and not say, when --save names something that is not a regular file. */
 function expectRefused(what: string, name: string, kind: string, code: number | null, output: string): void {
   expect(code, `${what}: ${output}`).toBe(1);
-  expect(output).toContain(`无法保存到 ${name} / Cannot save to ${name}: ${name}: this is ${kind}, not a file`);
+  expect(output).toContain(`无法保存到 ${name}：这不是普通文件`);
+  expect(output).toContain(`/ Cannot save to ${name}: this is ${kind}, not a file`);
   expect(output, `${what}: refused before the run`).not.toContain("① 订阅者视角");
   expect(output, `${what}: no story of a torn line`).not.toMatch(/torn|撕裂/);
 }
