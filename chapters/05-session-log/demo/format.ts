@@ -50,8 +50,9 @@ function carried(chunks: readonly StreamChunk[]): string[] {
       if (chunk.text !== "") add(chunk.kind, chunk.kind, chunk.text);
     }
     // A call's first fragment names it; the later ones share its index.
-    else if (chunk.kind === "tool_call") add(`call ${chunk.index}`, `tool_call ${chunk.name ?? "?"}`, chunk.arguments);
-    else if (chunk.kind === "finish") add("finish", `finish ${chunk.reason}`);
+    // What the model named is its text too: on one line, so that it cannot pass for a line of the log.
+    else if (chunk.kind === "tool_call") add(`call ${chunk.index}`, `tool_call ${oneLine(chunk.name ?? "?", 40)}`, chunk.arguments);
+    else if (chunk.kind === "finish") add("finish", `finish ${oneLine(chunk.reason, 40)}`);
     else if (chunk.kind === "error") add("error", `error ${JSON.stringify(oneLine(chunk.message, 40))}`);
     else add("usage", "usage");
   }
