@@ -184,3 +184,21 @@ describe("reading the stream", () => {
     expect(String((error as Error).message)).not.toContain(KEY);
   });
 });
+
+describe("no part of the key in any chunk, whatever its field", () => {
+  test("a server that echoes the key into usage, the finish reason, a tool call's id and name and an error: every string is scrubbed", async () => {
+    const usage = { prompt_tokens: 10, note: `Bearer ${KEY}`, [`by ${KEY}`]: 1, details: { seen: [`key ${KEY}`] } };
+    const call: StreamChunk = { kind: "tool_call", index: 0, id: `call_${KEY}`, name: `calc ${KEY}`, arguments: "{}" };
+    const overloaded = { error: { message: `overloaded, key ${KEY}`, type: "server_error" } };
+    const pieces = [wireChunkOf(call), wireChunkOf({ kind: "usage", usage }), wireChunkOf({ kind: "finish", reason: `stop ${KEY}` })];
+    captureStream(server, () => sseResponse(sseText([...pieces, overloaded], false)));
+    const { chunks } = await drain(client().stream(request));
+    expect(chunks.map((chunk) => chunk.kind)).toEqual(["tool_call", "usage", "finish", "error"]);
+    const leaked = chunks.filter((chunk) => JSON.stringify(chunk).includes(KEY.slice(0, 8)));
+    expect(leaked, "scrub every string of a chunk (keys of objects too), not field by field").toEqual([]);
+    expect(chunks[1]).toEqual({
+      kind: "usage",
+      usage: { prompt_tokens: 10, note: "Bearer [redacted]", "by [redacted]": 1, details: { seen: ["key [redacted]"] } },
+    });
+  });
+});

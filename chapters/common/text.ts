@@ -72,6 +72,22 @@ export function scrubKey(text: string, key: string): string {
   return clean.replace(new RegExp(`${escapeRegExp(key.slice(0, 8))}[\\w-]*`, "g"), "[redacted]");
 }
 
+/**
+ * `value` (JSON: a reply, a chunk) with scrubKey applied to every string in it, at any depth, the names
+ * of its fields too. A server decides what it sends back; scrubbing every string, not field by field,
+ * means a field nobody thought of (usage, a finish reason, one added next year) cannot carry the key.
+ */
+export function scrubEveryString<T>(value: T, key: string): T {
+  return scrubStrings(value, key) as T;
+}
+
+function scrubStrings(value: unknown, key: string): unknown {
+  if (typeof value === "string") return scrubKey(value, key);
+  if (Array.isArray(value)) return value.map((item) => scrubStrings(item, key));
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([name, item]) => [scrubKey(name, key), scrubStrings(item, key)]));
+}
+
 /** Whether `text` holds the key as scrubKey finds it (whole, or a long key's first 8 characters), leaving masks aside. */
 export function holdsKey(text: string, key: string): boolean {
   return scrubKey(text, key) !== scrubKey(text, "");
