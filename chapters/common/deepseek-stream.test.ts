@@ -65,9 +65,9 @@ describe("reading the stream", () => {
   test("any cut of the SSE bytes (inside a UTF-8 character too), with keep-alives, gives the non-streamed call's message", async () => {
     const arb = streamedReplyArb
       .filter(({ reply }) => reply.content !== null || !!reply.reasoning_content || reply.tool_calls.length > 0)
-      // A piece ending like the start of the key is held back until the next one (the key-cut test below):
-      // chunk for chunk equality holds for every other reply.
-      .filter(({ chunks }) => !chunks.some((chunk) => endsLikeKeyStart(pieceOf(chunk))))
+      // A piece ending like the start of the key, or in a word with a "*" (a mask may be arriving), is held
+      // back until the next one (the key-cut tests below): chunk for chunk equality holds for every other reply.
+      .filter(({ chunks }) => !chunks.some((chunk) => endsLikeKeyStart(pieceOf(chunk)) || pieceOf(chunk).includes("*")))
       .chain(({ reply, chunks }) => {
         const events = chunks.flatMap((chunk, i) => (i % 3 === 1 ? [": keep-alive\n\n", wireChunkOf(chunk)] : [wireChunkOf(chunk)]));
         const body = sseText([": keep-alive\n\n", ...events]);

@@ -138,7 +138,7 @@ class KeylessText {
   }
 
   #push(stream: string, text: string): string {
-    const scrubber = this.#scrubbers.get(stream) ?? new KeyScrubber(this.key, { holdWords: false });
+    const scrubber = this.#scrubbers.get(stream) ?? new KeyScrubber(this.key);
     this.#scrubbers.set(stream, scrubber);
     return scrubber.push(text);
   }
