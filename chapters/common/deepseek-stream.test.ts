@@ -202,3 +202,24 @@ describe("no part of the key in any chunk, whatever its field", () => {
     });
   });
 });
+
+describe("a ****-masked echo of the key cut across chunks", () => {
+  test("never reaches a chunk, whatever the cut, and Markdown bold arrives whole", async () => {
+    const tail = KEY.slice(-4);
+    for (const cut of [
+      ["key: **", `**${tail}, **7**`],
+      [`key: ****${tail.slice(0, 2)}`, `${tail.slice(2)}, **7**`],
+      ["key: *", "*", `**${tail.slice(0, 1)}`, `${tail.slice(1)}, **7`, "**"],
+    ]) {
+      server.resetHandlers();
+      captureStream(server, () => sseResponse(sseText([...cut.map((piece) => wireChunkOf(text(piece))), wireChunkOf(finish)])));
+      const { chunks, error } = await drain(client().stream(request));
+      expect(error).toBeUndefined();
+      expect(
+        chunks.filter((chunk) => JSON.stringify(chunk).includes(tail)),
+        cut.join(" | "),
+      ).toEqual([]);
+      expect(assembleReply(chunks).content, cut.join(" | ")).toBe("key: ****, **7**");
+    }
+  });
+});
