@@ -225,7 +225,9 @@ export const streamedContradictions: Record<string, (log: readonly Stored[], at:
     })),
   "no finish chunk, yet it is not marked interrupted": (log, at) =>
     changeMessage(log, at, (message, edited) => {
-      const finish = (message.data.chunk_ids as number[]).find((id) => (edited[id]?.data.chunk as StreamChunk).kind === "finish");
+      const finish = (message.data.chunk_ids as number[]).find(
+        (id) => (edited[id]?.data.chunk as StreamChunk | undefined)?.kind === "finish",
+      );
       const chunk = edited[finish ?? -1];
       if (chunk === undefined) return undefined;
       edited[chunk.id] = { ...chunk, data: { ...chunk.data, chunk: { kind: "usage", usage: { total_tokens: 1 } } } };
