@@ -92,13 +92,10 @@ function oneLine(text: string, max: number): string {
  * event (`interrupted`), not on the message the model is sent, so each reply is read beside its event.
  */
 export function formatMessages(messages: readonly Message[], events: readonly SessionEvent[]): string[] {
-  // The projection makes one message of each assistant/message that says anything, in the log's order.
+  // The projection makes one message of each assistant/message that says anything, in the log's order:
+  // each assistant message takes the next of those events.
   const replies = events.filter((event) => isEventOfType(event, "assistant/message") && deriveEventMessage(event) !== null);
-  let reply = 0;
-  return messages.map((message) => {
-    const interrupted = message.role === "assistant" && replies[reply++]?.data.interrupted === true;
-    return formatMessage(message, interrupted);
-  });
+  return messages.map((message) => formatMessage(message, message.role === "assistant" && replies.shift()?.data.interrupted === true));
 }
 
 /** The first line is the message's; a multi-line text goes on below it, indented further. */
