@@ -16,8 +16,7 @@
 //   step/end {turn: n, step: s}.
 // turn/end follows a step/end. A turn cut before its first step can only be closed by repair, which
 // says so with reason "interrupted", so that reason may also come where no step is open.
-import { isDeepStrictEqual } from "node:util";
-import { toolCallOf } from "../../common/messages.ts";
+import type { AssistantMessage } from "../../common/messages.ts";
 import { isEventOfType, type EventData, type SessionEvent, type StreamChunk } from "../events.ts";
 import { assembleInterrupted, assembleReply, StreamAssemblyError } from "../stream/stream-assembler.ts";
 
@@ -171,33 +170,37 @@ function reply(walk: Walk, message: Message): string | undefined {
  * logs what they assemble to: the reply, once a finish chunk came; or, marked interrupted, the text seen.
  */
 function unlikeItsChunks(message: Message, chunks: readonly SessionEvent<"assistant/chunk">[]): string | undefined {
-  const ids = chunks.map((event) => event.id);
   const cited = message.chunk_ids ?? [];
-  if (message.chunk_ids === undefined && ids.length === 0 && message.interrupted !== true) return undefined;
-  if (!isDeepStrictEqual(cited, ids))
-    return `cites ${cited.length} of the ${ids.length} chunks of the step's latest attempt (the loop cites every one, in order)`;
+  if (message.chunk_ids === undefined && chunks.length === 0 && message.interrupted !== true) return undefined;
+  if (cited.length !== chunks.length || cited.some((id, index) => id !== chunks[index]?.id)) {
+    return `cites ${cited.length} of the ${chunks.length} chunks of the step's latest attempt (the loop cites every one, in order)`;
+  }
   const logged = whatTheLoopLogs(
     chunks.map((event) => event.data.chunk),
     message.interrupted === true,
   );
   if (typeof logged === "string") return logged;
-  const said = {
-    content: message.content,
-    reasoning_content: message.reasoning_content ?? null,
-    tool_calls: message.tool_calls.map(toolCallOf),
-  };
-  const differs = (["content", "reasoning_content", "tool_calls"] as const).find((field) => !isDeepStrictEqual(said[field], logged[field]));
-  return differs === undefined ? undefined : `has ${differs} that its chunks did not carry`;
+  if (message.content !== logged.content) return "has content that its chunks did not carry";
+  if ((message.reasoning_content ?? null) !== (logged.reasoning_content ?? null))
+    return "has reasoning_content that its chunks did not carry";
+  const { tool_calls: calls } = logged;
+  if (message.tool_calls.length !== calls.length || message.tool_calls.some((call, index) => !sameCall(call, calls[index]))) {
+    return "asks for tool calls that its chunks did not carry";
+  }
+  return undefined;
+}
+
+function sameCall(call: Call, other: Call | undefined): boolean {
+  return call.id === other?.id && call.name === other.name && call.arguments === other.arguments;
 }
 
 /** The message streamReply logs for these chunks, or why it would log none. */
-function whatTheLoopLogs(chunks: readonly StreamChunk[], interrupted: boolean) {
+function whatTheLoopLogs(chunks: readonly StreamChunk[], interrupted: boolean): AssistantMessage | string {
   if (interrupted)
     return assembleInterrupted(chunks) ?? "is marked interrupted, but its chunks carried no text to keep (the loop then logs no message)";
   if (!chunks.some((chunk) => chunk.kind === "finish")) return "is not marked interrupted, but its chunks never finished (no finish chunk)";
   try {
-    const reply = assembleReply(chunks);
-    return { ...reply, reasoning_content: reply.reasoning_content ?? null };
+    return assembleReply(chunks);
   } catch (error) {
     if (!(error instanceof StreamAssemblyError)) throw error;
     return `is not marked interrupted, but its chunks do not make a reply (${error.message})`;
