@@ -22,7 +22,7 @@ import type { SessionEvent } from "./events.ts";
 import { AgentRunError } from "./loop-types.ts";
 import { Session } from "./session.ts";
 import { largePageNote, writeTimelinePage } from "./timeline/page.ts";
-import { formatLog, formatMessage } from "./demo/format.ts";
+import { formatLog, formatMessages } from "./demo/format.ts";
 import { budgetSpent, explainLostLog, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo/explain.ts";
 import { DISK_FLAGS, interruptedNote, openSession, planDisk, savedNote } from "./demo/disk.ts";
 import { explainYourThrow, replayDifference, tellYourThrow, yourFilesBanner, yourFilesInPlay, yourFilesSentIt } from "./demo/mine.ts";
@@ -145,7 +145,7 @@ async function demo(argv: readonly string[], io: DemoIO, page: { written: boolea
     if (trouble !== undefined) return report({ ...trouble, lines: [...trouble.lines, ...yourFilesSentIt(mismatch, failure)] });
 
     heading(["③ 派生消息：模型看到的历史（deriveMessages 投影）", "Derived messages: what the model saw"]);
-    for (const message of session.deriveMessages()) out(`  ${formatMessage(message)}`);
+    for (const entry of formatMessages(session.deriveMessages(), session.events)) out(`  ${entry}`);
 
     heading(["④ 重放：同一份日志 → 新会话 → 完全相同的消息历史", "Replay: same log → new session → same messages"]);
     const code = replayFromText(session, out);

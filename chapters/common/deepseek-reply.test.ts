@@ -130,3 +130,19 @@ describe("a malformed 200 reply is a DeepSeekError of kind bad_reply naming the 
     expect(error.message).not.toContain(KEY.slice(0, 8));
   });
 });
+
+describe("a reply that echoes the key", () => {
+  test("every string of the message, whatever its field, comes back without it", async () => {
+    const echo = `Bearer ${KEY}`;
+    const call = { id: `call_${KEY}`, type: "function", function: { name: `calc ${echo}`, arguments: `{"sent":"${echo}"}` } };
+    capture(server, completion({ content: echo, reasoning_content: echo, tool_calls: [call] }, "tool_calls"));
+    const reply = await ask(client());
+    expect(JSON.stringify(reply)).not.toContain(KEY.slice(0, 8));
+    expect(reply).toEqual({
+      role: "assistant",
+      content: "Bearer [redacted]",
+      reasoning_content: "Bearer [redacted]",
+      tool_calls: [{ id: "call_[redacted]", name: "calc Bearer [redacted]", arguments: '{"sent":"Bearer [redacted]"}' }],
+    });
+  });
+});

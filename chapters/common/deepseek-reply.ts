@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { AssistantMessage } from "./messages.ts";
 import { DeepSeekError } from "./deepseek-errors.ts";
-import { clip, scrubKey } from "./text.ts";
+import { clip, scrubEveryString } from "./text.ts";
 
 // Each schema's error is what the field should be; `badReply` adds where, and what it is instead.
 const should = (be: string) => ({ error: be });
@@ -62,19 +62,13 @@ export function parseReply(completion: unknown): AssistantMessage {
 }
 
 /**
- * The reply with no part of the key left in any of its text. DeepSeek never echoes the key, but a
- * proxy or a server that echoes the request can, and whatever the client returns is logged, saved and
- * drawn on pages. This is the one place the key is taken out of what a model says; a streamed reply
- * does the same piece by piece with KeyScrubber (text.ts).
+ * The reply with no part of the key left in any of its strings, whatever their field. DeepSeek never
+ * echoes the key, but a proxy or a server that echoes the request can, and whatever the client returns
+ * is logged, saved and drawn on pages. This is the one place the key is taken out of a plain reply; a
+ * streamed one is scrubbed chunk by chunk in deepseek-stream.ts.
  */
 export function scrubReply(reply: AssistantMessage, key: string): AssistantMessage {
-  const scrub = (text: string) => scrubKey(text, key);
-  return {
-    role: "assistant",
-    content: reply.content === null ? null : scrub(reply.content),
-    reasoning_content: reply.reasoning_content == null ? reply.reasoning_content : scrub(reply.reasoning_content),
-    tool_calls: reply.tool_calls.map((call) => ({ id: scrub(call.id), name: scrub(call.name), arguments: scrub(call.arguments) })),
-  };
+  return scrubEveryString(reply, key);
 }
 
 function badReply(issue: z.core.$ZodIssue | undefined): DeepSeekError {

@@ -65,9 +65,9 @@ describe("reading the stream", () => {
   test("any cut of the SSE bytes (inside a UTF-8 character too), with keep-alives, gives the non-streamed call's message", async () => {
     const arb = streamedReplyArb
       .filter(({ reply }) => reply.content !== null || !!reply.reasoning_content || reply.tool_calls.length > 0)
-      // A piece ending like the start of the key is held back until the next one (the key-cut test below):
-      // chunk for chunk equality holds for every other reply.
-      .filter(({ chunks }) => !chunks.some((chunk) => endsLikeKeyStart(pieceOf(chunk))))
+      // A piece ending like the start of the key, or in a word with a "*" (a mask may be arriving), is held
+      // back until the next one (the key-cut tests below): chunk for chunk equality holds for every other reply.
+      .filter(({ chunks }) => !chunks.some((chunk) => endsLikeKeyStart(pieceOf(chunk)) || pieceOf(chunk).includes("*")))
       .chain(({ reply, chunks }) => {
         const events = chunks.flatMap((chunk, i) => (i % 3 === 1 ? [": keep-alive\n\n", wireChunkOf(chunk)] : [wireChunkOf(chunk)]));
         const body = sseText([": keep-alive\n\n", ...events]);
@@ -182,5 +182,44 @@ describe("reading the stream", () => {
     expect(chunks).toEqual([]);
     expect(error).toMatchObject({ kind: "authentication", status: 401 });
     expect(String((error as Error).message)).not.toContain(KEY);
+  });
+});
+
+describe("no part of the key in any chunk, whatever its field", () => {
+  test("a server that echoes the key into usage, the finish reason, a tool call's id and name and an error: every string is scrubbed", async () => {
+    const usage = { prompt_tokens: 10, note: `Bearer ${KEY}`, [`by ${KEY}`]: 1, details: { seen: [`key ${KEY}`] } };
+    const call: StreamChunk = { kind: "tool_call", index: 0, id: `call_${KEY}`, name: `calc ${KEY}`, arguments: "{}" };
+    const overloaded = { error: { message: `overloaded, key ${KEY}`, type: "server_error" } };
+    const pieces = [wireChunkOf(call), wireChunkOf({ kind: "usage", usage }), wireChunkOf({ kind: "finish", reason: `stop ${KEY}` })];
+    captureStream(server, () => sseResponse(sseText([...pieces, overloaded], false)));
+    const { chunks } = await drain(client().stream(request));
+    expect(chunks.map((chunk) => chunk.kind)).toEqual(["tool_call", "usage", "finish", "error"]);
+    const leaked = chunks.filter((chunk) => JSON.stringify(chunk).includes(KEY.slice(0, 8)));
+    expect(leaked, "scrub every string of a chunk (keys of objects too), not field by field").toEqual([]);
+    expect(chunks[1]).toEqual({
+      kind: "usage",
+      usage: { prompt_tokens: 10, note: "Bearer [redacted]", "by [redacted]": 1, details: { seen: ["key [redacted]"] } },
+    });
+  });
+});
+
+describe("a ****-masked echo of the key cut across chunks", () => {
+  test("never reaches a chunk, whatever the cut, and Markdown bold arrives whole", async () => {
+    const tail = KEY.slice(-4);
+    for (const cut of [
+      ["key: **", `**${tail}, **7**`],
+      [`key: ****${tail.slice(0, 2)}`, `${tail.slice(2)}, **7**`],
+      ["key: *", "*", `**${tail.slice(0, 1)}`, `${tail.slice(1)}, **7`, "**"],
+    ]) {
+      server.resetHandlers();
+      captureStream(server, () => sseResponse(sseText([...cut.map((piece) => wireChunkOf(text(piece))), wireChunkOf(finish)])));
+      const { chunks, error } = await drain(client().stream(request));
+      expect(error).toBeUndefined();
+      expect(
+        chunks.filter((chunk) => JSON.stringify(chunk).includes(tail)),
+        cut.join(" | "),
+      ).toEqual([]);
+      expect(assembleReply(chunks).content, cut.join(" | ")).toBe("key: ****, **7**");
+    }
   });
 });

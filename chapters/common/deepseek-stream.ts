@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { StreamChunk } from "../05-session-log/events.ts";
 import { DeepSeekError, describeFailure, type FailedCall } from "./deepseek-errors.ts";
 import { publicURL } from "./settings.ts";
-import { clip, KeyScrubber, scrubKey } from "./text.ts";
+import { clip, KeyScrubber, scrubEveryString, scrubKey } from "./text.ts";
 import { messageOf } from "./tools.ts";
 
 const textOrNull = z.string().nullish();
@@ -105,9 +105,10 @@ export async function* readStream(wire: AsyncIterable<unknown>, call: FailedCall
 }
 
 /**
- * Keeps the key out of every text a stream hands on, even when the server (a proxy, a test server that
- * echoes the request) cuts it across two chunks: one KeyScrubber per text — the reasoning, the answer,
- * each tool call's arguments — holds back an end that may begin the key until the next chunk says.
+ * Keeps the key out of every string a stream hands on. Every string of a chunk, whatever its field (an
+ * id, a name, usage, a finish reason), is scrubbed whole; the texts that arrive in pieces — the
+ * reasoning, the answer, each tool call's arguments — each go through a KeyScrubber of their own, which
+ * holds back an end that may still become the key or a masked echo of it until a later chunk says.
  * `rest()` gives what is still held, as chunks of their own, when the stream ends or breaks off.
  */
 class KeylessText {
@@ -118,16 +119,11 @@ class KeylessText {
     switch (chunk.kind) {
       case "reasoning":
       case "text":
-        return { ...chunk, text: this.#push(chunk.kind, chunk.text) };
+        return { ...scrubEveryString(chunk, this.key), text: this.#push(chunk.kind, chunk.text) };
       case "tool_call":
-        return {
-          ...chunk,
-          ...(chunk.id === undefined ? {} : { id: scrubKey(chunk.id, this.key) }),
-          ...(chunk.name === undefined ? {} : { name: scrubKey(chunk.name, this.key) }),
-          arguments: this.#push(`tool_call ${chunk.index}`, chunk.arguments),
-        };
+        return { ...scrubEveryString(chunk, this.key), arguments: this.#push(`tool_call ${chunk.index}`, chunk.arguments) };
       default:
-        return chunk;
+        return scrubEveryString(chunk, this.key);
     }
   }
 
@@ -142,7 +138,7 @@ class KeylessText {
   }
 
   #push(stream: string, text: string): string {
-    const scrubber = this.#scrubbers.get(stream) ?? new KeyScrubber(this.key, { holdWords: false });
+    const scrubber = this.#scrubbers.get(stream) ?? new KeyScrubber(this.key);
     this.#scrubbers.set(stream, scrubber);
     return scrubber.push(text);
   }

@@ -72,6 +72,22 @@ export function scrubKey(text: string, key: string): string {
   return clean.replace(new RegExp(`${escapeRegExp(key.slice(0, 8))}[\\w-]*`, "g"), "[redacted]");
 }
 
+/**
+ * `value` (JSON: a reply, a chunk) with scrubKey applied to every string in it, at any depth, the names
+ * of its fields too. A server decides what it sends back; scrubbing every string, not field by field,
+ * means a field nobody thought of (usage, a finish reason, one added next year) cannot carry the key.
+ */
+export function scrubEveryString<T>(value: T, key: string): T {
+  return scrubStrings(value, key) as T;
+}
+
+function scrubStrings(value: unknown, key: string): unknown {
+  if (typeof value === "string") return scrubKey(value, key);
+  if (Array.isArray(value)) return value.map((item) => scrubStrings(item, key));
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([name, item]) => [scrubKey(name, key), scrubStrings(item, key)]));
+}
+
 /** Whether `text` holds the key as scrubKey finds it (whole, or a long key's first 8 characters), leaving masks aside. */
 export function holdsKey(text: string, key: string): boolean {
   return scrubKey(text, key) !== scrubKey(text, "");
@@ -82,28 +98,23 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * scrubKey for a text that arrives in pieces (a streamed reply): a key cut in two by the pieces is
- * still found. Every rule of scrubKey matches a run of letters, digits, "_", "-" and "*", so each piece
- * is passed on up to the run it ends in, and that run is held back until a later piece ends it (or
- * until `end`). Joined, what comes out is exactly scrubKey of the whole text (for a key of those
- * characters, as DeepSeek's are; a key with others is still found whole).
+ * scrubKey for a text that arrives in pieces (a streamed reply, shown as it arrives): a key, or a
+ * masked echo of it (`****abcd`), cut in two by the pieces is still found. Ordinary text is passed on
+ * at once; only what scrubKey could still change as more arrives is held back until a later piece (or
+ * `end`) settles it: an end that begins the key, stars that may be a mask (Markdown's closing `**` too,
+ * for one piece), a long key's first 8 characters. Joined, what comes out is exactly scrubKey of the
+ * whole text, with one exception that adds nothing of the key: a word passed on before the stars glued
+ * to it arrived (`word` then `****abcd` gives `word****`; the whole gives `****`). The start of the key
+ * is never such a word: it is held back.
  */
 export class KeyScrubber {
   #held = "";
-  /**
-   * `holdWords: false` holds back only an end that begins the key itself, so ordinary text is passed
-   * on at once (a stream shown as it arrives); a masked echo (`****abcd`) is then found within a piece.
-   */
-  constructor(
-    private readonly key: string,
-    private readonly options: { readonly holdWords?: boolean } = {},
-  ) {}
+  constructor(private readonly key: string) {}
 
-  /** What can be passed on now, scrubbed; possibly "" while a word that may be the key is still arriving. */
+  /** What can be passed on now, scrubbed; possibly "" while what may be the key or a mask is still arriving. */
   push(piece: string): string {
     const text = this.#held + piece;
-    const word = this.options.holdWords === false ? text.length : text.search(/[\w*-]*$/);
-    const cut = Math.min(word, this.#keyStartAtEnd(text));
+    const cut = this.#outsideTheKey(text, Math.min(this.#unsettledEnd(text), this.#keyStartAtEnd(text)));
     this.#held = text.slice(cut);
     return scrubKey(text.slice(0, cut), this.key);
   }
@@ -113,6 +124,29 @@ export class KeyScrubber {
     const rest = this.#held;
     this.#held = "";
     return scrubKey(rest, this.key);
+  }
+
+  /**
+   * Where the end of `text` starts that scrubKey could still change as more arrives (text.length when
+   * none): stars at the very end, which may yet become a mask (`**` then `**abcd`); a mask of three or more
+   * stars whose last characters may still be arriving (`****ab` then `cd`), each with the word glued in
+   * front of it, which the mask takes too; and a word holding a long key's first 8 characters.
+   */
+  #unsettledEnd(text: string): number {
+    const stars = /[\w-]*\*+[\w-]*$/.exec(text);
+    if (stars !== null && (stars[0].endsWith("*") || stars[0].includes("***"))) return stars.index;
+    const word = text.search(/[\w-]*$/);
+    const holdsPrefix = this.key.length >= KEY_PREFIX_FROM && text.slice(word).includes(this.key.slice(0, 8));
+    return holdsPrefix ? word : text.length;
+  }
+
+  /**
+   * `cut`, or the start of a whole key in `text` that it would cut through: a key whose end is also its
+   * start (`s…s`) can leave a start of itself at the end of a whole one.
+   */
+  #outsideTheKey(text: string, cut: number): number {
+    const found = cut > 0 && this.key.length >= SHORTEST_KEY ? text.lastIndexOf(this.key, cut - 1) : -1;
+    return found >= 0 && found + this.key.length > cut ? this.#outsideTheKey(text, found) : cut;
   }
 
   /** Where the longest end of `text` that begins the key starts (text.length when none does). */

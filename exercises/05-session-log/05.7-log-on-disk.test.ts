@@ -18,7 +18,7 @@ import { Session } from "../../chapters/05-session-log/session.ts";
 import { ReplayError } from "../../chapters/05-session-log/session-types.ts";
 import type { SessionEvent, StreamChunk } from "../../chapters/05-session-log/events.ts";
 import { attachLogFile, closingEvents, parseLogText, readLogFile, repairLog } from "./log-file.ts";
-import { loopLog, loopScriptArb, mutations, streamedLog } from "./crash-runs.ts";
+import { loopLog, loopScriptArb, mutations, streamedContradictions, streamedLog } from "./crash-runs.ts";
 import { eventInputsArb } from "./arbitraries.ts";
 import { chapterRunArb, input, sessionOf, storedCopy, tickingClock, type EventInput } from "./practice-runs.ts";
 
@@ -718,4 +718,36 @@ describe("parseLogText: only the very last line may be torn", () => {
     expect(error.code, "only the file's very last line (here line 8, with no newline) can be torn by a crash").toBe("BAD_LINE");
     expect(error.line).toBe(7);
   });
+});
+
+describe("repairLog: a streamed message is what its chunks assemble to, or the log is not the loop's", () => {
+  /** What repairLog threw (undefined when it appended instead). */
+  const refusal = (session: Session) => {
+    try {
+      repairLog(session);
+    } catch (error) {
+      return error;
+    }
+  };
+
+  test.each(Object.keys(streamedContradictions))(
+    "%s: RepairError naming the message, wherever the log is cut after it, and nothing appended (property)",
+    async (name) => {
+      const retriedArb = fc.array(fc.boolean(), { maxLength: 3 });
+      await fc.assert(
+        fc.asyncProperty(loopScriptArb, retriedArb, fc.nat(), fc.nat(), async (script, retried, at, extra) => {
+          const changed = streamedContradictions[name]?.(streamedLog(await loopLog(script), retried), at);
+          fc.pre(changed !== undefined);
+          const { log, index } = changed as NonNullable<typeof changed>;
+          const count = index + 1 + (extra % (log.length - index));
+          const session = Session.fromLog(log.slice(0, count));
+          const error = refusal(session);
+          expect(error, `${name}, cut after ${count}: check the message against its chunks (loop-order.ts)`).toBeInstanceOf(RepairError);
+          expect((error as RepairError).index, (error as RepairError).message).toBe(index);
+          expect(session.events, "nothing appended").toHaveLength(count);
+        }),
+        { numRuns: 25 },
+      );
+    },
+  );
 });

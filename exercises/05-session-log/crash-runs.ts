@@ -208,3 +208,50 @@ function insertAfter(
   log.splice(index + 1, 0, { id: 0, ts: previous.ts, ...extra });
   return { log: log.map((event, id) => ({ ...event, id })), index: index + 1 };
 }
+
+/**
+ * One way a streamed message can contradict the chunks it cites, made to the `at`-th assistant/message of a
+ * streamedLog (each cites its attempt's chunks): the loop logs exactly what its chunks assemble to, so a
+ * repair that took such a message as a crash's would close the step on a story the log does not hold.
+ * `index` is the message. Undefined when the log has no message the change fits.
+ */
+export const streamedContradictions: Record<string, (log: readonly Stored[], at: number) => Mutated | undefined> = {
+  "its content is not the text its chunks carried": (log, at) =>
+    changeMessage(log, at, (message) => ({ ...message, data: { ...message.data, content: `${message.data.content ?? ""}（改过）` } })),
+  "its chunk_ids cite only some of its attempt's chunks": (log, at) =>
+    changeMessage(log, at, (message) => ({
+      ...message,
+      data: { ...message.data, chunk_ids: (message.data.chunk_ids as number[]).slice(1) },
+    })),
+  "no finish chunk, yet it is not marked interrupted": (log, at) =>
+    changeMessage(log, at, (message, edited) => {
+      const finish = (message.data.chunk_ids as number[]).find(
+        (id) => (edited[id]?.data.chunk as StreamChunk | undefined)?.kind === "finish",
+      );
+      const chunk = edited[finish ?? -1];
+      if (chunk === undefined) return undefined;
+      edited[chunk.id] = { ...chunk, data: { ...chunk.data, chunk: { kind: "usage", usage: { total_tokens: 1 } } } };
+      return message;
+    }),
+  "a tool call that never appeared in any chunk": (log, at) =>
+    changeMessage(log, at, (message) => {
+      const calls = [...(message.data.tool_calls as unknown[]), { id: "call_invented", name: "calculator", arguments: "{}" }];
+      return { ...message, data: { ...message.data, tool_calls: calls } };
+    }),
+};
+
+/** The `at`-th assistant/message (counting round), changed by `edit`, which may change the log's other events too. */
+function changeMessage(
+  log: readonly Stored[],
+  at: number,
+  edit: (message: Stored, log: Stored[]) => Stored | undefined,
+): Mutated | undefined {
+  const edited = stored(log as unknown as readonly SessionEvent[]);
+  const places = edited.flatMap((event, index) => (event.type === "assistant/message" ? [index] : []));
+  const index = places[at % Math.max(places.length, 1)];
+  const message = edited[index ?? -1];
+  const changed = message && edit(message, edited);
+  if (index === undefined || changed === undefined) return undefined;
+  edited[index] = changed;
+  return { log: edited, index };
+}

@@ -86,17 +86,76 @@ export function explainTrouble(mismatch: string | undefined, failure: AgentRunEr
 /** What went wrong with a run, what to do about it, and what the client said. */
 export function explain(failure: AgentRunError): Explanation {
   const cause = failure.cause instanceof DeepSeekError ? failure.cause : undefined;
-  const [zh, en] = WHY[cause?.kind ?? "other"](cause?.status);
+  const broken = cause?.kind === "network" || cause?.kind === "server" ? brokenStream(failure.session.events) : undefined;
+  const why = broken === undefined ? WHY[cause?.kind ?? "other"](cause?.status) : brokeOff(broken, cause?.kind === "server");
   return {
     title: ["运行失败", "The run failed"],
     lines: [
-      zh,
-      en,
+      ...why,
+      ...(broken === undefined ? [] : whatWasKept(broken)),
       "上面的日志完整保留了失败前发生的一切 / The log above keeps everything up to the failure.",
       `详情 / Details: ${visible(cause?.message ?? failure.message)}`,
       ...OFFLINE,
     ],
   };
+}
+
+// ── a stream that broke off mid-reply ────────────────────────────────────────────────────────────
+
+/** The failed step's stream, once it had begun: its last attempt's chunks, and the message kept from them. */
+interface BrokenStream {
+  readonly chunks: readonly SessionEvent<"assistant/chunk">[];
+  readonly kept: SessionEvent<"assistant/message"> | undefined;
+}
+
+function brokenStream(events: readonly SessionEvent[]): BrokenStream | undefined {
+  const step = events.slice(events.findLastIndex((event) => isEventOfType(event, "step/start")) + 1);
+  const chunks = step.filter((event) => isEventOfType(event, "assistant/chunk"));
+  const attempt = chunks.at(-1)?.data.attempt;
+  if (attempt === undefined) return undefined;
+  return {
+    chunks: chunks.filter((chunk) => chunk.data.attempt === attempt),
+    kept: step.filter((event) => isEventOfType(event, "assistant/message")).find((message) => message.data.interrupted === true),
+  };
+}
+
+/** Not "could not reach": the reply had begun, and how it ended. */
+function brokeOff({ chunks }: BrokenStream, errorChunk: boolean): [zh: string, en: string] {
+  const ids = chunks.length === 1 ? `#${chunks[0]?.id}` : `#${chunks[0]?.id}–#${chunks.at(-1)?.id}`;
+  const n = chunks.length;
+  if (errorChunk)
+    return [
+      `DeepSeek 在回复中途发来错误分片，回复没有完成：日志里有这次调用的 ${n} 个分片（${ids}），最后一个就是错误分片。通常是服务端的临时问题，请稍后重新运行。`,
+      `DeepSeek sent an error chunk mid-reply, so the reply never finished: the log holds this call's ${n} chunks (${ids}), the error chunk last. Usually a passing server problem: run again later.`,
+    ];
+  return [
+    `连接在回复中途断开了：DeepSeek 已经发来 ${n} 个分片（${ids}），之后连接中断。通常是网络或服务端的临时问题，请重新运行。`,
+    `The connection broke off mid-reply: DeepSeek had sent ${n} chunks (${ids}) when it dropped. Usually a passing network or server problem: run again.`,
+  ];
+}
+
+/** What the log kept of the reply: its chunks, and the interrupted message with the text already shown. */
+function whatWasKept({ kept }: BrokenStream): [zh: string, en: string] {
+  if (kept === undefined)
+    return [
+      "留下了什么：分片都在日志里；没有留下消息，因为分片里没有可显示的文字（只有空白或工具调用的片段，半截的调用不能运行）。",
+      "What was kept: every chunk is in the log; no message, as the chunks carried no text to show (only whitespace or tool-call fragments; a half-written call cannot run).",
+    ];
+  const answer = Array.from(kept.data.content ?? "").length;
+  const reasoning = Array.from(kept.data.reasoning_content ?? "").length;
+  const [zh, en] =
+    answer === 0
+      ? [`${reasoning} 个字符的思考内容，没有回答文字`, `the ${reasoning} characters of reasoning already shown, and no answer text`]
+      : reasoning === 0
+        ? [`${answer} 个字符的回答`, `the ${answer} characters of answer already shown`]
+        : [
+            `${answer} 个字符的回答和 ${reasoning} 个字符的思考内容`,
+            `the ${answer} characters of answer and ${reasoning} of reasoning already shown`,
+          ];
+  return [
+    `留下了什么：分片都在日志里；消息 #${kept.id} 标为 interrupted，保留了已经显示的 ${zh}。`,
+    `What was kept: every chunk is in the log; message #${kept.id}, marked interrupted, keeps ${en}.`,
+  ];
 }
 
 /** The offline replay sent a request the recording does not have: something changed what the model is sent. */

@@ -1,9 +1,10 @@
 // How the demo prints the log: ② one line per event, ③ one entry per message, as the book shows them.
 // A streamed reply logs hundreds of chunk events; ② folds each run of them into one line that says
 // how many there were and what they carried.
-import type { Message } from "../../common/messages.ts";
+import type { AssistantMessage, Message } from "../../common/messages.ts";
 import { clip } from "../../common/text.ts";
 import { isEventOfType, type SessionEvent, type StreamChunk } from "../events.ts";
+import { deriveEventMessage } from "../projection.ts";
 
 // ── ② one line per event: #id  type  data ────────────────────────────────────────────────────
 
@@ -50,8 +51,9 @@ function carried(chunks: readonly StreamChunk[]): string[] {
       if (chunk.text !== "") add(chunk.kind, chunk.kind, chunk.text);
     }
     // A call's first fragment names it; the later ones share its index.
-    else if (chunk.kind === "tool_call") add(`call ${chunk.index}`, `tool_call ${chunk.name ?? "?"}`, chunk.arguments);
-    else if (chunk.kind === "finish") add("finish", `finish ${chunk.reason}`);
+    // What the model named is its text too: on one line, so that it cannot pass for a line of the log.
+    else if (chunk.kind === "tool_call") add(`call ${chunk.index}`, `tool_call ${oneLine(chunk.name ?? "?", 40)}`, chunk.arguments);
+    else if (chunk.kind === "finish") add("finish", `finish ${oneLine(chunk.reason, 40)}`);
     else if (chunk.kind === "error") add("error", `error ${JSON.stringify(oneLine(chunk.message, 40))}`);
     else add("usage", "usage");
   }
@@ -85,8 +87,19 @@ function oneLine(text: string, max: number): string {
 
 // ── ③ one entry per message, as the book prints them ──────────────────────────────────────────
 
+/**
+ * ③: one entry per message. A reply the stream cut short says so, and what it kept: the mark is on its
+ * event (`interrupted`), not on the message the model is sent, so each reply is read beside its event.
+ */
+export function formatMessages(messages: readonly Message[], events: readonly SessionEvent[]): string[] {
+  // The projection makes one message of each assistant/message that says anything, in the log's order:
+  // each assistant message takes the next of those events.
+  const replies = events.filter((event) => isEventOfType(event, "assistant/message") && deriveEventMessage(event) !== null);
+  return messages.map((message) => formatMessage(message, message.role === "assistant" && replies.shift()?.data.interrupted === true));
+}
+
 /** The first line is the message's; a multi-line text goes on below it, indented further. */
-export function formatMessage(message: Message): string {
+export function formatMessage(message: Message, interrupted = false): string {
   const text = (tag: string, body: string) => `[${tag}] ${body}`.trimEnd().replace(/\n(?=.)/g, "\n    ");
   switch (message.role) {
     case "user":
@@ -94,10 +107,19 @@ export function formatMessage(message: Message): string {
     case "tool":
       return text("tool → 结果", message.content);
     case "assistant": {
+      if (interrupted) return text("assistant（中断 / interrupted）", keptOf(message));
       // All of one reply's calls on one line: ③ shows as many entries as ④ counts messages.
       const calls = message.tool_calls.map((call) => `${call.name}(${call.arguments})`).join(", ");
       if (calls === "") return text("assistant", message.content ?? "");
       return text("assistant → 请求工具", message.content ? `${calls} — ${message.content}` : calls);
     }
   }
+}
+
+/** What an interrupted reply kept: the answer the user saw, or, when it had none yet, its reasoning. */
+function keptOf({ content, reasoning_content }: AssistantMessage): string {
+  if (content) return content;
+  const reasoning = reasoning_content ?? "";
+  const chars = Array.from(reasoning).length;
+  return `只留下了思考内容（${chars} 个字符）/ only its reasoning was kept (${chars} chars): ${oneLine(reasoning, 80)}`;
 }

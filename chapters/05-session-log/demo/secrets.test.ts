@@ -9,6 +9,8 @@ import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
 import { runInProcess } from "../testing/demo-testing.ts";
+import { sseText, wireChunkOf } from "../../common/deepseek-mock.ts";
+import type { StreamChunk } from "../events.ts";
 
 // Mixed case and no words, so that no piece of it turns up anywhere by chance.
 const KEY = "sk-Zq9Xw2Vr7Lp4Kt8Hm3Jn6Bc1";
@@ -43,5 +45,40 @@ describe("a server that echoes the key into its replies", () => {
     expect(piecesOfKey(saved), "the --save log").toEqual([]);
     expect(piecesOfKey(readFileSync(page, "utf8")), "the --html page").toEqual([]);
     expect(piecesOfKey(text), "the terminal").toEqual([]);
+  });
+});
+
+describe("a streamed reply that echoes the key, cut across chunks", () => {
+  test("the key in usage, cut in the reasoning, and a ****-masked echo cut in the answer: no file and no terminal line holds any of it", async () => {
+    const tail = KEY.slice(-4);
+    const chunks: StreamChunk[] = [
+      { kind: "reasoning", text: `你发来的是 ${KEY.slice(0, 9)}` },
+      { kind: "reasoning", text: `${KEY.slice(9)}。` },
+      // DeepSeek's own echo of a key is masked: ****6Bc1. Cut anywhere, it is still an echo of the key.
+      { kind: "text", text: "key: **" },
+      { kind: "text", text: `**${tail} 与 ****${tail.slice(0, 2)}` },
+      { kind: "text", text: `${tail.slice(2)}。**答案**是 7。` },
+      { kind: "usage", usage: { total_tokens: 9, note: `Bearer ${KEY}` } },
+      { kind: "finish", reason: "stop" },
+    ];
+    const reply = { status: 200, content_type: "text/event-stream", stream: [{ at_ms: 0, text: sseText(chunks.map(wireChunkOf)) }] };
+    standIn = await startStandIn({ apiKey: KEY, replies: [{ ...reply, end: "closed" }] });
+    const log = path.join(dir, "streamed.jsonl");
+    const page = path.join(dir, "streamed.html");
+    const { code, text } = await runInProcess(["--save", log, "--html", page], {
+      DEEPSEEK_API_KEY: KEY,
+      DEEPSEEK_BASE_URL: standIn.baseURL,
+    });
+    expect(code, text).toBe(0);
+    const saved = readFileSync(log, "utf8");
+    for (const [where, said] of [
+      ["the --save log", saved],
+      ["the --html page", readFileSync(page, "utf8")],
+      ["the terminal", text],
+    ] as const) {
+      expect(piecesOfKey(said), where).toEqual([]);
+      expect(said.includes(tail), `${where}: the masked echo's last four characters`).toBe(false);
+    }
+    expect(text, "the answer is whole, Markdown bold and all").toContain("key: **** 与 ****。**答案**是 7。");
   });
 });

@@ -33,21 +33,23 @@ export function subscriberView({ out, write, c }: SubscriberIO): (event: Session
     if (run.length === 0) return;
     if (showing !== undefined) text("\n");
     showing = undefined;
-    out(`  [订阅者 / subscriber] 看到 ${formatChunkRun(run)}`);
+    // The line names what the model sent (a tool's name, a finish reason): shown, never obeyed, like its text.
+    out(`  [订阅者 / subscriber] 看到 ${visible(formatChunkRun(run))}`);
     run = [];
   };
   // The model's text is shown, never obeyed (text.ts): only our own colours reach the terminal as codes.
-  const seen = (model: string) => visible(model, { lines: true });
+  // A line break it sends goes on under the label, so it can never start a line that passes for ours.
+  const seen = (model: string) => indentLines(visible(model, { lines: true }));
   const show = (chunk: StreamChunk) => {
     // Text is shown as it arrives; a new kind of text starts a new labelled line.
     if (chunk.kind === "reasoning" && chunk.text !== "") {
       if (showing !== REASONING) newLine(REASONING);
-      text(c.dim(indentLines(seen(chunk.text))));
+      text(c.dim(seen(chunk.text)));
     } else if (chunk.kind === "text" && chunk.text !== "") {
       if (showing !== ANSWER) newLine(ANSWER);
-      text(indentLines(seen(chunk.text)));
+      text(seen(chunk.text));
     } else if (chunk.kind === "tool_call") {
-      if (chunk.name !== undefined) newLine(`${TOOL_CALL} ${seen(chunk.name)}`);
+      if (chunk.name !== undefined) newLine(`${TOOL_CALL} ${visible(chunk.name)}`);
       text(c.cyan(seen(chunk.arguments)));
     } else if (chunk.kind === "error") {
       newLine(ERROR);
@@ -62,7 +64,7 @@ export function subscriberView({ out, write, c }: SubscriberIO): (event: Session
       return;
     }
     endRun();
-    out(`  ${SAW} #${event.id} ${seen(event.type)}`);
+    out(`  ${SAW} #${event.id} ${visible(event.type)}`);
   };
 }
 

@@ -10,12 +10,15 @@
 // A step s:
 //   step/start {turn: n, step: s},
 //   assistant/chunk {turn: n, step: s, attempt} …   only when streamed; a retry starts a higher attempt,
-//   assistant/message                               at most one; its chunk_ids cite this step's chunks,
+//   assistant/message                               at most one; streamed, it cites every chunk of the
+//                                                   latest attempt (chunk_ids) and is what they assemble to,
 //   tool/call, tool/result                          for each call the message asked for, in its order,
 //   step/end {turn: n, step: s}.
 // turn/end follows a step/end. A turn cut before its first step can only be closed by repair, which
 // says so with reason "interrupted", so that reason may also come where no step is open.
-import { isEventOfType, type EventData, type SessionEvent } from "../events.ts";
+import type { AssistantMessage } from "../../common/messages.ts";
+import { isEventOfType, type EventData, type SessionEvent, type StreamChunk } from "../events.ts";
+import { assembleInterrupted, assembleReply, StreamAssemblyError } from "../stream/stream-assembler.ts";
 
 type Message = EventData<"assistant/message">;
 type Call = Message["tool_calls"][number];
@@ -155,8 +158,53 @@ function reply(walk: Walk, message: Message): string | undefined {
   if (repeated !== undefined) return `asks for tool call ${repeated} twice (a result could not tell them apart)`;
   const foreign = message.chunk_ids?.find((id) => !walk.chunkIds.has(id));
   if (foreign !== undefined) return `cites #${foreign}, which is not a chunk of step ${walk.steps}`;
+  const unlike = unlikeItsChunks(message, walk.chunks);
+  if (unlike !== undefined) return unlike;
   walk.reply = message;
   return undefined;
+}
+
+/**
+ * Why a message is not what the loop logs after `chunks` (the step's latest attempt), if it is not. A
+ * step without chunks was not streamed. A streamed step cites every chunk of its latest attempt, and
+ * logs what they assemble to: the reply, once a finish chunk came; or, marked interrupted, the text seen.
+ */
+function unlikeItsChunks(message: Message, chunks: readonly SessionEvent<"assistant/chunk">[]): string | undefined {
+  const cited = message.chunk_ids ?? [];
+  if (message.chunk_ids === undefined && chunks.length === 0 && message.interrupted !== true) return undefined;
+  if (cited.length !== chunks.length || cited.some((id, index) => id !== chunks[index]?.id)) {
+    return `cites ${cited.length} of the ${chunks.length} chunks of the step's latest attempt (the loop cites every one, in order)`;
+  }
+  const logged = whatTheLoopLogs(
+    chunks.map((event) => event.data.chunk),
+    message.interrupted === true,
+  );
+  if (typeof logged === "string") return logged;
+  if (message.content !== logged.content) return "has content that its chunks did not carry";
+  if ((message.reasoning_content ?? null) !== (logged.reasoning_content ?? null))
+    return "has reasoning_content that its chunks did not carry";
+  const { tool_calls: calls } = logged;
+  if (message.tool_calls.length !== calls.length || message.tool_calls.some((call, index) => !sameCall(call, calls[index]))) {
+    return "asks for tool calls that its chunks did not carry";
+  }
+  return undefined;
+}
+
+function sameCall(call: Call, other: Call | undefined): boolean {
+  return call.id === other?.id && call.name === other.name && call.arguments === other.arguments;
+}
+
+/** The message streamReply logs for these chunks, or why it would log none. */
+function whatTheLoopLogs(chunks: readonly StreamChunk[], interrupted: boolean): AssistantMessage | string {
+  if (interrupted)
+    return assembleInterrupted(chunks) ?? "is marked interrupted, but its chunks carried no text to keep (the loop then logs no message)";
+  if (!chunks.some((chunk) => chunk.kind === "finish")) return "is not marked interrupted, but its chunks never finished (no finish chunk)";
+  try {
+    return assembleReply(chunks);
+  } catch (error) {
+    if (!(error instanceof StreamAssemblyError)) throw error;
+    return `is not marked interrupted, but its chunks do not make a reply (${error.message})`;
+  }
 }
 
 function callStarts(walk: Walk, { call_id, name, arguments: args }: EventData<"tool/call">): string | undefined {
