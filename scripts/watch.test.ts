@@ -251,7 +251,7 @@ describe("npm run watch: any step, at once", () => {
     expect(last(), "l again closes the list and changes nothing").toContain("练习步骤 05.3 —");
   });
 
-  test("a save re-runs, in one run, the current step and every step whose tests import the saved file; the list shows what it found", async () => {
+  test("a save re-runs the current step, then every step whose tests import the saved file; a step it broke is said, the list shows what it found", async () => {
     const runner = new FakeRunner();
     for (const id of ["05.1", "05.2"]) runner.results.set(id, file(passing("a")));
     const asked: string[][] = [];
@@ -267,7 +267,9 @@ describe("npm run watch: any step, at once", () => {
     runner.results.set("05.2", file(passing("a"), broken));
     await watch.saved("/repo/exercises/05-session-log/session.ts");
     expect(asked).toEqual([["/repo/exercises/05-session-log/session.ts"]]);
-    expect(runner.runs.at(-1)).toEqual(["05.1", "05.2", "05.3"]);
+    expect(runner.runs.at(-1), "the step on screen first: its result does not wait for the others").toEqual(["05.1"]);
+    await watch.settled();
+    expect(runner.runs.at(-1), "then, in one run, the steps whose tests import session.ts").toEqual(["05.2", "05.3"]);
     expect(last(), "05.1 stays on screen").toContain("练习步骤 05.1 —");
     expect(last()).toContain(
       "✗ 练习步骤 05.2 原来通过，这次保存后不通过了 / step 05.2 passed before this save and fails now " +

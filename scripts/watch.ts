@@ -10,7 +10,7 @@
 // shows each step's last known state (kept in .workbook/watch-state.json) and updates as the tests
 // answer (both measured by `npm run bench:watch`, see README).
 import { readStateFile } from "./state-file.ts";
-import { mkdirSync, watch, writeFileSync, type FSWatcher } from "node:fs";
+import { mkdirSync, readFileSync, statSync, watch, writeFileSync, type FSWatcher } from "node:fs";
 import path from "node:path";
 import pc from "picocolors";
 import type { Command, Flags } from "../chapters/common/flags.ts";
@@ -56,8 +56,10 @@ export class WatchLoop {
   #screen: Omit<Screen, "reports"> = {};
   /** A step asked for by name or picked in the list: on screen, passing or not, until the learner moves. */
   #focus: Step | undefined;
-  /** Steps whose state comes from the last session and has not been checked again yet. */
+  /** Steps not checked since the start, or since a save of a file their tests import. */
   #stale = new Set<Step>();
+  /** Each step a save touched, with its state's kind before: its next run says whether it turned green or broke. */
+  #beforeSave = new Map<Step, StepStatus["kind"]>();
   /** Runs happen one after another: the vitest instance runs one set of files at a time. */
   #queue: Promise<void> = Promise.resolve();
   #saved = new Set<string>();
@@ -98,14 +100,18 @@ export class WatchLoop {
     this.#checkStale();
   }
 
-  /** Checks, in the background, every step not checked since the start, then redraws. */
+  /** Checks, in the background, every stale step, then redraws with what a save changed among them. */
   #checkStale(): void {
     if (this.#checkQueued || this.#stale.size === 0) return;
     this.#checkQueued = true;
     void this.#enqueue(async () => {
       this.#checkQueued = false;
-      if (this.#stale.size > 0) await this.#run([...this.#stale]);
-      this.#screen = { ...this.#screen, checking: false };
+      const stale = [...this.#stale];
+      if (stale.length > 0) await this.#run(stale);
+      const changed = this.#changed(stale);
+      const passedNow = [...(this.#screen.passedNow ?? []), ...changed.passedNow];
+      const brokenNow = [...(this.#screen.brokenNow ?? []), ...changed.brokenNow];
+      this.#screen = { ...this.#screen, checking: false, passedNow, brokenNow };
       this.#draw();
     });
   }
@@ -116,9 +122,9 @@ export class WatchLoop {
   }
 
   /**
-   * A file was saved: after the run in progress, re-run the current step and every step whose tests
-   * import the file (a change made for one step can break another: 05.2 and 05.4 share session.ts),
-   * and say which turned green and which broke. Saves meanwhile make one run.
+   * A file was saved: after the run in progress, re-run the current step and show it; then, in the
+   * background, every step whose tests import the file (a change made for one step can break another:
+   * 05.2 and 05.4 share session.ts), and say which turned green and which broke. Saves meanwhile make one run.
    */
   saved(file: string): Promise<void> {
     this.options.runner.changed(file);
@@ -134,18 +140,19 @@ export class WatchLoop {
       this.#savedAt = undefined;
       this.#screen = { ...this.#screen, running: true };
       this.#draw();
-      const before = new Map(this.#reports.map((report) => [report.step, report.status.kind]));
       const shown = this.#current()?.step;
-      const ran = await this.#runAfterSave(await this.#dependents(files));
-      const now = (step: Step) => this.#statusOf(step)?.kind;
-      const passedNow = ran.filter((step) => now(step) === "passed" && !["passed", "unchecked"].includes(before.get(step) ?? ""));
-      const brokenNow = ran.filter((step) => before.get(step) === "passed" && now(step) !== "passed");
+      const touched = await this.#dependents(files);
+      this.#noteBefore(touched);
+      for (const step of touched) this.#stale.add(step);
+      const { passedNow, brokenNow } = this.#changed(await this.#runCurrent());
       const tookMs = this.#now() - savedAt;
       // A new step on screen drops the last one's hint; the list gives way to the result.
       const hint = this.#current()?.step === shown ? this.#screen.hint : undefined;
-      this.#screen = { ...this.#screen, running: false, cursor: undefined, tookMs, passedNow, brokenNow, hint, demo: undefined };
+      const checking = this.#stale.size > 0;
+      this.#screen = { ...this.#screen, running: false, checking, cursor: undefined, tookMs, passedNow, brokenNow, hint, demo: undefined };
       this.#draw();
       this.options.onResult?.(this.#reports, tookMs);
+      this.#checkStale();
     });
   }
 
@@ -160,23 +167,40 @@ export class WatchLoop {
   }
 
   /**
-   * One run for the current step and the steps `touched` by the save (every step once all pass). A
-   * step asked for by name stays; otherwise, while the current step passes, the next is run and shown.
-   * Returns the steps run, in the learner's order.
+   * Runs the current step (every step once all pass). A step asked for by name stays; otherwise,
+   * while the current step passes, the next is run and shown. Returns the steps run.
    */
-  async #runAfterSave(touched: readonly Step[]): Promise<Step[]> {
-    const all = this.#reports.map((report) => report.step);
+  async #runCurrent(): Promise<Step[]> {
+    const ran: Step[] = [];
     const current = this.#current()?.step;
-    const ran = new Set<Step>();
-    let list = current === undefined ? all : all.filter((step) => step === current || touched.includes(step));
-    while (list.length > 0) {
+    for (let list = current === undefined ? this.#reports.map((report) => report.step) : [current]; list.length > 0; ) {
+      this.#noteBefore(list);
       await this.#run(list);
-      for (const step of list) ran.add(step);
+      ran.push(...list);
       if (this.#focus !== undefined) break;
       const next = this.#current()?.step;
-      list = next === undefined || ran.has(next) ? [] : [next];
+      list = next === undefined || ran.includes(next) ? [] : [next];
     }
-    return all.filter((step) => ran.has(step));
+    return ran;
+  }
+
+  /** Keeps each step's state before a save's run of it (the first save's, when saves come faster than runs). */
+  #noteBefore(list: readonly Step[]): void {
+    for (const step of list) if (!this.#beforeSave.has(step)) this.#beforeSave.set(step, this.#statusOf(step)?.kind ?? "unchecked");
+  }
+
+  /** Of `ran`, the steps a save turned green and those it broke: each said once, after its first run since. */
+  #changed(ran: readonly Step[]): { passedNow: Step[]; brokenNow: Step[] } {
+    const passedNow: Step[] = [];
+    const brokenNow: Step[] = [];
+    for (const step of ran) {
+      const before = this.#beforeSave.get(step);
+      this.#beforeSave.delete(step);
+      const passes = this.#statusOf(step)?.kind === "passed";
+      if (passes && before !== undefined && before !== "passed" && before !== "unchecked") passedNow.push(step);
+      if (!passes && before === "passed") brokenNow.push(step);
+    }
+    return { passedNow, brokenNow };
   }
 
   /** Runs the tests of `list` at once and keeps what each step's run found. */
@@ -293,17 +317,30 @@ export class WatchLoop {
 
 /**
  * The steps of `list` whose test file imports one of `files`, directly or through other files of the
- * exercise folder, as the files stand now (a learner may add an import). The import graph comes from
- * the TypeScript compiler, loaded on the first save and not before the first screen.
+ * exercise folder, as the files stand now (a learner may add an import). The imports come from the
+ * TypeScript compiler, loaded on the first save and not before the first screen; a file is read again
+ * only when it changed since (a save reads one file, not the folder).
  */
 export async function stepsImporting(files: readonly string[], list: readonly Step[], dir = exercisesDir): Promise<Step[]> {
-  const { importGraph, reachable, typeScriptFiles } = await import("./import-graph.ts");
-  const graph = importGraph(typeScriptFiles(dir));
+  const { importsOf, reachable, typeScriptFiles } = await import("./import-graph.ts");
+  const graph = new Map(
+    typeScriptFiles(dir).map((file) => {
+      const { mtimeMs, size } = statSync(file);
+      const known = importsRead.get(file);
+      if (known?.mtimeMs === mtimeMs && known.size === size) return [file, known.imports];
+      const imports = importsOf(readFileSync(file, "utf8"), file);
+      importsRead.set(file, { mtimeMs, size, imports });
+      return [file, imports];
+    }),
+  );
   return list.filter((step) => {
     const reached = reachable(graph, path.join(dir, step.test));
     return files.some((file) => reached.has(path.resolve(file)));
   });
 }
+
+/** Each file's imports as last read, with the modification time and size they were read at. */
+const importsRead = new Map<string, { readonly mtimeMs: number; readonly size: number; readonly imports: readonly string[] }>();
 
 /** A chunk read from the terminal, as keys: an arrow key's escape sequence is one key, not three. */
 export function keysOf(data: string): string[] {
@@ -432,9 +469,9 @@ async function main(argv: readonly string[]): Promise<void> {
     for (const key of keysOf(data)) if (!loop.key(key)) void quit();
   });
   await started;
-  // The first save works out which steps import the saved file with the TypeScript compiler: loaded
-  // now, while the other steps are checked, rather than when the learner is waiting for a result.
-  void import("./import-graph.ts");
+  // A save works out which steps import the saved file with the TypeScript compiler: loaded, and every
+  // file's imports read, now, while the other steps are checked, not when the learner waits for a result.
+  void stepsImporting([], steps).catch(() => {});
 }
 
 if (isMain(import.meta.url)) await runMain(() => main(process.argv.slice(2)));
