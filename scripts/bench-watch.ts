@@ -38,7 +38,7 @@ function answerAsLearnerFile(step: Step): string {
     .replace(/from "\.\/([^"]+)"/g, (whole, name: string) =>
       learnerNames.has(name) ? whole : `from "../../chapters/05-session-log/${name}"`,
     )
-    .replace(/from "\.\.\/common\//g, 'from "../../chapters/common');
+    .replace(/from "\.\.\/common\//g, 'from "../../chapters/common/');
 }
 
 interface Timed {
