@@ -1,8 +1,10 @@
 // `npm run watch`: the focused loop. It shows only the current step (the first not passing, in the
-// learner's order, or the one named: `npm run watch -- 05.6`) and re-runs only that step's tests
-// each time a file in exercises/ is saved: the first failure's message, where it was thrown, and a
+// learner's order, or the one named: `npm run watch -- 05.6`) and re-runs that step's tests each
+// time a file in exercises/ is saved: the first failure's message, where it was thrown, and a
 // progress bar over all steps (drawn by watch-screen.ts). When the step turns green it says so and
-// moves on. Keys: h hint, l list, q quit,
+// moves on; a step asked for by name (or picked in the list) stays on screen until the learner moves.
+// A save also re-runs, right after, every other step whose tests import the saved file, and says which
+// it broke. Keys: h hint, l list (↑/↓ and Enter pick a step), n next step in order, q quit,
 // d the demo on your own code (npm run demo -- --mine, scripts/mine.ts).
 // One vitest instance stays open the whole time, in a child process that can be killed when a test
 // never ends (scripts/watch-runner.ts), so a re-run costs the tests themselves plus a few hundred
@@ -270,7 +272,7 @@ export class WatchLoop {
   #pickKey(key: string, cursor: string): boolean {
     const ids = this.#reports.map((report) => report.step.id);
     const at = ids.indexOf(cursor);
-    const move = { "\x1b[A": -1, k: -1, "\x1b[B": 1, j: 1 }[key];
+    const move = CURSOR_MOVES.get(key);
     if (move !== undefined) {
       this.#screen = { ...this.#screen, cursor: ids[Math.min(ids.length - 1, Math.max(0, at + move))] };
     } else if (key === "\r" || key === "\n") {
@@ -355,6 +357,14 @@ export function keysOf(data: string): string[] {
 }
 
 const ESC = "\x1b";
+
+/** The list's cursor keys: ↑ and k go up a step, ↓ and j down (as in vim and less). */
+const CURSOR_MOVES: ReadonlyMap<string, number> = new Map([
+  ["\x1b[A", -1],
+  ["k", -1],
+  ["\x1b[B", 1],
+  ["j", 1],
+]);
 
 /** One more hint each press, remembered like `npm run hint` does. */
 function defaultHint(step: Step): string {
