@@ -67,9 +67,7 @@ function loop(
   more: Partial<LoopOptions> = {},
 ) {
   const screens: string[] = [];
-  // No step's tests import another's file unless a test says so (stepsImporting is tested on real files below).
-  const dependents = async () => [];
-  const watch = new WatchLoop({ runner, list, hint, dependents, draw: (screen) => screens.push(plain(screen)), now: () => 0, ...more });
+  const watch = new WatchLoop({ runner, list, hint, draw: (screen) => screens.push(plain(screen)), now: () => 0, ...more });
   return { watch, screens, last: () => screens[screens.length - 1] ?? "" };
 }
 

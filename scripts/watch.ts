@@ -39,7 +39,10 @@ export interface LoopOptions {
   readonly hint?: (step: Step) => string;
   /** The step asked for by name (`npm run watch -- 05.6`): shown first, and it stays until the learner moves. */
   readonly focus?: Step;
-  /** The steps whose tests import any of the saved files, directly or not: a save re-runs them all. */
+  /**
+   * The steps whose tests import any of `files`, directly or not, re-run after the current one on a
+   * save: `npm run watch` passes stepsImporting; without it a save re-runs the current step alone.
+   */
   readonly dependents?: (files: readonly string[], list: readonly Step[]) => Promise<readonly Step[]>;
   /** Each step's state when the loop last ran (by step id): shown at once, until its tests answer again. */
   readonly lastKnown?: Readonly<Record<string, StepStatus>>;
@@ -142,18 +145,23 @@ export class WatchLoop {
       this.#savedAt = undefined;
       this.#screen = { ...this.#screen, running: true };
       this.#draw();
+      const before = new Map(this.#reports.map((report) => [report.step, report.status.kind]));
       const shown = this.#current()?.step;
-      const touched = await this.#dependents(files);
-      this.#noteBefore(touched);
-      for (const step of touched) this.#stale.add(step);
-      const { passedNow, brokenNow } = this.#changed(await this.#runCurrent());
+      const ran = await this.#runCurrent(before);
+      const { passedNow, brokenNow } = this.#changed(ran);
       const tookMs = this.#now() - savedAt;
       // A new step on screen drops the last one's hint; the list gives way to the result.
       const hint = this.#current()?.step === shown ? this.#screen.hint : undefined;
-      const checking = this.#stale.size > 0;
-      this.#screen = { ...this.#screen, running: false, checking, cursor: undefined, tookMs, passedNow, brokenNow, hint, demo: undefined };
+      this.#screen = { ...this.#screen, running: false, cursor: undefined, tookMs, passedNow, brokenNow, hint, demo: undefined };
       this.#draw();
       this.options.onResult?.(this.#reports, tookMs);
+      // Then the other steps whose tests import a saved file: worked out after the result is on screen.
+      const touched = (await this.#dependents(files)).filter((step) => !ran.includes(step));
+      this.#noteBefore(touched, before);
+      for (const step of touched) this.#stale.add(step);
+      if (this.#stale.size === 0) return;
+      this.#screen = { ...this.#screen, checking: true };
+      this.#draw();
       this.#checkStale();
     });
   }
@@ -162,7 +170,7 @@ export class WatchLoop {
   async #dependents(files: readonly string[]): Promise<readonly Step[]> {
     const all = this.#reports.map((report) => report.step);
     try {
-      return await (this.options.dependents ?? stepsImporting)(files, all);
+      return (await this.options.dependents?.(files, all)) ?? [];
     } catch {
       return all;
     }
@@ -172,11 +180,11 @@ export class WatchLoop {
    * Runs the current step (every step once all pass). A step asked for by name stays; otherwise,
    * while the current step passes, the next is run and shown. Returns the steps run.
    */
-  async #runCurrent(): Promise<Step[]> {
+  async #runCurrent(before: ReadonlyMap<Step, StepStatus["kind"]>): Promise<Step[]> {
     const ran: Step[] = [];
     const current = this.#current()?.step;
     for (let list = current === undefined ? this.#reports.map((report) => report.step) : [current]; list.length > 0; ) {
-      this.#noteBefore(list);
+      this.#noteBefore(list, before);
       await this.#run(list);
       ran.push(...list);
       if (this.#focus !== undefined) break;
@@ -187,8 +195,8 @@ export class WatchLoop {
   }
 
   /** Keeps each step's state before a save's run of it (the first save's, when saves come faster than runs). */
-  #noteBefore(list: readonly Step[]): void {
-    for (const step of list) if (!this.#beforeSave.has(step)) this.#beforeSave.set(step, this.#statusOf(step)?.kind ?? "unchecked");
+  #noteBefore(list: readonly Step[], before: ReadonlyMap<Step, StepStatus["kind"]>): void {
+    for (const step of list) if (!this.#beforeSave.has(step)) this.#beforeSave.set(step, before.get(step) ?? "unchecked");
   }
 
   /** Of `ran`, the steps a save turned green and those it broke: each said once, after its first run since. */
@@ -457,6 +465,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const loop = new WatchLoop({
     runner,
     focus: args.focus,
+    dependents: stepsImporting,
     lastKnown: readWatchState(stateFile),
     remember: (states) => writeWatchState(stateFile, states),
     draw: (screen) => process.stdout.write(`${clear}${screen}\n`),
