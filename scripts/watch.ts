@@ -105,25 +105,33 @@ export class WatchLoop {
     this.#checkStale();
   }
 
-  /** Checks, in the background, every stale step, then redraws with what a save changed among them. */
+  /**
+   * Checks, in the background, every stale step in the learner's order, one step a run: each run gets
+   * the runner's whole time limit (six steps' tests at once can pass it on a loaded machine), and a
+   * save made meanwhile goes before the next. Redraws with what a save changed among them.
+   */
   #checkStale(): void {
     if (this.#checkQueued || this.#stale.size === 0) return;
     this.#checkQueued = true;
     void this.#enqueue(async () => {
       this.#checkQueued = false;
-      const stale = [...this.#stale];
-      if (stale.length > 0) await this.#run(stale);
-      const changed = this.#changed(stale);
+      const step = this.#reports.find((report) => this.#stale.has(report.step))?.step;
+      if (step !== undefined) await this.#run([step]);
+      const changed = this.#changed(step === undefined ? [] : [step]);
       const passedNow = [...(this.#screen.passedNow ?? []), ...changed.passedNow];
       const brokenNow = [...(this.#screen.brokenNow ?? []), ...changed.brokenNow];
-      this.#screen = { ...this.#screen, checking: false, passedNow, brokenNow };
+      this.#screen = { ...this.#screen, checking: this.#stale.size > 0, passedNow, brokenNow };
       this.#draw();
+      this.#checkStale();
     });
   }
 
-  /** Waits for every run started so far (tests use it). */
-  settled(): Promise<void> {
-    return this.#queue;
+  /** Waits for every run started so far, and those they started (tests use it). */
+  async settled(): Promise<void> {
+    for (let queue: Promise<void> | undefined; queue !== this.#queue; ) {
+      queue = this.#queue;
+      await queue;
+    }
   }
 
   /**
