@@ -19,7 +19,7 @@ import { loadNow, middle } from "./bench-lib.ts";
 import type { StepReport, StepStatus } from "./progress.ts";
 import { WatchRunner } from "./watch-runner.ts";
 import { chapterDir, exercisesDir, findStep, root, shippedStubsDir, steps, type Step } from "./steps.ts";
-import { watchExercises, WatchLoop } from "./watch.ts";
+import { stepsImporting, watchExercises, WatchLoop } from "./watch.ts";
 
 const benchSteps = ["05.1", "05.2", "05.3"];
 
@@ -38,7 +38,7 @@ function answerAsLearnerFile(step: Step): string {
     .replace(/from "\.\/([^"]+)"/g, (whole, name: string) =>
       learnerNames.has(name) ? whole : `from "../../chapters/05-session-log/${name}"`,
     )
-    .replace(/from "\.\.\/common\//g, 'from "../../chapters/common');
+    .replace(/from "\.\.\/common\//g, 'from "../../chapters/common/');
 }
 
 interface Timed {
@@ -57,7 +57,7 @@ async function timeSaves(step: Step, content: string, runs: number, pool: "threa
     outcome = describeOutcome(reports[0]?.status);
     settle?.(performance.now());
   };
-  const loop = new WatchLoop({ runner, draw: () => {}, list: [step], onResult });
+  const loop = new WatchLoop({ runner, draw: () => {}, list: [step], onResult, dependents: stepsImporting });
   await loop.start();
   const watcher = watchExercises((saved) => void loop.saved(saved));
   const times: number[] = [];

@@ -11,17 +11,22 @@ import { exercisesDir, guideLink, whereInBook, type Step } from "./steps.ts";
 
 export interface Screen {
   readonly reports: readonly StepReport[];
-  /** A step that just turned green, said once above the next one. */
+  /** Steps that turned green on this save, said once above the step on screen. */
   readonly passedNow?: readonly Step[];
+  /** Steps that passed before this save and fail now: a change for one step broke another. */
+  readonly brokenNow?: readonly Step[];
   readonly hint?: string;
-  readonly showList?: boolean;
+  /** The list is open (key l), this step under the cursor: ↑/↓ move it, Enter shows that step. */
+  readonly cursor?: string;
   readonly tookMs?: number;
   readonly running?: boolean;
   /** The steps after the current one are still being checked. */
   readonly checking?: boolean;
   /** The step to show (the focused one, `npm run watch -- 05.6`); by default the first not passing. */
   readonly current?: StepReport | undefined;
-  /** Ids of the steps whose state is from before: the last session or the last save. */
+  /** The step on screen was asked for by name: it stays there when it passes, and n goes on in order. */
+  readonly focused?: boolean;
+  /** Ids of the steps whose state is from before: the last session, not yet checked again. */
   readonly lastKnown?: readonly string[];
   /** Key d: the demo on your code — asked too early, running, or what it printed. */
   readonly demo?: DemoRun | { readonly waiting: true } | { readonly running: true };
@@ -39,26 +44,23 @@ const maxDiffLines = 16;
 export function renderScreen(screen: Screen): string {
   const { reports } = screen;
   const current = "current" in screen ? screen.current : nextStep(reports);
+  const listed = screen.cursor !== undefined;
   const lines = [
     pc.bold("第 05 章 会话日志 · 专注模式 / Chapter 05 session log · watch"),
     `${current?.step.id ?? "✓"} ${progressBar(reports)}`,
     "",
+    ...changedLines(screen),
   ];
-  for (const step of screen.passedNow ?? []) {
-    lines.push(pc.green(pc.bold(`✓ 练习步骤 ${step.id} 通过！/ step ${step.id} passes!`)) + pc.green(` ${step.titleZh}`));
-  }
-  if ((screen.passedNow ?? []).length > 0) lines.push("");
-  if (screen.showList === true) {
-    lines.push(pc.bold("全部练习步骤 / every step") + pc.dim("（上次检查的结果 / as last checked）"), "");
-    for (const report of reports) lines.push(...stepLines(report, reports));
-  } else if (current === undefined) {
+  if (listed) lines.push(...listLines(screen));
+  else if (current === undefined) {
     lines.push(pc.green(pc.bold("全部练习步骤都通过了，做得好！/ Every step passes. Well done!")));
     lines.push("和答案对照 / compare with the answers:", "  npm run compare -- <练习步骤 step>");
   } else {
     lines.push(...currentStep(current, (screen.lastKnown ?? []).includes(current.step.id)));
+    if (screen.focused === true && current.status.kind === "passed") lines.push("", ...stayLines(nextStep(reports)));
   }
-  if (screen.hint !== undefined && screen.showList !== true) lines.push("", screen.hint);
-  if (screen.demo !== undefined && screen.showList !== true) lines.push("", ...demoLines(screen.demo));
+  if (screen.hint !== undefined && !listed) lines.push("", screen.hint);
+  if (screen.demo !== undefined && !listed) lines.push("", ...demoLines(screen.demo));
   const took = screen.tookMs === undefined ? "" : pc.dim(`   用时 / took ${(screen.tookMs / 1000).toFixed(2)} s`);
   const state =
     screen.running === true
@@ -66,9 +68,56 @@ export function renderScreen(screen: Screen): string {
       : screen.checking === true
         ? pc.dim("正在检查练习步骤 / checking the steps …")
         : pc.dim("保存文件即重跑 / save a file to re-run");
+  const next = screen.focused === true ? `${pc.bold("n")} 按顺序的下一个 next · ` : "";
   const demo = `${pc.bold("d")} 用你的代码跑演示 demo · `;
-  lines.push("", `${state} · ${pc.bold("h")} 提示 hint · ${pc.bold("l")} 列表 list · ${demo}${pc.bold("q")} 退出 quit${took}`);
+  lines.push("", `${state} · ${pc.bold("h")} 提示 hint · ${pc.bold("l")} 列表 list · ${next}${demo}${pc.bold("q")} 退出 quit${took}`);
   return lines.join("\n");
+}
+
+/** What the last save changed: the steps it turned green, and those it broke (whichever step is on screen). */
+function changedLines(screen: Screen): string[] {
+  const lines: string[] = [];
+  for (const step of screen.passedNow ?? []) {
+    lines.push(pc.green(pc.bold(`✓ 练习步骤 ${step.id} 通过！/ step ${step.id} passes!`)) + pc.green(` ${step.titleZh}`));
+  }
+  for (const step of screen.brokenNow ?? []) {
+    lines.push(
+      pc.red(pc.bold(`✗ 练习步骤 ${step.id} 原来通过，这次保存后不通过了 / step ${step.id} passed before this save and fails now`)) +
+        pc.red(` ${step.titleZh}`) +
+        pc.dim(" — l 列表里选它看第一个失败 / pick it in the list (l) to see its first failure"),
+    );
+  }
+  return lines.length === 0 ? [] : [...lines, ""];
+}
+
+/** Key l: every step as the last run found it, one under the cursor to pick. */
+function listLines({ reports, cursor, lastKnown = [] }: Screen): string[] {
+  const lines = [
+    pc.bold("全部练习步骤 / every step"),
+    pc.dim("↑/↓ 选择，回车 打开这个练习步骤，l 关上列表 / ↑/↓ choose, Enter open that step, l close the list"),
+    "",
+  ];
+  for (const report of reports) {
+    const { status } = report;
+    const readable = status.kind === "broken" ? { ...report, status: { ...status, message: loadError(status.message) } } : report;
+    const [first = "", ...rest] = stepLines(readable, reports);
+    const known = lastKnown.includes(report.step.id) ? pc.dim("  （上次的结果，正在重新检查 / last known, checking again …）") : "";
+    const picked = report.step.id === cursor;
+    lines.push((picked ? pc.cyan(pc.bold("▶")) + first.slice(1) : first) + known, ...rest);
+  }
+  return lines;
+}
+
+/** Under a step asked for by name that passes: it stays, and what the learner can do next. */
+function stayLines(next: StepReport | undefined): string[] {
+  const go =
+    next === undefined
+      ? "全部练习步骤都通过了 / every step passes"
+      : `按顺序的下一个没通过的练习步骤是 ${next.step.id}，按 n 过去 / the next step not passing is ${next.step.id}: press n`;
+  return [
+    pc.dim("这个练习步骤留在屏幕上，直到你换一个 / this step stays on screen until you move on"),
+    `${go} · l 选一个练习步骤 / l pick a step`,
+  ];
 }
 
 function currentStep({ step, status }: StepReport, lastKnown: boolean): string[] {
@@ -91,7 +140,7 @@ function currentStep({ step, status }: StepReport, lastKnown: boolean): string[]
     if (diff !== undefined) lines.push(...clip(diff, maxDiffLines).map((line) => `  ${line}`));
     if (first.at !== undefined) lines.push(`  ${pc.dim("在 / at")} ${pc.cyan(visible(first.at))}`);
   }
-  if (status.kind === "broken") lines.push(...clip(status.message, maxMessageLines).map((line) => `  ${pc.red(line)}`));
+  if (status.kind === "broken") lines.push(...clip(loadError(status.message), maxMessageLines).map((line) => `  ${pc.red(line)}`));
   lines.push("", `说明 / guide:  ${guideLink(step)}`);
   return lines;
 }
@@ -134,6 +183,26 @@ function verdict(status: StepStatus): string {
     case "unchecked":
       return pc.dim("正在检查 / checking …");
   }
+}
+
+/**
+ * Why a test file could not load, as text to read: the transform's colour codes go, and a parse error
+ * (`[PARSE_ERROR] Unexpected token` in a box drawn around `json.ts:30:24`) is told as the file, line
+ * and column in words, then the lines of code it points at.
+ */
+export function loadError(message: string): string {
+  const text = stripVTControlCharacters(message);
+  const parse =
+    /\[PARSE_ERROR\]\s*(?<what>[^\n]*)\n[\s\S]*?╭─\[\s*(?<file>[^\n]+?):(?<line>\d+):(?<column>\d+)\s*\]\n(?<frame>[\s\S]*)/u.exec(text);
+  if (parse?.groups === undefined) return text;
+  const { what, file, line, column, frame } = parse.groups;
+  // The code frame without its box: the numbered line, and the marks under it.
+  const code = (frame ?? "").split("\n").filter((row) => /│\s*\S/u.test(row) && !/╯|╰─+\s*$/u.test(row));
+  return [
+    `语法错误：${file} 第 ${line} 行第 ${column} 列解析不了 / Syntax error: ${file} line ${line}, column ${column} does not parse`,
+    `  ${what}`,
+    ...code,
+  ].join("\n");
 }
 
 /** At most `max` lines of a failure's text, each made visible: it quotes values from code and data. */

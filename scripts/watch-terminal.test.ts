@@ -1,5 +1,6 @@
 // `npm run watch` in a real terminal (tmux): the step named on the command line is on the first
-// screen, with its last known state, before vitest has started; q quits. One test, on purpose:
+// screen, with its last known state, before vitest has started; the arrow keys a real terminal sends
+// pick another step from the list (l); q quits. One test, on purpose:
 // every run of the real watch starts a vitest child process (stopped here by q).
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -30,7 +31,7 @@ afterEach(() => {
 });
 
 test.skipIf(!hasTmux)(
-  "npm run watch -- 05.6 shows 05.6 and its last known state first, and q quits",
+  "npm run watch -- 05.6 shows 05.6 and its last known state first; l, ↑ and Enter pick the step above it; q quits",
   async () => {
     stateDir = mkdtempSync(path.join(tmpdir(), "workbook-watch-state-"));
     const wrong = { name: "05.6 > messages() hands out a new array", state: "failed", errors: ["a caller's push showed up later"] };
@@ -43,6 +44,11 @@ test.skipIf(!hasTmux)(
     const first = await waitFor((text) => text.includes("练习步骤 05.6"), "step 05.6");
     expect(first).toContain("✗ 1/9 个测试失败 / 1 of 9 failing  （上次的结果，正在重新检查 / last known, checking again …）");
     expect(first).toContain("a caller's push showed up later");
+    tmux("send-keys", "-t", session, "l");
+    await waitFor((text) => /▶ \S+ 05\.6 /u.test(text), "the list, the cursor on 05.6");
+    tmux("send-keys", "-t", session, "Up", "Enter");
+    const picked = await waitFor((text) => text.includes("练习步骤 p4 —"), "step p4, the one above 05.6, picked with ↑ and Enter");
+    expect(picked).not.toContain("全部练习步骤 / every step");
     tmux("send-keys", "-t", session, "q");
     const last = await waitFor((text) => text.includes("exit code"), "the watch ending");
     expect(last).toContain("再见 / bye");

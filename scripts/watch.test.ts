@@ -8,8 +8,17 @@ import { NotImplementedError } from "../exercises/05-session-log/todo.ts";
 import type { FileOutcome, TestOutcome } from "./step-runner.ts";
 import { FlagsAnswer } from "./learner.ts";
 import { findStep, steps, type Step } from "./steps.ts";
-import { readWatchArgs, readWatchState, watchExercises, WatchLoop, type LoopOptions, type Runner } from "./watch.ts";
-import { renderScreen } from "./watch-screen.ts";
+import {
+  keysOf,
+  readWatchArgs,
+  readWatchState,
+  stepsImporting,
+  watchExercises,
+  WatchLoop,
+  type LoopOptions,
+  type Runner,
+} from "./watch.ts";
+import { loadError, renderScreen } from "./watch-screen.ts";
 
 const stubbed = (id: string): TestOutcome => ({
   name: `${id} > a rule`,
@@ -114,7 +123,7 @@ describe("npm run watch", () => {
     await watch.settled();
     runner.results.set("05.1", file(passing("a")));
     await watch.saved("/repo/exercises/05-session-log/json.ts");
-    expect(runner.runs.slice(2)).toEqual([["05.1"], ["05.2"]]);
+    expect(runner.runs.slice(3)).toEqual([["05.1"], ["05.2"]]);
     expect(last()).toContain("✓ 练习步骤 05.1 通过！/ step 05.1 passes!");
     expect(last()).toContain("05.2 ▰▱▱ 1/3");
     expect(last()).toContain("练习步骤 05.2 —");
@@ -128,7 +137,7 @@ describe("npm run watch", () => {
     await watch.settled();
     for (const id of ["05.1", "05.2", "05.3"]) runner.results.set(id, file(passing("a")));
     await watch.saved("/repo/exercises/05-session-log/session.ts");
-    expect(runner.runs.slice(2)).toEqual([["05.1"], ["05.2"], ["05.3"]]);
+    expect(runner.runs.slice(3)).toEqual([["05.1"], ["05.2"], ["05.3"]]);
     expect(last()).toContain("✓ 练习步骤 05.3 通过！");
     expect(last()).toContain("全部练习步骤都通过了，做得好！/ Every step passes. Well done!");
     await watch.saved("/repo/exercises/05-session-log/session.ts");
@@ -148,7 +157,7 @@ describe("npm run watch", () => {
     const third = watch.saved("/repo/c.ts");
     release();
     await Promise.all([first, second, third]);
-    expect(runner.runs.slice(2), "the first save's run, then one for the two saves made meanwhile").toEqual([["05.1"], ["05.1"]]);
+    expect(runner.runs.slice(3), "the first save's run, then one for the two saves made meanwhile").toEqual([["05.1"], ["05.1"]]);
   });
 
   test("keys: h shows the next hint of the current step, l the list of every step, q quits", async () => {
@@ -180,37 +189,96 @@ describe("npm run watch", () => {
 });
 
 describe("npm run watch: any step, at once", () => {
-  test("npm run watch -- 05.3 shows 05.3 first, though 05.1 does not pass, and moves on to 05.1 once 05.3 passes", async () => {
+  test("npm run watch -- 05.3 shows 05.3 first, though 05.1 does not pass; it stays when it passes, and n goes on in order", async () => {
     const runner = new FakeRunner();
     const { watch, last } = loop(runner, three, undefined, { focus: findStep("05.3")! });
     await watch.start();
     await watch.settled();
-    expect(runner.runs, "the named step first, the others after, in the background").toEqual([["05.3"], ["05.1", "05.2"]]);
+    expect(runner.runs, "the named step first, the others after, one a run, in the background").toEqual([["05.3"], ["05.1"], ["05.2"]]);
     expect(last()).toContain(`练习步骤 05.3 — ${findStep("05.3")!.titleZh}`);
     expect(last()).toContain("05.3 ▱▱▱ 0/3");
     watch.key("h");
     expect(last(), "h gives a hint for the step on screen").toContain("hint for 05.3");
     runner.results.set("05.3", file(passing("a")));
     await watch.saved("/repo/exercises/05-session-log/projection.ts");
-    expect(runner.runs[2], "a save re-runs the named step").toEqual(["05.3"]);
+    expect(runner.runs.slice(3), "a save re-runs the named step, and nothing else here").toEqual([["05.3"]]);
     expect(last()).toContain("✓ 练习步骤 05.3 通过！");
-    expect(last()).toContain("练习步骤 05.1 —");
+    expect(last(), "the step asked for by name stays on screen").toContain("练习步骤 05.3 —");
+    expect(last()).toContain("✓ 通过 / passed (1)");
+    expect(last()).toContain("这个练习步骤留在屏幕上，直到你换一个 / this step stays on screen until you move on");
+    expect(last()).toContain("按顺序的下一个没通过的练习步骤是 05.1，按 n 过去 / the next step not passing is 05.1: press n");
+    watch.key("n");
+    expect(last(), "n: the first step not passing, in order").toContain("练习步骤 05.1 —");
+    expect(last()).not.toContain("按 n 过去");
   });
 
-  test("after a step turns green, the list (l) shows the others as they are now, not as before the save", async () => {
+  test("npm run watch -- 05.2 shows 05.2 even when its last known state is passed, not the first step not passing", () => {
     const runner = new FakeRunner();
+    runner.gate = new Promise(() => {}); // the tests never answer: this is the first screen
+    const lastKnown = { "05.2": { kind: "passed", total: 4 } } as const;
+    const { watch, last } = loop(runner, three, undefined, { focus: findStep("05.2")!, lastKnown });
+    void watch.start();
+    expect(last()).toContain("练习步骤 05.2 —");
+    expect(last()).toContain("✓ 通过 / passed (4)");
+  });
+
+  test("l lists every step with a cursor on the one on screen: ↓/↑ (or j/k) move it, Enter shows that step, which stays", async () => {
+    const runner = new FakeRunner();
+    runner.results.set("05.1", file(passing("a")));
     const { watch, last } = loop(runner);
     await watch.start();
     await watch.settled();
-    // One save finishes 05.1 and, in a file the watch does not re-run, 05.3 too.
-    runner.results.set("05.1", file(passing("a")));
+    expect(last()).toContain("练习步骤 05.2 —");
+    for (const key of keysOf("l")) watch.key(key);
+    expect(last()).toContain("↑/↓ 选择，回车 打开这个练习步骤，l 关上列表 / ↑/↓ choose, Enter open that step, l close the list");
+    expect(last()).toMatch(/^▶ · 05\.2 /mu);
+    for (const key of keysOf("\x1b[A\x1b[Ak")) watch.key(key);
+    expect(last(), "up, up and k stop at the first step").toMatch(/^▶ ✓ 05\.1 /mu);
+    for (const key of keysOf("\x1b[Bjj")) watch.key(key);
+    expect(last(), "down, j and j stop at the last").toMatch(/^▶ · 05\.3 /mu);
+    watch.key("\r");
+    expect(last()).not.toContain("全部练习步骤 / every step");
+    expect(last()).toContain("练习步骤 05.3 —");
     runner.results.set("05.3", file(passing("a")));
     await watch.saved("/repo/exercises/05-session-log/projection.ts");
-    await watch.settled();
+    expect(last(), "a picked step is one asked for by name: it stays").toContain("练习步骤 05.3 —");
+    expect(last()).toContain("the next step not passing is 05.2: press n · l 选一个练习步骤 / l pick a step");
     watch.key("l");
+    watch.key("j");
+    watch.key("l");
+    expect(last(), "l again closes the list and changes nothing").toContain("练习步骤 05.3 —");
+  });
+
+  test("a save re-runs the current step, then every step whose tests import the saved file; a step it broke is said, the list shows what it found", async () => {
+    const runner = new FakeRunner();
+    for (const id of ["05.1", "05.2"]) runner.results.set(id, file(passing("a")));
+    const asked: string[][] = [];
+    // 05.2 and 05.3's tests import session.ts (05.3's through another file); 05.1's do not.
+    const dependents = async (files: readonly string[], list: readonly Step[]) => {
+      asked.push([...files]);
+      return files.some((saved) => saved.endsWith("session.ts")) ? list.filter((step) => step.id !== "05.1") : [];
+    };
+    const { watch, last } = loop(runner, three, undefined, { focus: findStep("05.1")!, dependents });
+    await watch.start();
     await watch.settled();
-    expect(last()).toContain(`✓ 05.3  ${findStep("05.3")!.titleZh} — 通过 / passed`);
-    expect(last()).toContain(`✓ 05.1  ${findStep("05.1")!.titleZh} — 通过 / passed`);
+    const broken: TestOutcome = { name: "05.2 > ids count from 0", state: "failed", errors: ["expected 1 to be 0"] };
+    runner.results.set("05.2", file(passing("a"), broken));
+    await watch.saved("/repo/exercises/05-session-log/session.ts");
+    expect(asked).toEqual([["/repo/exercises/05-session-log/session.ts"]]);
+    expect(runner.runs.at(-1), "the step on screen first: its result does not wait for the others").toEqual(["05.1"]);
+    await watch.settled();
+    expect(runner.runs.slice(-2), "then, one step a run, the steps whose tests import session.ts").toEqual([["05.2"], ["05.3"]]);
+    expect(last(), "05.1 stays on screen").toContain("练习步骤 05.1 —");
+    expect(last()).toContain(
+      "✗ 练习步骤 05.2 原来通过，这次保存后不通过了 / step 05.2 passed before this save and fails now " +
+        `${findStep("05.2")!.titleZh} — l 列表里选它看第一个失败 / pick it in the list (l) to see its first failure`,
+    );
+    watch.key("l");
+    expect(last()).toContain(`✗ 05.2  ${findStep("05.2")!.titleZh} — 1/2 个测试失败 / 1 of 2 failing`);
+    expect(last()).not.toContain("上次");
+    watch.key("j");
+    watch.key("\r");
+    expect(last()).toContain("第一个失败 / first failure: 05.2 > ids count from 0");
   });
 
   test("the first screen shows the current step's last known state before any test has run, then the new one", async () => {
@@ -306,5 +374,65 @@ describe("the screen shows failure text, never obeys it", () => {
     expect(text).toContain("expected '\\x1b]52;c;eA==\\x07' to be 'x'");
     expect(text).toContain("  - Expected\n  + Received");
     expect(text).toContain("+ \\r结构检查: ok");
+  });
+
+  test("a file that does not parse is named with its line and column in words, and the code it points at; no colour codes", () => {
+    // What vitest 4.1 (Vite 8's parser) reports for `export const broken = (;` saved as line 30 of json.ts.
+    const paint = (code: string) => `\x1b[38;5;${code}m`;
+    const message =
+      `Transform failed with 1 error:\n\n\x1b[31m[PARSE_ERROR] \x1b[0mUnexpected token\n` +
+      `    ${paint("246")}╭\x1b[0m${paint("246")}─\x1b[0m${paint("246")}[\x1b[0m exercises/05-session-log/json.ts:30:24 ${paint("246")}]\x1b[0m\n` +
+      `    ${paint("246")}│\x1b[0m\n` +
+      ` ${paint("246")}30 │\x1b[0m ${[..."export const broken = ("].map((c) => `${paint("249")}${c}\x1b[0m`).join("")};\n` +
+      ` ${paint("240")}   │\x1b[0m                        ┬  \n` +
+      ` ${paint("240")}   │\x1b[0m                        ╰── \n` +
+      `${paint("246")}────╯\x1b[0m\n`;
+    const reports = [{ step: three[0]!, status: { kind: "broken", message } as const }];
+    const said = [
+      "语法错误：exercises/05-session-log/json.ts 第 30 行第 24 列解析不了 / Syntax error: exercises/05-session-log/json.ts line 30, column 24 does not parse",
+      "  Unexpected token",
+      " 30 │ export const broken = (;",
+      "    │                        ┬  ",
+    ].join("\n");
+    expect(loadError(message)).toBe(said);
+    const screen = plain(renderScreen({ reports }));
+    expect(screen).not.toContain("\\x1b");
+    expect(screen).toContain("✗ 测试无法运行 / the tests could not run:\n  语法错误：exercises/05-session-log/json.ts 第 30 行第 24 列");
+    expect(screen).toContain("   30 │ export const broken = (;");
+    const list = plain(renderScreen({ reports, cursor: "05.1" }));
+    expect(list, "the list (l) names it too").toContain("      语法错误：exercises/05-session-log/json.ts 第 30 行第 24 列解析不了");
+  });
+});
+
+describe("npm run watch: which steps a save re-runs", () => {
+  test("the steps whose test files import the saved file, directly or through another file, as the files stand now", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "workbook-watch-imports-"));
+    try {
+      writeFileSync(path.join(dir, "json.ts"), "export const a = 1;\n");
+      writeFileSync(path.join(dir, "session.ts"), 'import { a } from "./json.ts";\nexport const b = a;\n');
+      writeFileSync(path.join(dir, "json.test.ts"), 'import { a } from "./json.ts";\n');
+      writeFileSync(path.join(dir, "session.test.ts"), 'import type { b } from "./session.ts";\n');
+      writeFileSync(path.join(dir, "other.test.ts"), 'import { x } from "../elsewhere.ts";\n');
+      const [json, session, other] = three.map((step, index) => ({
+        ...step,
+        test: ["json.test.ts", "session.test.ts", "other.test.ts"][index]!,
+      }));
+      const list = [json!, session!, other!];
+      const ids = async (saved: string) => (await stepsImporting([path.join(dir, saved)], list, dir)).map((step) => step.test);
+      expect(await ids("json.ts"), "session.test.ts reaches json.ts through session.ts").toEqual(["json.test.ts", "session.test.ts"]);
+      expect(await ids("session.ts")).toEqual(["session.test.ts"]);
+      writeFileSync(path.join(dir, "other.test.ts"), 'import { b } from "./session.ts";\n');
+      expect(await ids("json.ts"), "an import added since is seen at the next save").toEqual([
+        "json.test.ts",
+        "session.test.ts",
+        "other.test.ts",
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000); // it loads the TypeScript compiler: 2.2 s at load average 10 here, over 20 s at 30
+
+  test("an arrow key is one key, whether the terminal sends ESC [ or ESC O", () => {
+    expect(keysOf("\x1b[A\x1bOBjq\r\x1b")).toEqual(["\x1b[A", "\x1b[B", "j", "q", "\r", "\x1b"]);
   });
 });

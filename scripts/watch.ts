@@ -1,8 +1,10 @@
 // `npm run watch`: the focused loop. It shows only the current step (the first not passing, in the
-// learner's order, or the one named: `npm run watch -- 05.6`) and re-runs only that step's tests
-// each time a file in exercises/ is saved: the first failure's message, where it was thrown, and a
+// learner's order, or the one named: `npm run watch -- 05.6`) and re-runs that step's tests each
+// time a file in exercises/ is saved: the first failure's message, where it was thrown, and a
 // progress bar over all steps (drawn by watch-screen.ts). When the step turns green it says so and
-// moves on. Keys: h hint, l list, q quit,
+// moves on; a step asked for by name (or picked in the list) stays on screen until the learner moves.
+// A save also re-runs, right after, every other step whose tests import the saved file, and says which
+// it broke. Keys: h hint, l list (↑/↓ and Enter pick a step), n next step in order, q quit,
 // d the demo on your own code (npm run demo -- --mine, scripts/mine.ts).
 // One vitest instance stays open the whole time, in a child process that can be killed when a test
 // never ends (scripts/watch-runner.ts), so a re-run costs the tests themselves plus a few hundred
@@ -10,7 +12,7 @@
 // shows each step's last known state (kept in .workbook/watch-state.json) and updates as the tests
 // answer (both measured by `npm run bench:watch`, see README).
 import { readStateFile } from "./state-file.ts";
-import { mkdirSync, watch, writeFileSync, type FSWatcher } from "node:fs";
+import { mkdirSync, readFileSync, statSync, watch, writeFileSync, type FSWatcher } from "node:fs";
 import path from "node:path";
 import pc from "picocolors";
 import type { Command, Flags } from "../chapters/common/flags.ts";
@@ -35,8 +37,13 @@ export interface LoopOptions {
   readonly draw: (screen: string) => void;
   readonly list?: readonly Step[];
   readonly hint?: (step: Step) => string;
-  /** The step to show first, whatever passes before it (`npm run watch -- 05.6`); dropped once it passes. */
+  /** The step asked for by name (`npm run watch -- 05.6`): shown first, and it stays until the learner moves. */
   readonly focus?: Step;
+  /**
+   * The steps whose tests import any of `files`, directly or not, re-run after the current one on a
+   * save: `npm run watch` passes stepsImporting; without it a save re-runs the current step alone.
+   */
+  readonly dependents?: (files: readonly string[], list: readonly Step[]) => Promise<readonly Step[]>;
   /** Each step's state when the loop last ran (by step id): shown at once, until its tests answer again. */
   readonly lastKnown?: Readonly<Record<string, StepStatus>>;
   /** Called with every step's state after each run, to be shown at the next start. */
@@ -52,11 +59,15 @@ export interface LoopOptions {
 export class WatchLoop {
   #reports: StepReport[] = [];
   #screen: Omit<Screen, "reports"> = {};
+  /** A step asked for by name or picked in the list: on screen, passing or not, until the learner moves. */
   #focus: Step | undefined;
-  /** Steps whose state was not checked since the last save (or comes from the last session). */
+  /** Steps not checked since the start, or since a save of a file their tests import. */
   #stale = new Set<Step>();
+  /** Each step a save touched, with its state's kind before: its next run says whether it turned green or broke. */
+  #beforeSave = new Map<Step, StepStatus["kind"]>();
   /** Runs happen one after another: the vitest instance runs one set of files at a time. */
   #queue: Promise<void> = Promise.resolve();
+  #saved = new Set<string>();
   #saveQueued = false;
   #checkQueued = false;
   #savedAt: number | undefined;
@@ -85,8 +96,7 @@ export class WatchLoop {
     await this.#enqueue(async () => {
       const first = this.#focus === undefined ? list : [this.#focus];
       for (const step of first) {
-        const [outcome] = await this.options.runner.run([step]);
-        this.#set(step, classify(outcome!, step.id));
+        await this.#run([step]);
         if (this.#statusOf(step)?.kind !== "passed") break;
       }
       this.#screen = { ...this.#screen, checking: this.#stale.size > 0 };
@@ -95,50 +105,129 @@ export class WatchLoop {
     this.#checkStale();
   }
 
-  /** Re-checks, in the background, every step not checked since the last save, then redraws. */
+  /**
+   * Checks, in the background, every stale step in the learner's order, one step a run: each run gets
+   * the runner's whole time limit (six steps' tests at once can pass it on a loaded machine), and a
+   * save made meanwhile goes before the next. Redraws with what a save changed among them.
+   */
   #checkStale(): void {
     if (this.#checkQueued || this.#stale.size === 0) return;
     this.#checkQueued = true;
     void this.#enqueue(async () => {
       this.#checkQueued = false;
-      const stale = [...this.#stale];
-      const outcomes = stale.length === 0 ? [] : await this.options.runner.run(stale);
-      for (const [index, step] of stale.entries()) this.#set(step, classify(outcomes[index]!, step.id));
-      this.#screen = { ...this.#screen, checking: false };
+      const step = this.#reports.find((report) => this.#stale.has(report.step))?.step;
+      if (step !== undefined) await this.#run([step]);
+      const changed = this.#changed(step === undefined ? [] : [step]);
+      const passedNow = [...(this.#screen.passedNow ?? []), ...changed.passedNow];
+      const brokenNow = [...(this.#screen.brokenNow ?? []), ...changed.brokenNow];
+      this.#screen = { ...this.#screen, checking: this.#stale.size > 0, passedNow, brokenNow };
       this.#draw();
+      this.#checkStale();
     });
   }
 
-  /** Waits for every run started so far (tests use it). */
-  settled(): Promise<void> {
-    return this.#queue;
+  /** Waits for every run started so far, and those they started (tests use it). */
+  async settled(): Promise<void> {
+    for (let queue: Promise<void> | undefined; queue !== this.#queue; ) {
+      queue = this.#queue;
+      await queue;
+    }
   }
 
-  /** A file was saved: re-run the current step, after the run in progress; saves meanwhile make one run. */
+  /**
+   * A file was saved: after the run in progress, re-run the current step and show it; then, in the
+   * background, every step whose tests import the file (a change made for one step can break another:
+   * 05.2 and 05.4 share session.ts), and say which turned green and which broke. Saves meanwhile make one run.
+   */
   saved(file: string): Promise<void> {
     this.options.runner.changed(file);
+    this.#saved.add(file);
     this.#savedAt ??= this.#now();
     if (this.#saveQueued) return this.#queue;
     this.#saveQueued = true;
     return this.#enqueue(async () => {
       this.#saveQueued = false;
+      const files = [...this.#saved];
+      this.#saved.clear();
       const savedAt = this.#savedAt ?? this.#now();
       this.#savedAt = undefined;
-      // A save may change any step's result (05.2 and 05.4 share session.ts): all are stale until run.
-      this.#stale = new Set(this.#reports.map((report) => report.step));
       this.#screen = { ...this.#screen, running: true };
       this.#draw();
-      const passedNow = await this.#runCurrent();
+      const before = new Map(this.#reports.map((report) => [report.step, report.status.kind]));
+      const shown = this.#current()?.step;
+      const ran = await this.#runCurrent(before);
+      const { passedNow, brokenNow } = this.#changed(ran);
       const tookMs = this.#now() - savedAt;
-      // A new step drops the last one's hint; the list gives way to the result.
-      const hint = passedNow.length > 0 ? undefined : this.#screen.hint;
-      const checking = passedNow.length > 0 && this.#stale.size > 0;
-      this.#screen = { ...this.#screen, running: false, showList: false, tookMs, passedNow, hint, checking, demo: undefined };
+      // A new step on screen drops the last one's hint; the list gives way to the result.
+      const hint = this.#current()?.step === shown ? this.#screen.hint : undefined;
+      this.#screen = { ...this.#screen, running: false, cursor: undefined, tookMs, passedNow, brokenNow, hint, demo: undefined };
       this.#draw();
       this.options.onResult?.(this.#reports, tookMs);
-      // A step turned green: the list must not go on showing the others as they were before the save.
-      if (checking) this.#checkStale();
+      // Then the other steps whose tests import a saved file: worked out after the result is on screen.
+      const touched = (await this.#dependents(files)).filter((step) => !ran.includes(step));
+      this.#noteBefore(touched, before);
+      for (const step of touched) this.#stale.add(step);
+      if (this.#stale.size === 0) return;
+      this.#screen = { ...this.#screen, checking: true };
+      this.#draw();
+      this.#checkStale();
     });
+  }
+
+  /** The steps whose tests import `files`; when that cannot be worked out, every step. */
+  async #dependents(files: readonly string[]): Promise<readonly Step[]> {
+    const all = this.#reports.map((report) => report.step);
+    try {
+      return (await this.options.dependents?.(files, all)) ?? [];
+    } catch {
+      return all;
+    }
+  }
+
+  /**
+   * Runs the current step (every step once all pass). A step asked for by name stays; otherwise,
+   * while the current step passes, the next is run and shown. Returns the steps run.
+   */
+  async #runCurrent(before: ReadonlyMap<Step, StepStatus["kind"]>): Promise<Step[]> {
+    const ran: Step[] = [];
+    const current = this.#current()?.step;
+    for (let list = current === undefined ? this.#reports.map((report) => report.step) : [current]; list.length > 0; ) {
+      this.#noteBefore(list, before);
+      await this.#run(list);
+      ran.push(...list);
+      if (this.#focus !== undefined) break;
+      const next = this.#current()?.step;
+      list = next === undefined || ran.includes(next) ? [] : [next];
+    }
+    return ran;
+  }
+
+  /** Keeps each step's state before a save's run of it (the first save's, when saves come faster than runs). */
+  #noteBefore(list: readonly Step[], before: ReadonlyMap<Step, StepStatus["kind"]>): void {
+    for (const step of list) if (!this.#beforeSave.has(step)) this.#beforeSave.set(step, before.get(step) ?? "unchecked");
+  }
+
+  /** Of `ran`, the steps a save turned green and those it broke: each said once, after its first run since. */
+  #changed(ran: readonly Step[]): { passedNow: Step[]; brokenNow: Step[] } {
+    const passedNow: Step[] = [];
+    const brokenNow: Step[] = [];
+    for (const step of ran) {
+      const before = this.#beforeSave.get(step);
+      this.#beforeSave.delete(step);
+      const passes = this.#statusOf(step)?.kind === "passed";
+      if (passes && before !== undefined && before !== "passed" && before !== "unchecked") passedNow.push(step);
+      if (!passes && before === "passed") brokenNow.push(step);
+    }
+    return { passedNow, brokenNow };
+  }
+
+  /** Runs the tests of `list` at once and keeps what each step's run found. */
+  async #run(list: readonly Step[]): Promise<void> {
+    const outcomes = await this.options.runner.run(list);
+    for (const [index, step] of list.entries()) {
+      const outcome = outcomes[index];
+      this.#set(step, outcome === undefined ? { kind: "broken", message: "no result from the test runner" } : classify(outcome, step.id));
+    }
   }
 
   #enqueue(task: () => Promise<void>): Promise<void> {
@@ -151,29 +240,10 @@ export class WatchLoop {
     return this.#queue;
   }
 
-  /** The step on screen: the focused one until it passes, else the first not passing. */
+  /** The step on screen: the one asked for by name, whatever its state; else the first not passing. */
   #current(): StepReport | undefined {
     const focused = this.#reports.find((report) => report.step === this.#focus);
-    return focused !== undefined && focused.status.kind !== "passed" ? focused : nextStep(this.#reports);
-  }
-
-  /** Runs the current step; while it passes, moves on and runs the next. Returns the steps that turned green. */
-  async #runCurrent(): Promise<Step[]> {
-    const passedNow: Step[] = [];
-    const all = this.#current() === undefined; // everything passed: a save re-checks them all
-    const targets = all ? this.#reports.map((report) => report.step) : [this.#current()!.step];
-    for (let list = targets; list.length > 0; ) {
-      const outcomes = await this.options.runner.run(list);
-      for (const [index, step] of list.entries()) this.#set(step, classify(outcomes[index]!, step.id));
-      if (all) break;
-      const [step] = list;
-      if (this.#statusOf(step!)?.kind !== "passed") break;
-      passedNow.push(step!);
-      if (step === this.#focus) this.#focus = undefined;
-      const next = this.#current();
-      list = next === undefined ? [] : [next.step];
-    }
-    return passedNow;
+    return focused ?? nextStep(this.#reports);
   }
 
   #statusOf(step: Step): StepStatus | undefined {
@@ -190,36 +260,61 @@ export class WatchLoop {
     this.options.remember?.(Object.fromEntries(checked.map((report) => [report.step.id, report.status])));
   }
 
-  /** A key press; returns false for quit. */
+  /** A key press (an arrow key is one key: see keysOf); returns false for quit. */
   key(key: string): boolean {
     if (key === "q" || key === "\u0003") return false;
-    if (key === "l") {
-      const showList = this.#screen.showList !== true;
-      this.#screen = { ...this.#screen, showList };
-      // The list shows what was last checked at once; steps not checked since the last save are checked now.
-      if (showList && this.#stale.size > 0) {
-        this.#screen = { ...this.#screen, checking: true };
-        this.#checkStale();
+    if (this.#screen.cursor === undefined || !this.#pickKey(key, this.#screen.cursor)) {
+      if (key === "l") this.#openList();
+      if (key === "n" && this.#focus !== undefined) this.#show(undefined);
+      if (key === "d") this.#runDemo();
+      if (key === "h") {
+        const current = this.#current();
+        if (current !== undefined)
+          this.#screen = { ...this.#screen, cursor: undefined, hint: (this.options.hint ?? defaultHint)(current.step) };
       }
-    }
-    if (key === "d") this.#runDemo();
-    if (key === "h") {
-      const current = this.#current();
-      if (current !== undefined)
-        this.#screen = { ...this.#screen, showList: false, hint: (this.options.hint ?? defaultHint)(current.step) };
     }
     this.#draw();
     return true;
+  }
+
+  /** Key l: the list, with the cursor on the step on screen. */
+  #openList(): void {
+    const on = this.#current()?.step ?? this.#reports[0]?.step;
+    this.#screen = { ...this.#screen, cursor: on?.id };
+    this.#checkStale();
+  }
+
+  /** The keys of the open list: ↑/↓ (or k/j) move the cursor, Enter shows that step, l or Esc close it. */
+  #pickKey(key: string, cursor: string): boolean {
+    const ids = this.#reports.map((report) => report.step.id);
+    const at = ids.indexOf(cursor);
+    const move = CURSOR_MOVES.get(key);
+    if (move !== undefined) {
+      this.#screen = { ...this.#screen, cursor: ids[Math.min(ids.length - 1, Math.max(0, at + move))] };
+    } else if (key === "\r" || key === "\n") {
+      this.#show(this.#reports[at]?.step);
+    } else if (key === "l" || key === "\x1b") {
+      this.#screen = { ...this.#screen, cursor: undefined };
+    } else return false;
+    return true;
+  }
+
+  /** Shows `step` until the learner moves (undefined: the first not passing, in order), with its own hints. */
+  #show(step: Step | undefined): void {
+    const before = this.#current()?.step;
+    this.#focus = step;
+    const moved = this.#current()?.step !== before;
+    this.#screen = { ...this.#screen, cursor: undefined, ...(moved ? { hint: undefined, passedNow: [], brokenNow: [] } : {}) };
   }
 
   /** Key d: once a step the demo uses is green, run the demo on your code and show what it printed. */
   #runDemo(): void {
     const green = this.#reports.some((report) => report.status.kind === "passed" && demoSteps().includes(report.step));
     if (!green) {
-      this.#screen = { ...this.#screen, showList: false, demo: { waiting: true } };
+      this.#screen = { ...this.#screen, cursor: undefined, demo: { waiting: true } };
       return;
     }
-    this.#screen = { ...this.#screen, showList: false, hint: undefined, demo: { running: true } };
+    this.#screen = { ...this.#screen, cursor: undefined, hint: undefined, demo: { running: true } };
     void this.#enqueue(async () => {
       const run = await (this.options.demo ?? runDemoOnYourFiles)();
       this.#screen = { ...this.#screen, demo: run };
@@ -228,14 +323,64 @@ export class WatchLoop {
   }
 
   #draw(): void {
-    const stale = [...this.#stale].filter((step) => this.#statusOf(step)?.kind !== "unchecked").map((step) => step.id);
-    this.options.draw(renderScreen({ reports: this.#reports, ...this.#screen, current: this.#current(), lastKnown: stale }));
+    const lastKnown = [...this.#stale].filter((step) => this.#statusOf(step)?.kind !== "unchecked").map((step) => step.id);
+    const focused = this.#focus !== undefined;
+    this.options.draw(renderScreen({ reports: this.#reports, ...this.#screen, current: this.#current(), focused, lastKnown }));
   }
 
   #now(): number {
     return (this.options.now ?? performance.now.bind(performance))();
   }
 }
+
+/**
+ * The steps of `list` whose test file imports one of `files`, directly or through other files of the
+ * exercise folder, as the files stand now (a learner may add an import). The imports come from the
+ * TypeScript compiler, loaded on the first save and not before the first screen; a file is read again
+ * only when it changed since (a save reads one file, not the folder).
+ */
+export async function stepsImporting(files: readonly string[], list: readonly Step[], dir = exercisesDir): Promise<Step[]> {
+  const { importsOf, reachable, typeScriptFiles } = await import("./import-graph.ts");
+  const graph = new Map(
+    typeScriptFiles(dir).map((file) => {
+      const { mtimeMs, size } = statSync(file);
+      const known = importsRead.get(file);
+      if (known?.mtimeMs === mtimeMs && known.size === size) return [file, known.imports];
+      const imports = importsOf(readFileSync(file, "utf8"), file);
+      importsRead.set(file, { mtimeMs, size, imports });
+      return [file, imports];
+    }),
+  );
+  return list.filter((step) => {
+    const reached = reachable(graph, path.join(dir, step.test));
+    return files.some((file) => reached.has(path.resolve(file)));
+  });
+}
+
+/** Each file's imports as last read, with the modification time and size they were read at. */
+const importsRead = new Map<string, { readonly mtimeMs: number; readonly size: number; readonly imports: readonly string[] }>();
+
+/** A chunk read from the terminal, as keys: an arrow key's escape sequence is one key, not three. */
+export function keysOf(data: string): string[] {
+  const keys: string[] = [];
+  for (let at = 0; at < data.length; ) {
+    // ESC [ A–D, or ESC O A–D in a terminal's application mode: the same four arrows.
+    const arrow = data[at] === ESC && "[O".includes(data[at + 1] ?? "-") && "ABCD".includes(data[at + 2] ?? "-");
+    keys.push(arrow ? `${ESC}[${data[at + 2]}` : (data[at] ?? ""));
+    at += arrow ? 3 : 1;
+  }
+  return keys;
+}
+
+const ESC = "\x1b";
+
+/** The list's cursor keys: ↑ and k go up a step, ↓ and j down (as in vim and less). */
+const CURSOR_MOVES: ReadonlyMap<string, number> = new Map([
+  ["\x1b[A", -1],
+  ["k", -1],
+  ["\x1b[B", 1],
+  ["j", 1],
+]);
 
 /** One more hint each press, remembered like `npm run hint` does. */
 function defaultHint(step: Step): string {
@@ -328,6 +473,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const loop = new WatchLoop({
     runner,
     focus: args.focus,
+    dependents: stepsImporting,
     lastKnown: readWatchState(stateFile),
     remember: (states) => writeWatchState(stateFile, states),
     draw: (screen) => process.stdout.write(`${clear}${screen}\n`),
@@ -347,9 +493,12 @@ async function main(argv: readonly string[]): Promise<void> {
   if (process.stdin.isTTY) process.stdin.setRawMode(true);
   process.stdin.setEncoding("utf8");
   process.stdin.on("data", (data: string) => {
-    for (const key of data) if (!loop.key(key)) void quit();
+    for (const key of keysOf(data)) if (!loop.key(key)) void quit();
   });
   await started;
+  // A save works out which steps import the saved file with the TypeScript compiler: loaded, and every
+  // file's imports read, now, while the other steps are checked, not when the learner waits for a result.
+  void stepsImporting([], steps).catch(() => {});
 }
 
 if (isMain(import.meta.url)) await runMain(() => main(process.argv.slice(2)));

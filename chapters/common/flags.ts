@@ -75,9 +75,9 @@ export function readFlags<F extends Flags>(
     for (const line of usage(command)) print.out(line);
     return 0;
   } catch (error) {
-    const zh = usageErrorInChinese(error);
-    if (zh === undefined) throw error;
-    return usageError(zh, (error as Error).message, command, print.err);
+    const said = usageErrorSaid(error);
+    if (said === undefined) throw error;
+    return usageError(said.zh, said.en, command, print.err);
   }
 }
 
@@ -89,13 +89,16 @@ function usageError<F extends Flags>(zh: string, en: string, command: Command<F>
 }
 
 /** parseArgs throws a TypeError with a `code` for a bad command line; anything else is a real error. */
-function usageErrorInChinese(error: unknown): string | undefined {
+function usageErrorSaid(error: unknown): { zh: string; en: string } | undefined {
   const code = error instanceof TypeError && "code" in error ? String(error.code) : "";
   const say = USAGE_ERRORS[code];
   if (say === undefined) return undefined;
   const { message } = error as TypeError;
   const typed = /'([^']*)'/u.exec(message)?.[1] ?? "";
-  return say(typed, message);
+  // A command that takes arguments gets Node's advice on arguments starting with '-' too: the learner
+  // meant a flag, so one sentence, as every command without arguments says it.
+  const en = code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? `Unknown option '${typed}'` : message;
+  return { zh: say(typed, message), en };
 }
 
 /** The usage lines and one line per flag, `--help` last. */
