@@ -185,4 +185,18 @@ describe("failure text quotes the learner's code and the tests' data: shown, nev
     expect(plain(text)).toContain("rule \\x1b]0;pwned\\x07");
     expect(plain(text)).toContain("expected '\\x1b[2K\\r结构检查: ok' to be 'x'");
   });
+
+  test("a file that does not parse is named by its line and column in words, with no colour codes written out", () => {
+    // The shape vitest 4.1 gives a parse error (see watch.test.ts for the whole of it): colours, then a box around file:line:column.
+    const message =
+      "Transform failed with 1 error:\n\n\x1b[31m[PARSE_ERROR] \x1b[0mUnexpected token\n" +
+      "    \x1b[38;5;246m╭─[\x1b[0m exercises/05-session-log/json.ts:30:24 \x1b[38;5;246m]\x1b[0m\n" +
+      " 30 │ export const broken = (;\n";
+    const text = plain(renderProgress([{ step: steps[0]!, status: { kind: "broken", message } }]));
+    expect(text, "progress shows the parse error as watch does (loadError in step-runner.ts)").toContain(
+      "语法错误：exercises/05-session-log/json.ts 第 30 行第 24 列解析不了 / Syntax error: exercises/05-session-log/json.ts line 30, column 24 does not parse",
+    );
+    expect(text).not.toContain("\\x1b");
+    expect(text).not.toContain("Transform failed");
+  });
 });

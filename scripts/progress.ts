@@ -8,7 +8,7 @@ import type { Command, Flags } from "../chapters/common/flags.ts";
 import { isMain, readArgs, runMain, shown } from "./learner.ts";
 // Type-only: `npm run watch` imports this file for classify, and must not wait for vitest to load
 // before its first screen (runSteps loads the runner when it is called).
-import type { FileOutcome, StepRunner, TestOutcome } from "./step-runner.ts";
+import { type FileOutcome, loadError, type StepRunner, type TestOutcome } from "./step-runner.ts";
 import { exercisesDir, guideLink, steps, whereInBook, type Step } from "./steps.ts";
 
 export type { FileOutcome, TestOutcome } from "./step-runner.ts";
@@ -92,7 +92,7 @@ export function stepLines(report: StepReport, reports: readonly StepReport[]): s
     pc.dim(`  ${" ".repeat(idWidth + 2)}  ${step.title} · ${whereInBook(step)}`),
   ];
   // A file that does not even load (a typo, a missing export) is worth seeing on every step it breaks.
-  if (status.kind === "broken") lines.push(pc.red(`      ${visible(firstLine(status.message))}`));
+  if (status.kind === "broken") lines.push(pc.red(`      ${visible(firstLine(loadError(status.message)))}`));
   return lines;
 }
 

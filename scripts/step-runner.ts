@@ -4,6 +4,7 @@
 // every save, which is what makes it fast: the Vite server and its transform cache are built once.
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { createVitest, type TestModule, type TestSpecification, type Vitest } from "vitest/node";
 import { exercisesDir, root, type Step } from "./steps.ts";
 
@@ -121,4 +122,24 @@ function learnerFrame(stack: string | undefined): string | undefined {
     if (match && file.startsWith(folder) && !file.endsWith(".test.ts")) return `${file}:${match[2]}:${match[3]}`;
   }
   return undefined;
+}
+
+/**
+ * Why a test file could not load, as text to read: the transform's colour codes go, and a parse error
+ * (`[PARSE_ERROR] Unexpected token` in a box drawn around `json.ts:30:24`) is told as the file, line
+ * and column in words, then the lines of code it points at.
+ */
+export function loadError(message: string): string {
+  const text = stripVTControlCharacters(message);
+  const parse =
+    /\[PARSE_ERROR\]\s*(?<what>[^\n]*)\n[\s\S]*?╭─\[\s*(?<file>[^\n]+?):(?<line>\d+):(?<column>\d+)\s*\]\n(?<frame>[\s\S]*)/u.exec(text);
+  if (parse?.groups === undefined) return text;
+  const { what, file, line, column, frame } = parse.groups;
+  // The code frame without its box: the numbered line, and the marks under it.
+  const code = (frame ?? "").split("\n").filter((row) => /│\s*\S/u.test(row) && !/╯|╰─+\s*$/u.test(row));
+  return [
+    `语法错误：${file} 第 ${line} 行第 ${column} 列解析不了 / Syntax error: ${file} line ${line}, column ${column} does not parse`,
+    `  ${what}`,
+    ...code,
+  ].join("\n");
 }

@@ -6,6 +6,7 @@ import { stripVTControlCharacters } from "node:util";
 import pc from "picocolors";
 import { visible } from "../chapters/common/text.ts";
 import { shown } from "./learner.ts";
+import { loadError } from "./step-runner.ts";
 import { nextStep, progressBar, reasonOf, stepLines, type StepReport, type StepStatus } from "./progress.ts";
 import { exercisesDir, guideLink, whereInBook, type Step } from "./steps.ts";
 
@@ -183,26 +184,6 @@ function verdict(status: StepStatus): string {
     case "unchecked":
       return pc.dim("正在检查 / checking …");
   }
-}
-
-/**
- * Why a test file could not load, as text to read: the transform's colour codes go, and a parse error
- * (`[PARSE_ERROR] Unexpected token` in a box drawn around `json.ts:30:24`) is told as the file, line
- * and column in words, then the lines of code it points at.
- */
-export function loadError(message: string): string {
-  const text = stripVTControlCharacters(message);
-  const parse =
-    /\[PARSE_ERROR\]\s*(?<what>[^\n]*)\n[\s\S]*?╭─\[\s*(?<file>[^\n]+?):(?<line>\d+):(?<column>\d+)\s*\]\n(?<frame>[\s\S]*)/u.exec(text);
-  if (parse?.groups === undefined) return text;
-  const { what, file, line, column, frame } = parse.groups;
-  // The code frame without its box: the numbered line, and the marks under it.
-  const code = (frame ?? "").split("\n").filter((row) => /│\s*\S/u.test(row) && !/╯|╰─+\s*$/u.test(row));
-  return [
-    `语法错误：${file} 第 ${line} 行第 ${column} 列解析不了 / Syntax error: ${file} line ${line}, column ${column} does not parse`,
-    `  ${what}`,
-    ...code,
-  ].join("\n");
 }
 
 /** At most `max` lines of a failure's text, each made visible: it quotes values from code and data. */

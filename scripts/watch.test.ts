@@ -18,7 +18,8 @@ import {
   type LoopOptions,
   type Runner,
 } from "./watch.ts";
-import { loadError, renderScreen } from "./watch-screen.ts";
+import { loadError } from "./step-runner.ts";
+import { renderScreen } from "./watch-screen.ts";
 
 const stubbed = (id: string): TestOutcome => ({
   name: `${id} > a rule`,
