@@ -7,7 +7,8 @@
 //     and the owner of the session decides what a lost log means (the demo stops before the next model
 //     call: containment keeps other listeners running, it must not keep the failure quiet);
 //   - chunks travel in groups: a streamed reply logs hundreds of `assistant/chunk` events, too many
-//     for a disk flush each. They wait in memory and are written CHUNK_GROUP at a time; the next event
+//     for a disk flush each. They wait in memory and are written CHUNK_GROUP at a time, as one packed
+//     row (log-rows.ts: one write, one line, a quarter of the bytes); the next event
 //     that is not a chunk goes out with the chunks still waiting and is flushed (fsync) with all of
 //     them. So a killed process loses at most the CHUNK_GROUP - 1 chunks still waiting, a power loss at
 //     most the chunks written since the last flushed event, and a message is never on disk without the
