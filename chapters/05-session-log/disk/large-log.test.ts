@@ -62,7 +62,7 @@ describe("a file too large to read is one sentence, said before a byte is read",
       expect(error, `${size} bytes: refused by its size, not read`).toBeInstanceOf(LogFileError);
       expect((error as LogFileError).code).toBe("TOO_LARGE");
       expect(explainLogFileError(error as LogFileError, ["无法读入", "Cannot load"])).toMatch(
-        /^无法读入 .*：文件太大：JSONL 日志最多 1024 MiB，.* \/ Cannot load .*: the file is larger than 1024 MiB/,
+        /^无法读入 .*：文件太大：JSONL 日志最多 512 MiB，.* \/ Cannot load .*: the file is larger than 512 MiB/,
       );
     }
   });
@@ -73,7 +73,7 @@ describe("a file too large to read is one sentence, said before a byte is read",
     truncateSync(file, 3 * 2 ** 30);
     const { code, text } = await runInProcess(["--offline", "--load", file]);
     expect(code).toBe(1);
-    expect(text).toContain("文件太大：JSONL 日志最多 1024 MiB");
+    expect(text).toContain("文件太大：JSONL 日志最多 512 MiB");
     expect(text).not.toMatch(/ERR_FS_FILE_TOO_LARGE|\n\s+at /);
   });
 });

@@ -37,10 +37,11 @@ export interface ReadOptions extends SessionOptions {
 
 /**
  * The largest JSONL log the reader takes. A loaded log lives in memory, every event of it (the demo, the
- * timeline and repair all need the whole session), at about 2–3 bytes for each byte of the file; 1 GiB
- * keeps that inside Node's default heap (~4 GiB on a 64-bit machine) with room for the page or the demo.
+ * timeline and repair all need the whole session), and while it is read the parsed lines wait beside
+ * the session they become; `demo --load` of a 500 MiB log of streamed chunks peaked at 2.5 GB. 512 MiB
+ * keeps that inside Node's default heap on a 64-bit machine with 16 GB or more (about 4 GiB).
  */
-export const MAX_LOG_BYTES = 1024 * 2 ** 20;
+export const MAX_LOG_BYTES = 512 * 2 ** 20;
 /** The largest log written as one JSON array: it is one JSON text, parsed whole, as one string. */
 export const MAX_ARRAY_BYTES = 256 * 2 ** 20;
 
