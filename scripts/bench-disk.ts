@@ -1,12 +1,17 @@
 // The log on disk with streamed replies (05.7's writer, chunk events from 05.8): how many chunk events
-// a second the session takes alone and with the JSONL writer attached (a model sends at most ~200), and
-// how many bytes a reply streamed as 2,000 chunks takes in the file. Run by `npm run bench`.
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+// a second the session takes alone and with the JSONL writer attached (a model sends at most ~200), how
+// many bytes a reply streamed as 2,000 chunks takes in the file (packed rows, log-rows.ts, against one
+// line per event: goal ≤ 0.5×), and what loading a large log costs — peak memory (max RSS) and time of
+// readLogFile and of `demo --load`, each in its own process, on a streamed run's log of LARGE_MIB MiB
+// (110 by default; BENCH_LOG_MIB=500 for the 500 MB figure). Run by `npm run bench`.
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { attachLogFile } from "../chapters/05-session-log/disk/log-file.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
-import { median } from "./bench-lib.ts";
+import { loadNow, median } from "./bench-lib.ts";
+import { root } from "./steps.ts";
 
 const CHUNKS = 2_000; // one long reply
 const REPLIES = 10;
@@ -51,15 +56,72 @@ export function diskRows(): [string, string][] {
     const lines = one.events.reduce((bytes, event) => bytes + Buffer.byteLength(`${JSON.stringify(event)}\n`), 0);
     const payload = one.events.reduce((bytes, event) => bytes + Buffer.byteLength(JSON.stringify(event.data.chunk)), 0);
     const size = statSync(file).size;
+    const ratio = size / lines;
     return [
       [`append ${total.toLocaleString("en")} chunk events (${REPLIES} replies), no writer`, perSecond(alone)],
-      [`the same with the JSONL writer attached (written in groups of ≤ 64, fsync with each message)`, perSecond(written)],
+      [`the same with the JSONL writer attached (written in groups of ≤ 64 as packed rows, fsync with each message)`, perSecond(written)],
       [
-        `file bytes for one reply of ${CHUNKS.toLocaleString("en")} chunks ÷ one JSON line per chunk`,
-        `${(size / lines).toFixed(2)}× (${size.toLocaleString("en")} bytes; no packing: the chunks' own JSON is ${payload.toLocaleString("en")} of them)`,
+        `file bytes for one reply of ${CHUNKS.toLocaleString("en")} chunks (packed rows) ÷ one JSON line per chunk — goal ≤ 0.5×`,
+        `${ratio.toFixed(2)}× ${ratio <= 0.5 ? "(goal met)" : "(goal NOT met)"} (${size.toLocaleString("en")} of ${lines.toLocaleString("en")} bytes; the chunks' own JSON is ${payload.toLocaleString("en")})`,
       ],
+      ...largeLogRows(dir),
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const LARGE_MIB = Number(process.env.BENCH_LOG_MIB ?? 110);
+
+/** A streamed run's log of about `mib` MiB, one event per line (400-chunk replies), as a saved run leaves it. */
+function writeLargeLog(file: string, mib: number): void {
+  const fd = openSync(file, "w");
+  let [id, bytes, lines] = [0, 0, [] as string[]];
+  const put = (type: string, data: unknown) => lines.push(`${JSON.stringify({ id: id++, type, ts: 1_764_660_000_000 + id, data })}\n`);
+  for (let turn = 1; bytes < mib * 2 ** 20; turn++) {
+    put("turn/start", { turn });
+    put("user/message", { content: "讲讲事件溯源。" });
+    put("request/header", { header: { model: "deepseek-flash", system: "You are helpful.", tools: [] }, reason: "initial" });
+    put("step/start", { turn, step: 1 });
+    const first = id;
+    const texts = Array.from({ length: 400 }, (_, index) => `第 ${index} 段，`);
+    for (const text of texts) put("assistant/chunk", { turn, step: 1, attempt: 1, chunk: { kind: "text", text } });
+    const chunk_ids = texts.map((_, index) => first + index);
+    put("assistant/message", { content: texts.join(""), reasoning_content: null, tool_calls: [], chunk_ids });
+    put("step/end", { turn, step: 1 });
+    put("turn/end", { turn, reason: "completed" });
+    bytes += writeSync(fd, lines.join(""));
+    lines = [];
+  }
+  closeSync(fd);
+}
+
+/** Peak memory (max RSS, via GNU time) and wall time of `node --import tsx ARGS` from the workbook's root; its output is dropped. */
+function measured(args: readonly string[]): string {
+  const run = spawnSync("/usr/bin/time", ["-f", "%M %e %x", process.execPath, "--import", "tsx", ...args], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "ignore", "pipe"],
+    maxBuffer: 2 ** 30,
+  });
+  return run.error === undefined ? timeLine(run.stderr) : "n/a (needs GNU time at /usr/bin/time)";
+}
+
+function timeLine(stderr: string): string {
+  const [kb, seconds, status] = (stderr.trim().split("\n").at(-1) ?? "").split(" ");
+  return `${(Number(kb) / 1024).toFixed(0)} MB max RSS, ${Number(seconds).toFixed(1)} s${status === "0" ? "" : `, exit ${status}`}`;
+}
+
+function largeLogRows(dir: string): [string, string][] {
+  const file = path.join(dir, "large.jsonl");
+  writeLargeLog(file, LARGE_MIB);
+  const mb = `${(statSync(file).size / 1e6).toFixed(0)} MB`;
+  const read = `import { readLogFile } from ${JSON.stringify(path.join(root, "chapters/05-session-log/disk/log-file.ts"))}; readLogFile(${JSON.stringify(file)});`;
+  return [
+    [`readLogFile of a ${mb} streamed-run log (its own process; ${loadNow()})`, measured(["--input-type=module", "-e", read])],
+    [
+      `demo --load of the same ${mb} log (output dropped; ${loadNow()})`,
+      measured(["chapters/05-session-log/demo.ts", "--offline", "--load", file]),
+    ],
+  ];
 }

@@ -195,14 +195,24 @@ function writePage(
 // ── ④ replay from the log's JSON text ────────────────────────────────────────────────────────
 
 function replayFromText(session: Session, out: (line: string) => void): number {
-  const text = JSON.stringify(session.events);
-  const rebuilt = Session.fromLog(JSON.parse(text));
+  // Event by event, as the JSONL file holds them: one JSON text of a large log would be a string of
+  // hundreds of millions of characters, held beside its parse (and past V8's longest string, ~512 MiB).
+  let characters = 0;
+  const rebuilt = Session.fromLog(
+    session.events.map((event) => {
+      const text = JSON.stringify(event);
+      characters += text.length;
+      return JSON.parse(text) as unknown;
+    }),
+  );
   const original = session.deriveMessages();
   const replayed = rebuilt.deriveMessages();
   // Every field of every message, not only the roles.
   const equal = isDeepStrictEqual(replayed, original);
-  out(`  日志序列化为 ${text.length} 个字符的 JSON，解析后 Session.fromLog 重建 ${rebuilt.events.length} 条事件`);
-  out(`  (the log as ${text.length} characters of JSON, parsed, rebuilt by Session.fromLog: ${rebuilt.events.length} events)`);
+  out(`  日志逐条序列化为共 ${characters} 个字符的 JSON，解析后 Session.fromLog 重建 ${rebuilt.events.length} 条事件`);
+  out(
+    `  (the log as ${characters} characters of JSON, event by event, parsed, rebuilt by Session.fromLog: ${rebuilt.events.length} events)`,
+  );
   out(`  重放派生 ${replayed.length} 条消息，与原始派生逐字段一致: ${equal}`);
   out(`  (replayed ${replayed.length} messages, deep-equal to the original: ${equal})`);
   for (const line of replayDifference(original, replayed)) out(`  ${line}`);

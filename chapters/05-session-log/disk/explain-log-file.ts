@@ -2,7 +2,7 @@
 // its Chinese sentence here, and the English beside it is the error's own message (which names the
 // file, the line, and what was found). The demo (--load, --save) and `npm run view -- --load` both say it so.
 import { ReplayError, type ReplayRule } from "../session-types.ts";
-import type { LogFileError, LogFileErrorCode } from "./log-file-types.ts";
+import { MAX_ARRAY_BYTES, MAX_LOG_BYTES, type LogFileError, type LogFileErrorCode } from "./log-file-types.ts";
 
 /** What the demo or view was doing: [中文, English], e.g. ["无法读入", "Cannot load"]. */
 export type Doing = readonly [zh: string, en: string];
@@ -20,6 +20,8 @@ export function inChinese(error: LogFileError): string {
 const SAID: Readonly<Record<LogFileErrorCode, (error: LogFileError) => string>> = {
   NOT_A_FILE: () => "这不是普通文件（是文件夹、管道或设备）；日志是写入者一条条追加出来的普通文件",
   UNREADABLE: () => "打不开这个文件",
+  TOO_LARGE: () =>
+    `文件太大：JSONL 日志最多 ${MAX_LOG_BYTES / 2 ** 20} MiB，JSON 数组日志最多 ${MAX_ARRAY_BYTES / 2 ** 20} MiB。读入的日志每条事件都留在内存里，太大的文件宁可拒绝，也不让程序耗尽内存`,
   NOT_UTF8: () => "这是 UTF-16 文本（开头是 UTF-16 的字节顺序标记），日志必须是 UTF-8",
   NOTHING_READ: () =>
     "一条事件也读不出来：文件唯一的一行是撕裂的。这不是空日志；日志是 UTF-8 的 JSONL（每行一条事件），或者一个事件的 JSON 数组",

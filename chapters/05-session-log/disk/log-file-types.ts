@@ -35,11 +35,23 @@ export interface ReadOptions extends SessionOptions {
   readonly source?: string;
 }
 
+/**
+ * The largest JSONL log the reader takes. A loaded log lives in memory, every event of it (the demo, the
+ * timeline and repair all need the whole session), and while it is read the parsed lines wait beside
+ * the session they become; `demo --load` of a 500 MiB log of streamed chunks peaked at 2.5 GB. 512 MiB
+ * keeps that inside Node's default heap on a 64-bit machine with 16 GB or more (about 4 GiB).
+ */
+export const MAX_LOG_BYTES = 512 * 2 ** 20;
+/** The largest log written as one JSON array: it is one JSON text, parsed whole, as one string. */
+export const MAX_ARRAY_BYTES = 256 * 2 ** 20;
+
 export type LogFileErrorCode =
   /** The path is not a regular file (a folder, a device, a FIFO): nothing is read from it. */
   | "NOT_A_FILE"
   /** The file cannot be opened (missing, no permission); `cause` is the system's error. */
   | "UNREADABLE"
+  /** Larger than the reader takes (MAX_LOG_BYTES, MAX_ARRAY_BYTES): refused before it is read. */
+  | "TOO_LARGE"
   /** The file is not UTF-8 text (it opens with a UTF-16 byte order mark). */
   | "NOT_UTF8"
   /** Not one event could be read (the only line is torn): never taken for an empty log. */

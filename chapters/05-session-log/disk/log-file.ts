@@ -3,8 +3,9 @@
 // last line that a crash cut short; and repairLog closes the turn such a crash left open — by
 // appending, never editing.
 //
-// The format: line n (from 1) is `JSON.stringify(event #n-1)` followed by "\n", in id order, UTF-8.
-// JSON.stringify escapes every newline inside a string, so an event is always exactly one line.
+// The format: each line is one JSON value followed by "\n", in id order, UTF-8: an event
+// (`JSON.stringify(event)`), or a packed row of the chunk events written together (log-rows.ts).
+// JSON.stringify escapes every newline inside a string, so a value is always exactly one line.
 import type { EventData, SessionEvent } from "../events.ts";
 import { whereTheLoopStopped, type OpenStep } from "./loop-order.ts";
 import {
@@ -15,128 +16,16 @@ import {
   TURN_FINISHED,
   TURN_INTERRUPTED,
   type ClosingEvent,
-  type LoadedLog,
-  type ReadOptions,
-  type TornLine,
 } from "./log-file-types.ts";
 import { assertNoLiveWriter } from "./log-lock.ts";
-import { readRegularFile } from "./regular-file.ts";
 import { assembleInterrupted } from "../stream/stream-assembler.ts";
-import { Session } from "../session.ts";
-import { ReplayError } from "../session-types.ts";
-import { decode, parseLine, startsWithBom, startsWithBracket, UTF8_BOM, utf16Bom } from "./jsonl.ts";
+import type { Session } from "../session.ts";
 
 // ── writing: persistence is just a subscriber (log-writer.ts, with its lock in log-lock.ts) ────────
 export { attachLogFile } from "./log-writer.ts";
 
-// ── reading: every line is trusted only after it is checked ─────────────────────────────────────
-
-/**
- * Reads a log file (JSONL, or a JSON array of events) into a Session; see parseLogText. Only a regular
- * file is read (regular-file.ts): a folder, a device such as /dev/zero (endless) or a FIFO (it waits for
- * a writer) is a LogFileError "NOT_A_FILE", and a file that cannot be opened is "UNREADABLE", each in a sentence.
- */
-export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog {
-  return parseLogText(readRegularFile(file), { source: file, ...options });
-}
-
-/**
- * Replays a saved log: JSONL as attachLogFile writes it, or the whole log as one JSON array (what the
- * demo's ④ prints). In JSONL a last line that a crash cut short is dropped and reported as `torn`; a
- * bad line anywhere else is a LogFileError naming it, never skipped; and an entry Session.fromLog
- * refuses is reported by its line (event #i is line i+1). A string is taken as UTF-8 text; bytes are
- * decoded strictly, so a line that is not valid UTF-8 is a bad line, not text with "�" in it.
- *
- * What an editor may have added is read past and reported: a UTF-8 byte order mark (`bom`) and CRLF
- * line ends (`crlf`). A file from which no event could be read is never an empty log: when its only
- * line is torn it is "NOTHING_READ" (only a file of zero bytes is an empty log).
- */
-export function parseLogText(input: string | Uint8Array, options: ReadOptions = {}): LoadedLog {
-  const { source = "log", ...sessionOptions } = options;
-  const raw = typeof input === "string" ? Buffer.from(input, "utf8") : input;
-  const bom = startsWithBom(raw);
-  const bytes = bom ? raw.subarray(UTF8_BOM.length) : raw;
-  const utf16 = utf16Bom(bytes);
-  if (utf16 !== undefined)
-    throw new LogFileError(
-      "NOT_UTF8",
-      source,
-      undefined,
-      `this is ${utf16} text (its first bytes are a UTF-16 byte order mark); a log is UTF-8`,
-    );
-  if (startsWithBracket(bytes)) {
-    const session = replay(parseJsonArray(bytes, source), source, sessionOptions, () => undefined);
-    return { session, torn: undefined, format: "json-array", bom, crlf: false };
-  }
-  const { entries, torn, crlf } = readLines(bytes, source);
-  if (entries.length === 0 && torn !== undefined) throw nothingRead(source, torn);
-  return { session: replay(entries, source, sessionOptions, (index) => index + 1), torn, format: "jsonl", bom, crlf };
-}
-
-function nothingRead(source: string, torn: TornLine): LogFileError {
-  const what = torn.reason === "unterminated" ? "has no newline at its end" : "is not an event's JSON";
-  return new LogFileError(
-    "NOTHING_READ",
-    source,
-    1,
-    `no event could be read: the file's only line ${what} (${torn.bytes} bytes). This is not an empty log; a log is UTF-8 JSONL (one event per line) or one JSON array of events`,
-  );
-}
-
-/** Parses each line; only the last may be torn. `crlf`: some line ended "\r\n" (JSON reads the "\r" as space). */
-function readLines(bytes: Uint8Array, source: string): { entries: unknown[]; torn: TornLine | undefined; crlf: boolean } {
-  const entries: unknown[] = [];
-  let crlf = false;
-  let start = 0;
-  for (let line = 1; start < bytes.length; line++) {
-    const newline = bytes.indexOf(0x0a, start);
-    if (newline === -1) return { entries, torn: { line, reason: "unterminated", bytes: bytes.length - start }, crlf };
-    crlf ||= bytes[newline - 1] === 0x0d;
-    const entry = parseLine(bytes.subarray(start, newline));
-    const isLast = newline === bytes.length - 1;
-    if (entry.ok) entries.push(entry.value);
-    else if (isLast) return { entries, torn: { line, reason: "not-json", bytes: newline + 1 - start }, crlf };
-    else
-      throw new LogFileError(
-        "BAD_LINE",
-        source,
-        line,
-        `${entry.why}; only the last line can be torn by a crash, so a bad line before it means a damaged file`,
-      );
-    start = newline + 1;
-  }
-  return { entries, torn: undefined, crlf };
-}
-
-function parseJsonArray(bytes: Uint8Array, source: string): unknown {
-  const text = decode(bytes);
-  if (text === undefined) throw new LogFileError("BAD_JSON", source, undefined, "the log is not valid UTF-8");
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new LogFileError(
-      "BAD_JSON",
-      source,
-      undefined,
-      `a log that starts with "[" is one JSON array of events, but this is not JSON (${(error as Error).message})`,
-    );
-  }
-}
-
-/** Session.fromLog, with its ReplayError's event index told as the line the event was on. */
-function replay(
-  entries: unknown,
-  source: string,
-  options: Omit<ReadOptions, "source">,
-  lineOf: (index: number) => number | undefined,
-): Session {
-  try {
-    return Session.fromLog(entries, options);
-  } catch (error) {
-    if (!(error instanceof ReplayError)) throw error;
-    throw new LogFileError("REPLAY", source, lineOf(error.index), error.message, { cause: error });
-  }
-}
+// ── reading: every line is trusted only after it is checked, a piece of the file at a time (log-reader.ts) ──
+export { parseLogText, readLogFile } from "./log-reader.ts";
 
 // ── repair: a crash leaves the last turn open; close it by appending ────────────────────────────
 

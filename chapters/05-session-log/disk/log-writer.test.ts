@@ -9,9 +9,9 @@ import { z } from "zod";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { runAgent } from "../agent-loop.ts";
 import { runInProcess } from "../testing/demo-testing.ts";
-import type { SessionEvent } from "../events.ts";
 import { LogWriteError } from "./log-file-types.ts";
 import { CHUNK_GROUP, attachLogFile } from "./log-writer.ts";
+import { readLogFile } from "./log-reader.ts";
 import { AgentRunError } from "../loop-types.ts";
 import { refuseOutput } from "../demo/output-file.ts";
 import { Session } from "../session.ts";
@@ -23,7 +23,6 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const jsonl = (events: readonly SessionEvent[]) => events.map((event) => `${JSON.stringify(event)}\n`).join("");
 const chunk = (text: string) => ({ turn: 1, step: 1, attempt: 1, chunk: { kind: "text" as const, text } });
 
 describe("chunks on disk: written in groups, never after the message they built", () => {
@@ -37,8 +36,9 @@ describe("chunks on disk: written in groups, never after the message they built"
         for (const [index, kind] of kinds.entries()) {
           if (kind === "chunk") session.append("assistant/chunk", chunk(`${index}`));
           else session.append("assistant/message", { content: "", reasoning_content: null, tool_calls: [] });
-          const missing = session.events.slice(readFileSync(file, "utf8").split("\n").length - 1);
-          expect(readFileSync(file, "utf8")).toBe(jsonl(session.events.slice(0, session.events.length - missing.length)));
+          const held = readLogFile(file).session.events; // packed rows unpacked: the events themselves
+          expect(held, "the file holds the first events, exactly").toEqual(session.events.slice(0, held.length));
+          const missing = session.events.slice(held.length);
           expect(
             missing.every((event) => event.type === "assistant/chunk"),
             "only chunks may wait",
@@ -46,20 +46,28 @@ describe("chunks on disk: written in groups, never after the message they built"
           expect(missing.length).toBeLessThan(CHUNK_GROUP);
         }
         stop(); // the chunks still waiting are written when the writer stops
-        expect(readFileSync(file, "utf8")).toBe(jsonl(session.events));
+        expect(readLogFile(file).session.events).toEqual(session.events);
       }),
       { numRuns: 40 },
     );
   });
 
-  test("a group is written together with the message that ends it, in one write", () => {
+  test("a group is written together with the message that ends it, in one write: one packed row, then the message", () => {
     const file = path.join(dir, "group.jsonl");
     const session = new Session();
     attachLogFile(session, file);
     for (const text of ["1 + 2", " × 3", " = 7"]) session.append("assistant/chunk", chunk(text));
     expect(readFileSync(file, "utf8"), "three chunks wait for their group").toBe("");
     session.append("assistant/message", { content: "1 + 2 × 3 = 7", reasoning_content: null, tool_calls: [], chunk_ids: [0, 1, 2] });
-    expect(readFileSync(file, "utf8")).toBe(jsonl(session.events));
+    const [row, message, end] = readFileSync(file, "utf8").split("\n");
+    expect(JSON.parse(row as string)).toMatchObject({
+      packed: "assistant/chunk",
+      id: 0,
+      chunks: [{ text: "1 + 2" }, { text: " × 3" }, { text: " = 7" }],
+    });
+    expect(message).toBe(JSON.stringify(session.events[3]));
+    expect(end, "the file ends with the message's newline").toBe("");
+    expect(readLogFile(file).session.events).toEqual(session.events);
   });
 });
 

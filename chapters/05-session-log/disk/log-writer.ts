@@ -7,17 +7,20 @@
 //     and the owner of the session decides what a lost log means (the demo stops before the next model
 //     call: containment keeps other listeners running, it must not keep the failure quiet);
 //   - chunks travel in groups: a streamed reply logs hundreds of `assistant/chunk` events, too many
-//     for a disk flush each. They wait in memory and are written CHUNK_GROUP at a time; the next event
+//     for a disk flush each. They wait in memory and are written CHUNK_GROUP at a time, as one packed
+//     row (log-rows.ts: one write, one line, a quarter of the bytes); the next event
 //     that is not a chunk goes out with the chunks still waiting and is flushed (fsync) with all of
 //     them. So a killed process loses at most the CHUNK_GROUP - 1 chunks still waiting, a power loss at
 //     most the chunks written since the last flushed event, and a message is never on disk without the
 //     chunks it was built from: they come before it, and the flush that saves it saves them too.
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, writeSync } from "node:fs";
 import type { SessionEvent } from "../events.ts";
 import { LogFileError, LogWriteError, type WriterStop } from "./log-file-types.ts";
 import { lockLogFile, type LockOptions } from "./log-lock.ts";
 import type { SessionLog } from "../session-types.ts";
-import { lineOf } from "./jsonl.ts";
+import { parseLine } from "./jsonl.ts";
+import { entriesOfRow, rowsOf } from "./log-rows.ts";
+import { linesOf, piecesOf } from "./read-lines.ts";
 import { openRegularFile } from "./regular-file.ts";
 
 /** At most this many chunk events wait in memory for the next write; a crash can lose them. */
@@ -60,7 +63,7 @@ export function attachLogFile(session: SessionLog, file: string, options: Pick<L
     if (found !== size) {
       throw stopBecause("FILE_CHANGED", `the file has ${found} bytes, this writer wrote ${size} (another writer is appending to it)`);
     }
-    const bytes = Buffer.concat(waiting.map(lineOf));
+    const bytes = rowsOf(waiting); // the chunks of one group go out as one packed row (log-rows.ts)
     try {
       writeAll(fd, bytes);
       if (durably) fsyncSync(fd);
@@ -104,12 +107,10 @@ export function attachLogFile(session: SessionLog, file: string, options: Pick<L
 
 /** Writes the events logged before the writer arrived into an empty file, or checks the file already holds them. */
 function startFile(fd: number, file: string, events: readonly SessionEvent[]): number {
-  const expected = Buffer.concat(events.map(lineOf));
-  const existing = readFileSync(fd);
-  if (existing.length > 0 && existing.equals(expected)) return existing.length;
-  if (existing.length > 0) {
-    throw new LogFileError("NOT_THIS_LOG", file, undefined, `refusing to append: ${whyNotThisLog(existing, events)}`);
-  }
+  const { size, why } = heldAlready(fd, events);
+  if (why !== undefined) throw new LogFileError("NOT_THIS_LOG", file, undefined, `refusing to append: ${why}`);
+  if (size > 0) return size;
+  const expected = rowsOf(events);
   try {
     writeAll(fd, expected);
     fsyncSync(fd);
@@ -120,14 +121,33 @@ function startFile(fd: number, file: string, events: readonly SessionEvent[]): n
   }
 }
 
-function whyNotThisLog(existing: Buffer, events: readonly SessionEvent[]): string {
-  const held = existing.toString("utf8").split(/(?<=\n)/); // each line keeps its "\n"
-  const ours = events.map((event) => lineOf(event).toString("utf8"));
-  const differs = held.findIndex((line, index) => line !== ours[index]);
-  if (differs === -1) return `the file holds only ${held.length} of this session's ${events.length} events`;
-  if (differs >= ours.length) return `the file holds ${held.length} lines, more than this session's ${events.length} events`;
-  return `line ${differs + 1} of the file is not event #${differs} of this session (another session's log, or a torn line)`;
+/**
+ * Reads the file a piece at a time and checks that each line is, byte for byte, how this writer writes
+ * the events it holds: one event, or a packed row of the next few (log-rows.ts), as a writer that
+ * started earlier grouped them. Any other way of writing them, a torn line, or a different log is `why`.
+ */
+function heldAlready(fd: number, events: readonly SessionEvent[]): { size: number; why?: string } {
+  let size = 0;
+  let held = 0; // events the lines so far hold
+  let line = 0;
+  for (const { bytes, terminated } of linesOf(piecesOf(fd))) {
+    line++;
+    const parsed = terminated ? parseLine(bytes) : undefined;
+    const row = parsed?.ok ? entriesOfRow(parsed.value) : undefined;
+    const count = row !== undefined && "entries" in row ? row.entries.length : 1;
+    const ours = rowsOf(events.slice(held, held + count));
+    if (held + count > events.length) return { size, why: `the file holds more than this session's ${events.length} events` };
+    if (!terminated || !ours.equals(Buffer.concat([bytes, NEWLINE]))) {
+      return { size, why: `line ${line} of the file is not event #${held} of this session (another session's log, or a torn line)` };
+    }
+    held += count;
+    size += ours.length;
+  }
+  if (size > 0 && held < events.length) return { size, why: `the file holds only ${held} of this session's ${events.length} events` };
+  return { size };
 }
+
+const NEWLINE = Buffer.from("\n");
 
 function writeAll(fd: number, bytes: Buffer): void {
   // writeSync may write less than asked (a full disk, a signal); the rest must follow, in order.

@@ -21,8 +21,12 @@ export function openRegularFile(file: string, flags: number): number {
   throw notAFile(file, opened);
 }
 
-/** The bytes of a regular file; a file that cannot be opened is "UNREADABLE", with the system's error as its cause. */
-export function readRegularFile(file: string): Buffer {
+/**
+ * A regular file opened for reading, and its size (so that a file too large to read is refused before
+ * a byte is read); the caller closes `fd`. A file that cannot be opened is "UNREADABLE", with the
+ * system's error as its cause.
+ */
+export function openToRead(file: string): { readonly fd: number; readonly size: number } {
   let fd: number;
   try {
     fd = openRegularFile(file, constants.O_RDONLY);
@@ -30,6 +34,12 @@ export function readRegularFile(file: string): Buffer {
     if (error instanceof LogFileError) throw error;
     throw new LogFileError("UNREADABLE", file, undefined, `cannot open it (${(error as Error).message})`, { cause: error });
   }
+  return { fd, size: fstatSync(fd).size };
+}
+
+/** The bytes of a regular file, read whole (see openToRead): for files known to be small. */
+export function readRegularFile(file: string): Buffer {
+  const { fd } = openToRead(file);
   try {
     return readFileSync(fd);
   } finally {

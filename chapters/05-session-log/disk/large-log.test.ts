@@ -1,0 +1,128 @@
+// Large logs, made for real: a sparse file past the reader's limit (truncate makes gigabytes without
+// writing them), a multi-MB log read a piece at a time, and the demo loading a log in a process whose
+// heap is too small for a second copy of the log as one JSON text. Speed and peak memory are measured
+// in `npm run bench` (scripts/bench-disk.ts), never asserted here.
+import { execFile } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, rmSync, truncateSync, writeFileSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { root } from "../../common/root.ts";
+import { runInProcess } from "../testing/demo-testing.ts";
+import { explainLogFileError } from "./explain-log-file.ts";
+import { LogFileError, MAX_LOG_BYTES } from "./log-file-types.ts";
+import { readLogFile } from "./log-file.ts";
+import { linesOf, piecesOf, READ_PIECE } from "./read-lines.ts";
+
+let dir = "";
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "large-log-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A streamed run's log of about `mib` MiB, one event per line, written as a saved run would leave it. */
+function streamedLog(file: string, mib: number): number {
+  const fd = openSync(file, "w");
+  let [id, bytes] = [0, 0];
+  const put = (type: string, data: unknown) => {
+    const line = `${JSON.stringify({ id: id++, type, ts: 1_764_660_000_000 + id, data })}\n`;
+    bytes += writeSync(fd, line);
+  };
+  for (let turn = 1; bytes < mib * 2 ** 20; turn++) {
+    put("turn/start", { turn });
+    put("user/message", { content: "讲讲事件溯源。" });
+    put("request/header", { header: { model: "deepseek-flash", system: "You are helpful.", tools: [] }, reason: "initial" });
+    put("step/start", { turn, step: 1 });
+    const first = id;
+    const texts = Array.from({ length: 400 }, (_, index) => `第 ${index} 段，`);
+    for (const text of texts) put("assistant/chunk", { turn, step: 1, attempt: 1, chunk: { kind: "text", text } });
+    const chunk_ids = texts.map((_, index) => first + index);
+    put("assistant/message", { content: texts.join(""), reasoning_content: null, tool_calls: [], chunk_ids });
+    put("step/end", { turn, step: 1 });
+    put("turn/end", { turn, reason: "completed" });
+  }
+  closeSync(fd);
+  return id;
+}
+
+describe("a file too large to read is one sentence, said before a byte is read", () => {
+  test("one byte over MAX_LOG_BYTES, and 3 GiB: TOO_LARGE, the limit stated in Chinese and English", () => {
+    for (const size of [MAX_LOG_BYTES + 1, 3 * 2 ** 30]) {
+      const file = path.join(dir, `sparse-${size}.jsonl`);
+      writeFileSync(file, "");
+      truncateSync(file, size); // sparse: no block of it is written, and none may be read
+      const error = (() => {
+        try {
+          return readLogFile(file);
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(error, `${size} bytes: refused by its size, not read`).toBeInstanceOf(LogFileError);
+      expect((error as LogFileError).code).toBe("TOO_LARGE");
+      expect(explainLogFileError(error as LogFileError, ["无法读入", "Cannot load"])).toMatch(
+        /^无法读入 .*：文件太大：JSONL 日志最多 512 MiB，.* \/ Cannot load .*: the file is larger than 512 MiB/,
+      );
+    }
+  });
+
+  test("demo --load of a 3 GiB file: that sentence, exit 1, no stack", async () => {
+    const file = path.join(dir, "huge.jsonl");
+    writeFileSync(file, "");
+    truncateSync(file, 3 * 2 ** 30);
+    const { code, text } = await runInProcess(["--offline", "--load", file]);
+    expect(code).toBe(1);
+    expect(text).toContain("文件太大：JSONL 日志最多 512 MiB");
+    expect(text).not.toMatch(/ERR_FS_FILE_TOO_LARGE|\n\s+at /);
+  });
+});
+
+describe("a log is read a piece at a time, never as one buffer", () => {
+  test(`the first line of a 20 MiB log is read once one piece (${READ_PIECE / 2 ** 20} MiB) is in, and every line comes back whole`, () => {
+    const file = path.join(dir, "streamed.jsonl");
+    const events = streamedLog(file, 20);
+    const fd = openSync(file, "r");
+    try {
+      let pieces = 0;
+      const counted = (function* () {
+        for (const piece of piecesOf(fd)) {
+          pieces++;
+          yield piece;
+        }
+      })();
+      const lines = linesOf(counted);
+      expect(JSON.parse(Buffer.from(lines.next().value?.bytes ?? []).toString())).toMatchObject({ id: 0 });
+      expect(pieces, "the first line needs only the first piece").toBe(1);
+      let count = 1;
+      for (const { terminated } of lines) if (terminated) count++;
+      expect(count).toBe(events);
+      expect(pieces, "then the rest of the file, a piece at a time").toBeGreaterThan(20);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  test("a line longer than a piece (one event of 2.5 MiB) is read whole across pieces", () => {
+    const file = path.join(dir, "long-line.jsonl");
+    const content = "事件溯源。".repeat((2.5 * 2 ** 20) / 15);
+    writeFileSync(file, `${JSON.stringify({ id: 0, type: "user/message", ts: 1, data: { content } })}\n`);
+    const { session, torn } = readLogFile(file);
+    expect(torn).toBeUndefined();
+    expect(session.events[0]?.data).toEqual({ content });
+  });
+
+  test("demo --load of a 20 MiB log lives in a 128 MB heap: no second copy of the log as one JSON text", {
+    timeout: 240_000,
+  }, async () => {
+    const file = path.join(dir, "streamed.jsonl");
+    const events = streamedLog(file, 20);
+    const node = [process.execPath, "--max-old-space-size=128", "--import", "tsx", "chapters/05-session-log/demo.ts"];
+    const run = await promisify(execFile)(node[0] as string, [...node.slice(1), "--offline", "--load", file], {
+      cwd: root,
+      maxBuffer: 2 ** 30,
+    }).catch((error: { code?: number; stderr?: string }) => error);
+    expect("stderr" in run ? run.stderr : "", "V8 ran out of memory: the demo held the log twice over").not.toMatch(/heap out of memory/);
+    expect("stdout" in run ? run.stdout : "").toContain(`Session.fromLog 重建 ${events} 条事件`);
+  });
+});

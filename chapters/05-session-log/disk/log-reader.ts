@@ -1,0 +1,182 @@
+// The log on disk, reading side (05.7): a file is replayed into a Session line by line, checking every
+// line, dropping only a last line that a crash cut short. The file is read a piece at a time
+// (read-lines.ts), never as one buffer, and a file larger than the reader takes is refused in a
+// sentence before a byte is read (MAX_LOG_BYTES). A packed row of chunks (log-rows.ts) is unpacked into
+// the events it holds, so a line may hold several events and errors name the line, not the event's index.
+import { closeSync } from "node:fs";
+import { LogFileError, MAX_ARRAY_BYTES, MAX_LOG_BYTES, type LoadedLog, type ReadOptions, type TornLine } from "./log-file-types.ts";
+import { entriesOfRow } from "./log-rows.ts";
+import { linesOf, piecesOf, type Line } from "./read-lines.ts";
+import { openToRead } from "./regular-file.ts";
+import { Session } from "../session.ts";
+import { ReplayError } from "../session-types.ts";
+import { decode, parseLine, startsWithBom, startsWithBracket, UTF8_BOM, utf16Bom } from "./jsonl.ts";
+
+/**
+ * Reads a log file (JSONL, or a JSON array of events) into a Session; see parseLogText. Only a regular
+ * file is read (regular-file.ts): a folder, a device such as /dev/zero (endless) or a FIFO (it waits for
+ * a writer) is a LogFileError "NOT_A_FILE", a file that cannot be opened is "UNREADABLE", and one larger
+ * than MAX_LOG_BYTES is "TOO_LARGE", each in a sentence.
+ */
+export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog {
+  const { fd, size } = openToRead(file);
+  try {
+    if (size > MAX_LOG_BYTES) throw tooLarge(file, MAX_LOG_BYTES, "a log");
+    return parsePieces(piecesOf(fd), { source: file, ...options });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Replays a saved log: JSONL as attachLogFile writes it, or the whole log as one JSON array (what the
+ * demo's ④ prints). In JSONL a last line that a crash cut short is dropped and reported as `torn`; a
+ * bad line anywhere else is a LogFileError naming it, never skipped; and an entry Session.fromLog
+ * refuses is reported by the line it was on. A string is taken as UTF-8 text; bytes are decoded
+ * strictly, so a line that is not valid UTF-8 is a bad line, not text with "�" in it.
+ *
+ * What an editor may have added is read past and reported: a UTF-8 byte order mark (`bom`) and CRLF
+ * line ends (`crlf`). A file from which no event could be read is never an empty log: when its only
+ * line is torn it is "NOTHING_READ" (only a file of zero bytes is an empty log).
+ */
+export function parseLogText(input: string | Uint8Array, options: ReadOptions = {}): LoadedLog {
+  return parsePieces([typeof input === "string" ? Buffer.from(input, "utf8") : input], options);
+}
+
+/** parseLogText over bytes that come in pieces: the first piece tells the format, the rest follow. */
+function parsePieces(pieces: Iterable<Uint8Array>, options: ReadOptions): LoadedLog {
+  const { source = "log", ...sessionOptions } = options;
+  const rest = pieces[Symbol.iterator]();
+  const raw = rest.next().value ?? new Uint8Array();
+  const bom = startsWithBom(raw);
+  const first = bom ? raw.subarray(UTF8_BOM.length) : raw;
+  const utf16 = utf16Bom(first);
+  if (utf16 !== undefined)
+    throw new LogFileError(
+      "NOT_UTF8",
+      source,
+      undefined,
+      `this is ${utf16} text (its first bytes are a UTF-16 byte order mark); a log is UTF-8`,
+    );
+  const bytes = chain(first, rest);
+  if (startsWithBracket(first)) {
+    const session = replay(parseJsonArray(wholeArray(bytes, source), source), source, sessionOptions, () => undefined);
+    return { session, torn: undefined, format: "json-array", bom, crlf: false };
+  }
+  const { entries, torn, crlf, lineOfEvent } = readLines(linesOf(bytes), source);
+  if (entries.length === 0 && torn !== undefined) throw nothingRead(source, torn);
+  return { session: replay(entries, source, sessionOptions, lineOfEvent), torn, format: "jsonl", bom, crlf };
+}
+
+function* chain(first: Uint8Array, rest: Iterator<Uint8Array>): Generator<Uint8Array> {
+  yield first;
+  for (let next = rest.next(); next.done !== true; next = rest.next()) yield next.value;
+}
+
+/** Parses each line and unpacks its rows; only the last line may be torn. `crlf`: some line ended "\r\n". */
+function readLines(lines: Iterable<Line>, source: string) {
+  const entries: unknown[] = [];
+  const firstEventOfLine: number[] = []; // [n - 1]: the index of the first event line n holds
+  let crlf = false;
+  let line = 0;
+  let notJson: { line: number; why: string; bytes: number } | undefined; // torn, unless another line follows
+  for (const { bytes, terminated } of lines) {
+    line++;
+    if (notJson !== undefined) throw badLine(source, notJson.line, notJson.why);
+    if (!terminated) return { entries, torn: torn(line, "unterminated", bytes.length), crlf, lineOfEvent };
+    crlf ||= bytes[bytes.length - 1] === 0x0d;
+    const parsed = parseLine(bytes);
+    if (!parsed.ok) {
+      notJson = { line, why: parsed.why, bytes: bytes.length + 1 };
+      continue;
+    }
+    const row = entriesOfRow(parsed.value);
+    if ("why" in row) throw badLine(source, line, `the line is a damaged packed row (${row.why})`); // JSON, so no crash tore it
+    firstEventOfLine.push(entries.length);
+    for (const entry of row.entries) entries.push(entry);
+  }
+  return { entries, torn: notJson && torn(notJson.line, "not-json", notJson.bytes), crlf, lineOfEvent };
+
+  /** The line event #index was read from: the last line whose first event is at or before it. */
+  function lineOfEvent(index: number): number {
+    let [low, high] = [0, firstEventOfLine.length - 1];
+    while (low < high) {
+      const middle = Math.ceil((low + high) / 2);
+      if ((firstEventOfLine[middle] as number) <= index) low = middle;
+      else high = middle - 1;
+    }
+    return low + 1;
+  }
+}
+
+const torn = (line: number, reason: TornLine["reason"], bytes: number): TornLine => ({ line, reason, bytes });
+
+function badLine(source: string, line: number, why: string): LogFileError {
+  return new LogFileError(
+    "BAD_LINE",
+    source,
+    line,
+    `${why}; only the last line can be torn by a crash, so a bad line before it means a damaged file`,
+  );
+}
+
+function nothingRead(source: string, torn: TornLine): LogFileError {
+  const what = torn.reason === "unterminated" ? "has no newline at its end" : "is not an event's JSON";
+  return new LogFileError(
+    "NOTHING_READ",
+    source,
+    1,
+    `no event could be read: the file's only line ${what} (${torn.bytes} bytes). This is not an empty log; a log is UTF-8 JSONL (one event per line) or one JSON array of events`,
+  );
+}
+
+/** A JSON array is one JSON text, so it is parsed whole: its bytes are gathered, up to MAX_ARRAY_BYTES. */
+function wholeArray(pieces: Iterable<Uint8Array>, source: string): Buffer {
+  const gathered: Uint8Array[] = [];
+  let size = 0;
+  for (const piece of pieces) {
+    size += piece.length;
+    if (size > MAX_ARRAY_BYTES) throw tooLarge(source, MAX_ARRAY_BYTES, "a JSON array log");
+    gathered.push(piece);
+  }
+  return Buffer.concat(gathered);
+}
+
+function parseJsonArray(bytes: Uint8Array, source: string): unknown {
+  const text = decode(bytes);
+  if (text === undefined) throw new LogFileError("BAD_JSON", source, undefined, "the log is not valid UTF-8");
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new LogFileError(
+      "BAD_JSON",
+      source,
+      undefined,
+      `a log that starts with "[" is one JSON array of events, but this is not JSON (${(error as Error).message})`,
+    );
+  }
+}
+
+function tooLarge(source: string, limit: number, what: string): LogFileError {
+  return new LogFileError(
+    "TOO_LARGE",
+    source,
+    undefined,
+    `the file is larger than ${limit / 2 ** 20} MiB, the most ${what} may be here: a loaded log is kept in memory, every event of it, so a larger file is refused rather than left to run out of memory`,
+  );
+}
+
+/** Session.fromLog, with its ReplayError's event index told as the line the event was on. */
+function replay(
+  entries: unknown,
+  source: string,
+  options: Omit<ReadOptions, "source">,
+  lineOf: (index: number) => number | undefined,
+): Session {
+  try {
+    return Session.fromLog(entries, options);
+  } catch (error) {
+    if (!(error instanceof ReplayError)) throw error;
+    throw new LogFileError("REPLAY", source, lineOf(error.index), error.message, { cause: error });
+  }
+}
