@@ -60,6 +60,7 @@ function jumpTo(id: number, focus: boolean): void {
 /** Redraws the window from slice `from`, keeping `anchor` (an event and where it was on screen) in place. */
 function moveWindow(from: number, anchor: { id: number; top: number } | null): void {
   if (shown === undefined) return;
+  const focused = focusedPart();
   const count = slices.starts.length;
   at.from = Math.max(0, Math.min(from, count - WINDOW_SLICES));
   at.to = Math.min(count, at.from + WINDOW_SLICES);
@@ -74,6 +75,15 @@ function moveWindow(from: number, anchor: { id: number; top: number } | null): v
   const node = anchor && document.getElementById(`event-${anchor.id}`);
   if (anchor && node) window.scrollBy(0, node.getBoundingClientRect().top - anchor.top);
   lastY = window.scrollY;
+  if (focused !== null) document.querySelector<HTMLElement>(focused)?.focus({ preventScroll: true });
+}
+
+/** What has the focus in the window, as a selector that finds it again once the window is redrawn. */
+function focusedPart(): string | null {
+  const part = document.activeElement?.closest("#groups [data-event-id], #messages [data-message-index]");
+  if (!(part instanceof HTMLElement)) return null;
+  const index = part.dataset.messageIndex;
+  return index === undefined ? `#event-${part.dataset.eventId}` : `[data-message-index="${index}"] .select-message`;
 }
 
 /** The first event line at least partly on screen, and where it is. */

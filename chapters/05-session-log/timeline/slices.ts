@@ -35,17 +35,17 @@ export function sliceEvent(slices: Slices, item: EventView): number {
 }
 
 /**
- * A slice grows to SLICE_ROWS lines before a new turn, to twice that before a new step, and to four
- * times that anywhere a cut leaves no run of chunks apart from its message. So a slice holds at most
- * about 4 × SLICE_ROWS lines, however long one turn or one step is.
+ * A slice grows to SLICE_ROWS lines before a new turn, and to twice that before a new step or anywhere
+ * a cut leaves no run of chunks apart from its message. So a slice holds at most about 2 × SLICE_ROWS
+ * lines, however long one turn or one step is.
  */
 function cutsBefore(slices: Slices, item: EventView): boolean {
   const last = slices.last;
   if (last === null) return true;
   if (rowsOf(item) === 0) return false; // a chunk stays with the run it joins
   const newEntry = item.group !== last.group || item.entry !== last.entry;
-  const apart = item.run === null && item.foldedRuns.length === 0;
-  const factor = item.entry === 0 && newEntry ? 1 : newEntry ? 2 : apart ? 4 : Number.POSITIVE_INFINITY;
+  const apart = item.foldedRuns.length === 0; // a message stays with the runs of chunks it folds
+  const factor = item.entry === 0 && newEntry ? 1 : newEntry || apart ? 2 : Number.POSITIVE_INFINITY;
   return slices.rows >= SLICE_ROWS * factor;
 }
 
