@@ -55,7 +55,7 @@ export function writeTimelinePage(events: readonly SessionEvent[], file: string,
   return writeFileAtomically(file, renderTimelinePage(events, options));
 }
 
-/** From this many events on, `largePageNote` says so: a page takes about a second per 20,000 to open. */
+/** From this many events on, `largePageNote` says so: the page folds every event as it opens (it draws only a window). */
 export const LARGE_PAGE_EVENTS = 20_000;
 
 /** What to tell the terminal before a reader opens a large page; null for a page that opens at once. */
