@@ -1,12 +1,14 @@
 // The page of a long log in a real headless Chromium: 100,000 ordinary events (turn after turn of tool
 // calls, one turn with a step of 3,000 calls) are drawn a window at a time (dom-window.ts), so the page
 // holds a few hundred events' elements, never all of them; yet every turn can be reached by scrolling,
-// by the earlier/later buttons, by the jump box, by an address's #event-N and by ↓ in the messages.
+// by the earlier/later buttons, by the jump box, by an address's #event-N and by ↓ in the messages;
+// and a live page's window follows the newest events.
 // No timing here: `npm run bench:page -- --kind calculator` measures how fast it opens.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Session } from "../session.ts";
 import { browserSuite, chromiumPath, launch, openStaticPage, watchedPage } from "../testing/page-testing.ts";
+import { startLiveServer } from "./live-server.ts";
 import { SLICE_ROWS } from "./slices.ts";
 
 const LONG_STEP_TURN = 3_000;
@@ -14,26 +16,28 @@ const LONG_STEP_TURN = 3_000;
 /** Turns of 1–5 tool calls in one step and a closing answer; turn 3,000 makes 3,000 calls in one step. */
 function longRun(events: number): Session {
   const session = new Session({ clock: () => 1_787_616_000_000 });
-  for (let turn = 1; session.events.length < events; turn++) {
-    session.append("turn/start", { turn });
-    session.append("user/message", { content: `第 ${turn} 个问题 / question ${turn}` });
-    session.append("step/start", { turn, step: 1 });
-    const count = turn === LONG_STEP_TURN ? 3_000 : (turn % 5) + 1;
-    const calls = Array.from({ length: count }, (_, i) => ({
-      id: `call_${turn}_${i}`,
-      name: "calculator",
-      arguments: '{"expression":"1+1"}',
-    }));
-    session.append("assistant/message", { content: "", tool_calls: calls });
-    for (const call of calls) session.append("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments });
-    for (const call of calls) session.append("tool/result", { call_id: call.id, content: "2", is_error: false });
-    session.append("step/end", { turn, step: 1 });
-    session.append("step/start", { turn, step: 2 });
-    session.append("assistant/message", { content: `答案 ${turn}`, tool_calls: [] });
-    session.append("step/end", { turn, step: 2 });
-    session.append("turn/end", { turn, reason: "completed" });
-  }
+  for (let turn = 1; session.events.length < events; turn++) appendTurn(session, turn);
   return session;
+}
+
+function appendTurn(session: Session, turn: number): void {
+  session.append("turn/start", { turn });
+  session.append("user/message", { content: `第 ${turn} 个问题 / question ${turn}` });
+  session.append("step/start", { turn, step: 1 });
+  const count = turn === LONG_STEP_TURN ? 3_000 : (turn % 5) + 1;
+  const calls = Array.from({ length: count }, (_, i) => ({
+    id: `call_${turn}_${i}`,
+    name: "calculator",
+    arguments: '{"expression":"1+1"}',
+  }));
+  session.append("assistant/message", { content: "", tool_calls: calls });
+  for (const call of calls) session.append("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments });
+  for (const call of calls) session.append("tool/result", { call_id: call.id, content: "2", is_error: false });
+  session.append("step/end", { turn, step: 1 });
+  session.append("step/start", { turn, step: 2 });
+  session.append("assistant/message", { content: `答案 ${turn}`, tool_calls: [] });
+  session.append("step/end", { turn, step: 2 });
+  session.append("turn/end", { turn, reason: "completed" });
 }
 
 // A window is 3 slices of at most about 2 × SLICE_ROWS lines each (slices.ts).
@@ -162,4 +166,21 @@ describe.skipIf(chromiumPath === undefined)(`the page of 100,000 events in Chrom
     expect(back[0]).toBeLessThan(end[0] ?? 0);
     expect(watched.errors).toEqual([]);
   }, 180_000);
+
+  it("a live page of a long run follows the newest events as they arrive, drawing no more than a window", async () => {
+    const live = new Session();
+    const server = await startLiveServer(live);
+    const { page: watching, errors } = await watchedPage(browser, { allowedOrigin: new URL(server.url).origin });
+    await watching.goto(server.url);
+    await server.firstPage;
+    for (let turn = 1; turn <= 60; turn++) appendTurn(live, turn);
+    const last = live.events.length - 1;
+    await watching.locator(`[data-event-id="${last}"]`).waitFor({ timeout: 60_000 });
+    const ids = await drawnIds(watching);
+    expect(ids[0], "the first events have given way to the newest").toBeGreaterThan(0);
+    expect(ids.at(-1)).toBe(last);
+    expect(ids.length).toBeLessThanOrEqual(MAX_DRAWN_EVENTS);
+    await server.close();
+    expect(errors.filter((error) => !/ERR_CONNECTION_REFUSED|event-stream/.test(error))).toEqual([]);
+  }, 120_000);
 });
