@@ -55,6 +55,14 @@ function jumpTo(id: number, focus: boolean): void {
   node?.scrollIntoView({ block: "start" });
   if (focus) node?.focus({ preventScroll: true });
   lastY = window.scrollY;
+  alignMessages(id);
+}
+
+/** Scrolls the message list (its own scroller beside the timeline) to the first message from event `id` on. */
+function alignMessages(id: number): void {
+  const panel = document.querySelector(".messages");
+  const first = [...byId("messages").children].find((node) => Number(node.getAttribute("data-from-event")) >= id);
+  if (panel !== null && first !== undefined) panel.scrollTop += first.getBoundingClientRect().top - panel.getBoundingClientRect().top;
 }
 
 /** Redraws the window from slice `from`, keeping `anchor` (an event and where it was on screen) in place. */
