@@ -4,7 +4,8 @@
 // each event: the log embedded in a stored page, or the events a live server pushes (Server-Sent
 // Events, in id order). A reload starts from an empty view and is sent the whole log again.
 import type { SessionEvent } from "../events.ts";
-import { drawEvent, drawRuns, drawStatus, showOnOpen } from "./dom.ts";
+import { drawRuns, drawStatus, showOnOpen } from "./dom.ts";
+import { drawWindowNav, installWindow, placeEvent, showAddressed, showMessage } from "./dom-window.ts";
 import { byId, text } from "./dom-helpers.ts";
 import { labels, type Bilingual } from "./labels.ts";
 import { installSelection } from "./select.ts";
@@ -12,16 +13,25 @@ import { addEvent, emptyTimeline } from "./view-model.ts";
 
 const view = emptyTimeline();
 
-/** Adds one event to the view and draws it; false when it cannot be added (the page then stops). */
-function receive(event: SessionEvent): boolean {
+/**
+ * Adds one event to the view and draws it if it falls in the window drawn (a live page's window
+ * follows the newest events); false when it cannot be added (the page then stops).
+ */
+function receive(event: SessionEvent, follow: boolean): boolean {
   try {
     addEvent(view, event);
   } catch (error) {
     showStatus(labels.outOfOrder, "error", error instanceof Error ? error.message : String(error));
     return false;
   }
-  drawEvent(view, event.id);
+  placeEvent(view, event.id, follow);
   return true;
+}
+
+/** The counts, the structure check's problems, and which part of a long log is drawn. */
+function drawAll(): void {
+  drawStatus(view);
+  drawWindowNav();
 }
 
 function showStatus(label: Bilingual, kind: string, detail = ""): void {
@@ -36,7 +46,7 @@ function drawStatusSoon(): void {
   statusPending = true;
   setTimeout(() => {
     statusPending = false;
-    drawStatus(view);
+    drawAll();
   }, 100);
 }
 
@@ -48,7 +58,7 @@ function followLive(url: string): void {
   const source = new EventSource(url);
   source.onmessage = (message) => {
     const event = JSON.parse(message.data) as SessionEvent;
-    if (!receive(event)) return source.close();
+    if (!receive(event, true)) return source.close();
     drawRuns(view); // a chunk's text appears as it arrives
     showStatus(labels.live, "streaming");
     drawStatusSoon();
@@ -58,7 +68,7 @@ function followLive(url: string): void {
   source.addEventListener("end", () => {
     source.close();
     document.body.classList.remove("streaming");
-    drawStatus(view);
+    drawAll();
     showStatus(labels.liveEnded, "ended");
   });
   // The server on this port is serving another run now: this page's log is not that run's.
@@ -73,11 +83,13 @@ function followLive(url: string): void {
 
 function drawStored(): void {
   const log = JSON.parse(byId("session-log").textContent ?? "[]") as SessionEvent[];
-  for (const event of log) if (!receive(event)) break;
-  drawStatus(view);
+  for (const event of log) if (!receive(event, false)) break;
+  drawAll();
+  showAddressed();
 }
 
-installSelection();
+installSelection(showMessage);
+installWindow();
 showOnOpen();
 const liveURL = document.body.dataset.live;
 if (liveURL === undefined) drawStored();

@@ -27,7 +27,8 @@ const pending = new Set<number>();
  */
 export function drawChunk(view: TimelineView, item: EventView, list: () => HTMLElement): void {
   const first = item.run ?? -1;
-  if (!drawn.has(first)) newRunNode(view.runs.byFirst.get(first) as ChunkRun, list());
+  // Not drawn, or drawn before the window moved and since taken off the page.
+  if (!drawn.get(first)?.end.isConnected) newRunNode(view.runs.byFirst.get(first) as ChunkRun, list());
   pending.add(first);
 }
 

@@ -209,12 +209,14 @@ function messageBody(message: Message): HTMLElement {
 
 // ── the structure check ──────────────────────────────────────────────────────────────────────────
 
+// The problems drawn last: the events they are about are marked again whenever the window is redrawn.
+let problemsShown: readonly LogProblem[] = [];
+
 function drawProblems(problems: readonly LogProblem[]): void {
-  for (const marked of document.querySelectorAll(".has-problem")) marked.classList.remove("has-problem", "open-problem");
+  problemsShown = problems;
+  markProblems();
   const items = problems.map((problem) => {
     const open = OPEN_PROBLEMS.has(problem.code);
-    const classes = open ? ["has-problem", "open-problem"] : ["has-problem"];
-    document.getElementById(`event-${problem.index}`)?.classList.add(...classes);
     return h(
       "li",
       { class: open ? "problem open-problem" : "problem", "data-problem-code": problem.code },
@@ -226,4 +228,13 @@ function drawProblems(problems: readonly LogProblem[]): void {
   const heading = h("h2", {}, text(problems.length === 0 ? labels.noProblems : labels.problems));
   byId("problems").replaceChildren(heading, ...(items.length === 0 ? [] : [h("ul", {}, ...items)]));
   byId("problems").classList.toggle("clean", problems.length === 0);
+}
+
+/** Marks each drawn event the structure check's problems are about. */
+export function markProblems(): void {
+  for (const marked of document.querySelectorAll(".has-problem")) marked.classList.remove("has-problem", "open-problem");
+  for (const problem of problemsShown) {
+    const classes = OPEN_PROBLEMS.has(problem.code) ? ["has-problem", "open-problem"] : ["has-problem"];
+    document.getElementById(`event-${problem.index}`)?.classList.add(...classes);
+  }
 }

@@ -33,6 +33,11 @@ export const labels = {
     "the server on this port is serving another run, not this page's; open the address the terminal printed",
   ],
   outOfOrder: ["事件顺序错误，页面停止更新", "events arrived out of order; the page stopped updating"],
+  window: ["在长日志里移动", "Move through a long log"],
+  earlier: ["◀ 更早的事件", "◀ earlier events"],
+  later: ["更晚的事件 ▶", "later events ▶"],
+  jumpTo: ["跳到事件 #", "go to event #"],
+  go: ["跳转", "go"],
   noScript: [
     "这个页面用 JavaScript 从内嵌的日志派生时间线，请启用 JavaScript。",
     "This page derives the timeline from the log it embeds with JavaScript; please enable it.",
@@ -48,6 +53,12 @@ export function runLabel(attempt: number, folded: boolean): Bilingual {
 }
 
 export const chunkEventsLabel: Bilingual = ["逐条查看分片事件", "each chunk event"];
+
+/** What a long log's page has drawn: events `first`–`last` (and their messages) of `total`. */
+export function windowLabel(first: number, last: number, total: number): Bilingual {
+  const [from, to, all] = [first, last, total].map((n) => n.toLocaleString("en"));
+  return [`已画出事件 #${from}–#${to} 及其消息，共 ${all} 条事件`, `drawn: events #${from}–#${to} and their messages, of ${all}`];
+}
 
 export function turnLabel(turn: number): Bilingual {
   return [`轮次 ${turn}`, `Turn ${turn}`];

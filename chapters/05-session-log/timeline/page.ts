@@ -55,7 +55,7 @@ export function writeTimelinePage(events: readonly SessionEvent[], file: string,
   return writeFileAtomically(file, renderTimelinePage(events, options));
 }
 
-/** From this many events on, `largePageNote` says so: a page takes about a second per 20,000 to open. */
+/** From this many events on, `largePageNote` says so: the page folds every event as it opens (it draws only a window). */
 export const LARGE_PAGE_EVENTS = 20_000;
 
 /** What to tell the terminal before a reader opens a large page; null for a page that opens at once. */
@@ -91,6 +91,7 @@ ${account(options.account)}
 <main>
 <section class="timeline" aria-labelledby="events-title">
 <h2 id="events-title">${both(labels.events)}</h2>
+${windowNav()}
 <div id="groups"></div>
 </section>
 <section class="messages" aria-labelledby="messages-title">
@@ -128,6 +129,17 @@ let style: string | undefined;
 function pageStyle(): string {
   style ??= readFileSync(path.join(here, "page.css"), "utf8");
   return style;
+}
+
+/** A long log is drawn a window at a time (dom-window.ts): these move it; hidden while the log fits. */
+function windowNav(): string {
+  return `<nav id="window" aria-label="${plain(labels.window)}" hidden>
+<button type="button" id="earlier">${both(labels.earlier)}</button>
+<span id="window-range"></span>
+<button type="button" id="later">${both(labels.later)}</button>
+<label>${both(labels.jumpTo)} <input id="jump-to" type="number" min="0" inputmode="numeric"></label>
+<button type="button" id="jump">${both(labels.go)}</button>
+</nav>`;
 }
 
 function account(lines: readonly Bilingual[] | undefined): string {
