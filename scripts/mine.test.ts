@@ -2,7 +2,8 @@
 // before the program loads, so these tests run `npm run demo -- --mine` as child processes. Which files
 // count as the learner's comes from WORKBOOK_MINE_AS (a file name → the file standing as the learner's,
 // done), so no test depends on, or touches, the files in exercises/.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,6 +12,8 @@ import { stripVTControlCharacters } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { SessionEvent } from "../chapters/05-session-log/events.ts";
 import { eventLines, runInProcess, section, tsx } from "../chapters/05-session-log/testing/demo-testing.ts";
+import { fixturePath, loadFixture } from "../fixtures/fixture.ts";
+import { startStandIn } from "../fixtures/standin.ts";
 import { replayScenario } from "../fixtures/test-helpers.ts";
 import { classify } from "./progress.ts";
 import type { FileOutcome } from "./step-runner.ts";
@@ -18,6 +21,7 @@ import { checkSteps, demoSteps, fingerprint, resolveMapping, runDemoOnYourFiles,
 import { answerFiles, chapterDir, exercisesDir, findStep, root, steps, type Step } from "./steps.ts";
 import { WatchLoop } from "./watch.ts";
 
+const KEY = "sk-mine-test-key-9f8e7d6c5b4a";
 const chapter = (file: string) => `chapters/05-session-log/${file}`;
 /** Every learner file the demo uses, standing as its answer: what the answers run does. */
 const allAnswers = Object.fromEntries(demoSteps().map((step) => [step.file, path.relative(root, path.join(step.answerDir, step.file))]));
@@ -150,6 +154,35 @@ describe("npm run demo -- --mine", spawns, () => {
     expect(text).toMatch(/你的 agent-loop\.ts（练习步骤 05\.5）在演示里抛出了错误，位置 .*agent-loop\.ts:\d+:\d+：/);
     expect(text).toContain("TypeError: no calls");
     expect(text).not.toMatch(/^\s+at /m);
+  });
+
+  test("Ctrl-C in tsx chapters/05-session-log/demo.ts --mine reaches the run once: it stops, prints the log, and the exit code is 130", async () => {
+    // Live against a stand-in that never answers the second call, so the run is surely in flight.
+    const first = loadFixture(fixturePath("calculator")).exchanges[0]?.response;
+    const standIn = await startStandIn({ apiKey: KEY, replies: first === undefined ? [] : [first], hangWhenDone: true });
+    try {
+      const env = {
+        ...cleanEnv(),
+        NO_COLOR: "1",
+        WORKBOOK_MINE_AS: JSON.stringify(allAnswers),
+        DEEPSEEK_API_KEY: KEY,
+        DEEPSEEK_BASE_URL: standIn.baseURL,
+      };
+      // Its own process group, as a terminal's foreground job: Ctrl-C signals every process in it.
+      const child = spawn(tsx, [chapter("demo.ts"), "--mine", "--no-stream"], { cwd: root, env, detached: true });
+      let output = "";
+      for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      const exited = once(child, "exit");
+      await standIn.received(2);
+      process.kill(-(child.pid ?? 0), "SIGINT");
+      const [code] = await exited;
+      expect(code).toBe(130);
+      expect(output).toMatch(/^你的：json\.ts、/);
+      expect(output).toMatch(/#\d+ +turn\/end +\{"turn":1,"reason":"interrupted"/);
+      expect(output).toContain("=== ④");
+    } finally {
+      await standIn.close();
+    }
   });
 
   test.concurrent("a file of yours that throws while being imported: the same sentence (file, step, line), no stack, its escapes shown", async () => {

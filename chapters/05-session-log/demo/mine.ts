@@ -174,9 +174,7 @@ export function explainYourThrow(error: unknown, when: keyof typeof THREW = "dem
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     if (e instanceof DeepSeekError) return undefined;
     if (e instanceof AgentRunError) continue; // the loop's wrapper: what it wraps is what happened
-    const at = yours()
-      .map((file) => ({ file, line: lineIn(e as Error, file.path) }))
-      .find((found) => found.line !== undefined);
+    const at = whereYoursThrew(e);
     if (at === undefined) continue;
     const { file, line } = at;
     const [zh, en] = THREW[when];
@@ -208,9 +206,15 @@ export function tellYourThrow(error: unknown, out: (line: string) => void, env: 
   return 1;
 }
 
-/** `file:line:column` of the first frame of `error` in `file`, as a learner would open it. */
-function lineIn(error: Error, file: string): string | undefined {
-  const frame = (error.stack ?? "").split("\n").find((line) => line.replaceAll("file://", "").includes(`${file}:`));
-  const match = frame === undefined ? null : /:(\d+):(\d+)\)?\s*$/.exec(frame);
-  return match === null ? undefined : `${path.relative(process.cwd(), file)}:${match[1]}:${match[2]}`;
+/**
+ * The innermost frame of `error` in one of the learner's files, as `file:line:column` a learner would
+ * open: where their code threw, not a caller of theirs (agent-loop.ts calls streamed-step.ts).
+ */
+function whereYoursThrew(error: Error): { file: YourFile; line: string } | undefined {
+  for (const frame of (error.stack ?? "").split("\n")) {
+    const file = yours().find((candidate) => frame.replaceAll("file://", "").includes(`${candidate.path}:`));
+    const match = /:(\d+):(\d+)\)?\s*$/.exec(frame);
+    if (file !== undefined && match !== null) return { file, line: `${path.relative(process.cwd(), file.path)}:${match[1]}:${match[2]}` };
+  }
+  return undefined;
 }
