@@ -9,7 +9,7 @@ import { DeepSeekConfigError, type Env } from "../chapters/common/settings.ts";
 import { cannotWrite, explainSystemError, isSystemError } from "../chapters/common/system-errors.ts";
 import { visible } from "../chapters/common/text.ts";
 import { explainSetting } from "../chapters/05-session-log/demo/explain.ts";
-import { explainYourThrow, mineTakenByNpm, tellYourThrow, yourFilesBanner } from "../chapters/05-session-log/demo/mine.ts";
+import { explainYourThrow, mineOpening, tellYourThrow } from "../chapters/05-session-log/demo/mine.ts";
 import { needsTheHook, runAgainWithTheHook } from "../chapters/05-session-log/demo/mine-again.ts";
 import { connect, type Connection } from "../chapters/05-session-log/demo/setup.ts";
 import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
@@ -54,7 +54,6 @@ const COMMAND = {
 } as const satisfies Command<Flags>;
 
 const seeHelp = "npm run view -- --help";
-const MINE = "npm run view -- --mine";
 
 /** Resolves with the exit code: 0, or 2 after a usage error that the flag table reports itself. */
 export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<number> {
@@ -66,7 +65,7 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
   // this run does not use (streamed-step.ts, when the scenario does not stream). `npm run view --mine`
   // (no --) leaves --mine to npm: said, not run on the answers instead.
   const streams = values.load === undefined && scenarios.some((known) => known.name === scenario && known.stream === true);
-  const mine = values.mine === true ? yourFilesBanner(MINE, streams) : (mineTakenByNpm(io.env, MINE) ?? []);
+  const mine = mineOpening(values.mine === true, io.env, "npm run view -- --mine", streams);
   if (typeof mine === "string") throw new UsageError(mine);
   for (const line of mine) io.out(line);
   if (values.live) {

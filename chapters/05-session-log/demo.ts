@@ -25,15 +25,7 @@ import { largePageNote, writeTimelinePage } from "./timeline/page.ts";
 import { formatLog, formatMessages } from "./demo/format.ts";
 import { budgetSpent, explainLostLog, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo/explain.ts";
 import { DISK_FLAGS, interruptedNote, openSession, planDisk, savedNote } from "./demo/disk.ts";
-import {
-  explainYourThrow,
-  mineTakenByNpm,
-  replayDifference,
-  tellYourThrow,
-  yourFilesBanner,
-  yourFilesInPlay,
-  yourFilesSentIt,
-} from "./demo/mine.ts";
+import { explainYourThrow, mineOpening, replayDifference, tellYourThrow, yourFilesInPlay, yourFilesSentIt } from "./demo/mine.ts";
 import { needsTheHook, runAgainWithTheHook } from "./demo/mine-again.ts";
 import { connect, endQuietlyWhenPipeCloses, goesLive, REPLAY_MS } from "./demo/setup.ts";
 import { subscriberView } from "./demo/stream.ts";
@@ -53,8 +45,6 @@ const COMMAND = {
     mine: { type: "boolean", help: "已完成的练习步骤用你的文件代替答案 / run your own files for the steps you have done" },
   },
 } as const satisfies Command<Flags>;
-
-const MINE = "npm run demo -- --mine";
 
 /** The book's 5.7 run, streamed (offline: fixtures/data/calculator-streamed.json) or not (calculator.json). */
 const scenarioName = (stream: boolean) => (stream ? "calculator-streamed" : "calculator");
@@ -89,7 +79,7 @@ async function demo(argv: readonly string[], io: DemoIO, page: { written: boolea
   const offline = args.values.offline === true;
   const stream = args.values["no-stream"] !== true;
   // `npm run demo --mine` (no --) leaves --mine to npm: said, not run on the answers instead.
-  const mine = args.values.mine === true ? yourFilesBanner(MINE, stream) : (mineTakenByNpm(io.env, MINE) ?? []);
+  const mine = mineOpening(args.values.mine === true, io.env, "npm run demo -- --mine", stream);
   if (typeof mine === "string") {
     (io.err ?? io.out)(`用法错误 / Usage error: ${mine}`);
     return 2;

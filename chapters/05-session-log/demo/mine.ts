@@ -77,11 +77,13 @@ export function yourFilesBanner(command: string, streams = true): string[] | str
 }
 
 /**
- * `npm run demo --mine`, the `--` forgotten: npm keeps `--mine` as its own setting (npm_config_mine)
- * and the program would run the answers without a word. What to type instead, or nothing.
+ * What a run says first about the learner's files: with `--mine`, the banner; without it, a usage error
+ * when npm took `--mine` for itself (`npm run demo --mine`, the `--` forgotten: npm_config_mine is set,
+ * and the answers would run without a word); otherwise nothing.
  */
-export function mineTakenByNpm(env: Env, command: string): string | undefined {
-  if (env.npm_config_mine === undefined) return undefined;
+export function mineOpening(mine: boolean, env: Env, command: string, streams: boolean): string[] | string {
+  if (mine) return yourFilesBanner(command, streams);
+  if (env.npm_config_mine === undefined) return [];
   return `--mine 被 npm 拿走了（少了 --），这次会跑答案而不是你的文件，请这样运行 / npm took --mine for itself (the -- is missing), so the answers would run, not your files; type: ${command}`;
 }
 
