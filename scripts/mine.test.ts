@@ -29,28 +29,25 @@ const allAnswers = Object.fromEntries(demoSteps().map((step) => [step.file, path
 /** This process's environment without DeepSeek's settings or npm's (a test may itself run under npm). */
 const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(DEEPSEEK_|npm_config_mine$)/.test(name)));
 
-function run(script: "demo" | "view", args: string[], as: Record<string, string> | undefined, npmArgs: string[] = []) {
+/** Runs `command args` with `as` as the learner's files; what it printed (stdout, then stderr) and its exit code. */
+function runWith(command: string, args: string[], as: Record<string, string> | undefined) {
   const env = { ...cleanEnv(), NO_COLOR: "1", WORKBOOK_MINE_AS: as === undefined ? "" : JSON.stringify(as) };
   return new Promise<{ code: number; lines: string[]; text: string }>((resolve) => {
-    execFile("npm", ["run", "--silent", script, ...npmArgs, "--", ...args], { cwd: root, env }, (error, stdout, stderr) => {
+    execFile(command, args, { cwd: root, env }, (error, stdout, stderr) => {
       const text = stripVTControlCharacters(`${stdout}${stderr}`).trimEnd();
       resolve({ code: error ? Number(error.code ?? 1) : 0, lines: text.split("\n"), text });
     });
   });
 }
+
+/** `npm run script [npmArgs] -- args`: the learner's command. */
+const run = (script: "demo" | "view", args: string[], as: Record<string, string> | undefined, npmArgs: string[] = []) =>
+  runWith("npm", ["run", "--silent", script, ...npmArgs, "--", ...args], as);
 
 const demo = (as: Record<string, string>, ...args: string[]) => run("demo", ["--mine", ...args], as);
 
 /** `tsx chapters/05-session-log/demo.ts --mine …`, as the course gives it: no hook preloaded. */
-function tsxDemo(as: Record<string, string>, ...args: string[]) {
-  const env = { ...cleanEnv(), NO_COLOR: "1", WORKBOOK_MINE_AS: JSON.stringify(as) };
-  return new Promise<{ code: number; lines: string[]; text: string }>((resolve) => {
-    execFile(tsx, [chapter("demo.ts"), "--mine", ...args], { cwd: root, env }, (error, stdout, stderr) => {
-      const text = stripVTControlCharacters(`${stdout}${stderr}`).trimEnd();
-      resolve({ code: error ? Number(error.code ?? 1) : 0, lines: text.split("\n"), text });
-    });
-  });
-}
+const tsxDemo = (as: Record<string, string>, ...args: string[]) => runWith(tsx, [chapter("demo.ts"), "--mine", ...args], as);
 
 /** A copy of a chapter file, as a learner's file outside the repo would import it, with a change. */
 function learnerCopy(chapterFile: string, change: (source: string) => string): string {
