@@ -127,7 +127,9 @@ describe("npm run demo -- --mine", spawns, () => {
     expect(crashed.at(-1)?.type, "#5 tool/call, unanswered").toBe("tool/call");
     const log = path.join(mkdtempSync(path.join(tmpdir(), "mine-load-")), "run.jsonl");
     writeFileSync(log, crashed.map((event) => `${JSON.stringify(event)}\n`).join(""));
-    const { lines } = await demo({ "log-file.ts": "scripts/decoys/log-file-repair-skips-calls.ts" }, "--load", log);
+    const as = { "log-file.ts": "scripts/decoys/log-file-repair-skips-calls.ts", "streamed-step.ts": allAnswers["streamed-step.ts"] ?? "" };
+    const { lines } = await demo(as, "--load", log);
+    expect(lines[0], "--load alone calls no model: streamed-step.ts is not used").toMatch(/；用不到：streamed-step\.ts（这次运行不流式）$/);
     const replay = section(lines, "=== ④").join("\n");
     expect(replay).toContain("UNANSWERED_TOOL_CALL");
     expect(replay).toContain("这里跑的是你的代码：log-file.ts（练习步骤 05.7）。");

@@ -78,17 +78,17 @@ async function demo(argv: readonly string[], io: DemoIO, page: { written: boolea
   const c = pc.createColors(io.color ?? false);
   const offline = args.values.offline === true;
   const stream = args.values["no-stream"] !== true;
-  // `npm run demo --mine` (no --) leaves --mine to npm: said, not run on the answers instead.
-  const mine = mineOpening(args.values.mine === true, io.env, "npm run demo -- --mine", stream);
-  if (typeof mine === "string") {
-    (io.err ?? io.out)(`用法错误 / Usage error: ${mine}`);
-    return 2;
-  }
   const plan = planDisk(args.values, !goesLive(offline, io.env), stream);
   // A page is derived from the log: it may replace an earlier page, never the log (output-file.ts).
   const refused = typeof plan === "string" ? plan : refuseOutput("--html", args.values.html, [plan.load, plan.save]);
   if (typeof plan === "string" || refused !== undefined) {
     err(`用法错误 / Usage error: ${refused}`);
+    return 2;
+  }
+  // `npm run demo --mine` (no --) leaves --mine to npm: said, not run on the answers instead.
+  const mine = mineOpening(args.values.mine === true, io.env, "npm run demo -- --mine", stream && plan.prompt !== undefined);
+  if (typeof mine === "string") {
+    (io.err ?? io.out)(`用法错误 / Usage error: ${mine}`);
     return 2;
   }
   // A page that cannot be written is said now, not after a run it would waste.
