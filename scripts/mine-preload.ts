@@ -3,8 +3,10 @@
 // before the first chapter file loads, which is the only moment a resolve hook can still do it.
 const args = process.argv.slice(2);
 if (args.includes("--mine") && !args.includes("--help")) {
-  const { startMine } = await import("./mine.ts");
-  await startMine();
+  const { loadYourFiles, startMine } = await import("./mine.ts");
+  // A file of yours that throws while being imported stops the run here, told in one sentence.
+  const code = await loadYourFiles(await startMine());
+  if (code !== undefined) process.exit(code);
 }
 
 export {}; // a module, for the top-level await

@@ -2,7 +2,8 @@
 // before the program loads, so these tests run `npm run demo -- --mine` as child processes. Which files
 // count as the learner's comes from WORKBOOK_MINE_AS (a file name → the file standing as the learner's,
 // done), so no test depends on, or touches, the files in exercises/.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,7 +11,9 @@ import { pathToFileURL } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { SessionEvent } from "../chapters/05-session-log/events.ts";
-import { eventLines, runInProcess, section } from "../chapters/05-session-log/testing/demo-testing.ts";
+import { eventLines, runInProcess, section, tsx } from "../chapters/05-session-log/testing/demo-testing.ts";
+import { fixturePath, loadFixture } from "../fixtures/fixture.ts";
+import { startStandIn } from "../fixtures/standin.ts";
 import { replayScenario } from "../fixtures/test-helpers.ts";
 import { classify } from "./progress.ts";
 import type { FileOutcome } from "./step-runner.ts";
@@ -18,34 +21,51 @@ import { checkSteps, demoSteps, fingerprint, resolveMapping, runDemoOnYourFiles,
 import { answerFiles, chapterDir, exercisesDir, findStep, root, steps, type Step } from "./steps.ts";
 import { WatchLoop } from "./watch.ts";
 
+const KEY = "sk-mine-test-key-9f8e7d6c5b4a";
 const chapter = (file: string) => `chapters/05-session-log/${file}`;
 /** Every learner file the demo uses, standing as its answer: what the answers run does. */
 const allAnswers = Object.fromEntries(demoSteps().map((step) => [step.file, path.relative(root, path.join(step.answerDir, step.file))]));
 
-function run(script: "demo" | "view", args: string[], as: Record<string, string> | undefined) {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
-  const env = { ...clean, NO_COLOR: "1", WORKBOOK_MINE_AS: as === undefined ? "" : JSON.stringify(as) };
+/** This process's environment without DeepSeek's settings or npm's (a test may itself run under npm). */
+const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(DEEPSEEK_|npm_config_mine$)/.test(name)));
+
+/** Runs `command args` with `as` as the learner's files; what it printed (stdout, then stderr) and its exit code. */
+function runWith(command: string, args: string[], as: Record<string, string> | undefined) {
+  const env = { ...cleanEnv(), NO_COLOR: "1", WORKBOOK_MINE_AS: as === undefined ? "" : JSON.stringify(as) };
   return new Promise<{ code: number; lines: string[]; text: string }>((resolve) => {
-    execFile("npm", ["run", "--silent", script, "--", ...args], { cwd: root, env }, (error, stdout, stderr) => {
+    execFile(command, args, { cwd: root, env }, (error, stdout, stderr) => {
       const text = stripVTControlCharacters(`${stdout}${stderr}`).trimEnd();
       resolve({ code: error ? Number(error.code ?? 1) : 0, lines: text.split("\n"), text });
     });
   });
 }
 
+/** `npm run script [npmArgs] -- args`: the learner's command. */
+const run = (script: "demo" | "view", args: string[], as: Record<string, string> | undefined, npmArgs: string[] = []) =>
+  runWith("npm", ["run", "--silent", script, ...npmArgs, "--", ...args], as);
+
 const demo = (as: Record<string, string>, ...args: string[]) => run("demo", ["--mine", ...args], as);
 
-/** A copy of the chapter's agent loop, as a learner's file outside the repo would import it, with a change. */
-function learnerLoop(change: (source: string) => string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "mine-loop-"));
-  const absolute = (from: string) => `from "${pathToFileURL(path.join(root, from)).href}/`;
-  const source = readFileSync(path.join(chapterDir, "agent-loop.ts"), "utf8")
-    .replaceAll('from "./', absolute("chapters/05-session-log"))
-    .replaceAll('from "../common', absolute("chapters/common"));
-  const file = path.join(dir, "agent-loop.ts");
+/** `tsx chapters/05-session-log/demo.ts --mine …`, as the course gives it: no hook preloaded. */
+const tsxDemo = (as: Record<string, string>, ...args: string[]) => runWith(tsx, [chapter("demo.ts"), "--mine", ...args], as);
+
+/** A copy of a chapter file, as a learner's file outside the repo would import it, with a change. */
+function learnerCopy(chapterFile: string, change: (source: string) => string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "mine-file-"));
+  const from = path.dirname(path.join(chapterDir, chapterFile));
+  const source = readFileSync(path.join(chapterDir, chapterFile), "utf8").replace(
+    /from "(\.{1,2}\/[^"]+)"/g,
+    (_, specifier: string) => `from "${pathToFileURL(path.resolve(from, specifier)).href}"`,
+  );
+  const file = path.join(dir, path.basename(chapterFile));
   writeFileSync(file, change(source));
   return file;
 }
+
+const learnerLoop = (change: (source: string) => string) => learnerCopy("agent-loop.ts", change);
+
+/** An escape sequence that would write to the clipboard (OSC 52), as a thrown message may carry it. */
+const OSC52 = "\\u001b]52;c;aGk=\\u0007";
 
 // Each test starts a program (about 3 s on a quiet machine); a loaded one can take many times that.
 const spawns = { timeout: 120_000 };
@@ -107,13 +127,15 @@ describe("npm run demo -- --mine", spawns, () => {
     expect(crashed.at(-1)?.type, "#5 tool/call, unanswered").toBe("tool/call");
     const log = path.join(mkdtempSync(path.join(tmpdir(), "mine-load-")), "run.jsonl");
     writeFileSync(log, crashed.map((event) => `${JSON.stringify(event)}\n`).join(""));
-    const { lines } = await demo({ "log-file.ts": "scripts/decoys/log-file-repair-skips-calls.ts" }, "--load", log);
+    const as = { "log-file.ts": "scripts/decoys/log-file-repair-skips-calls.ts", "streamed-step.ts": allAnswers["streamed-step.ts"] ?? "" };
+    const { lines } = await demo(as, "--load", log);
+    expect(lines[0], "--load alone calls no model: streamed-step.ts is not used").toMatch(/；用不到：streamed-step\.ts（这次运行不流式）$/);
     const replay = section(lines, "=== ④").join("\n");
     expect(replay).toContain("UNANSWERED_TOOL_CALL");
     expect(replay).toContain("这里跑的是你的代码：log-file.ts（练习步骤 05.7）。");
   });
 
-  test.concurrent("a file of yours that throws is named with its step and line, with no stack trace", async () => {
+  test.concurrent("tsx chapters/05-session-log/demo.ts --mine, the course's command, runs again with the hook: a file of yours that throws is named with its step and line, exit 1", async () => {
     const file = learnerLoop((source) =>
       source.replace(
         '  session.append("assistant/message", {',
@@ -121,12 +143,69 @@ describe("npm run demo -- --mine", spawns, () => {
       ),
     );
     // --no-stream: the plain step logs the reply in agent-loop.ts itself (a streamed one, in streamed-step.ts).
-    const { code, text } = await demo({ ...allAnswers, "agent-loop.ts": file }, "--no-stream");
-    expect(code).toBe(1);
+    const { code, lines, text } = await tsxDemo({ ...allAnswers, "agent-loop.ts": file }, "--no-stream");
+    expect(code, "the run's own exit code, passed on").toBe(1);
+    expect(lines[0], "a run that does not stream does not use streamed-step.ts").toMatch(
+      /^你的：.*agent-loop\.ts、message-cache\.ts、log-file\.ts；答案：（没有）；用不到：streamed-step\.ts（这次运行不流式）$/,
+    );
+    expect(lines[1]).toMatch(/; not used: streamed-step\.ts \(this run does not stream\)$/);
     expect(text).toContain("=== 你的代码抛出了错误 / Your code threw ===");
     expect(text).toMatch(/你的 agent-loop\.ts（练习步骤 05\.5）在演示里抛出了错误，位置 .*agent-loop\.ts:\d+:\d+：/);
     expect(text).toContain("TypeError: no calls");
     expect(text).not.toMatch(/^\s+at /m);
+  });
+
+  test("Ctrl-C in tsx chapters/05-session-log/demo.ts --mine reaches the run once: it stops, prints the log, and the exit code is 130", async () => {
+    // Live against a stand-in that never answers the second call, so the run is surely in flight.
+    const first = loadFixture(fixturePath("calculator")).exchanges[0]?.response;
+    const standIn = await startStandIn({ apiKey: KEY, replies: first === undefined ? [] : [first], hangWhenDone: true });
+    try {
+      const env = {
+        ...cleanEnv(),
+        NO_COLOR: "1",
+        WORKBOOK_MINE_AS: JSON.stringify(allAnswers),
+        DEEPSEEK_API_KEY: KEY,
+        DEEPSEEK_BASE_URL: standIn.baseURL,
+      };
+      // Its own process group, as a terminal's foreground job: Ctrl-C signals every process in it.
+      const child = spawn(tsx, [chapter("demo.ts"), "--mine", "--no-stream"], { cwd: root, env, detached: true });
+      let output = "";
+      for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      const exited = once(child, "exit");
+      await standIn.received(2);
+      process.kill(-(child.pid ?? 0), "SIGINT");
+      const [code] = await exited;
+      expect(code).toBe(130);
+      expect(output).toMatch(/^你的：json\.ts、/);
+      expect(output).toMatch(/#\d+ +turn\/end +\{"turn":1,"reason":"interrupted"/);
+      expect(output).toContain("=== ④");
+    } finally {
+      await standIn.close();
+    }
+  });
+
+  test.concurrent("a file of yours that throws while being imported: the same sentence (file, step, line), no stack, its escapes shown", async () => {
+    const file = learnerLoop((source) => `${source}\nthrow new Error("${OSC52} thrown at import");\n`);
+    const { code, lines, text } = await demo({ ...allAnswers, "agent-loop.ts": file });
+    expect(code).toBe(1);
+    expect(text).toContain("=== 你的代码抛出了错误 / Your code threw ===");
+    expect(text).toMatch(/你的 agent-loop\.ts（练习步骤 05\.5）在加载时抛出了错误，位置 .*agent-loop\.ts:\d+:\d+：/);
+    expect(text).toMatch(/Your agent-loop\.ts \(step 05\.5\) threw while being loaded, at .*agent-loop\.ts:\d+:\d+:/);
+    expect(text).toContain("Error: \\x1b]52;c;aGk=\\x07 thrown at import");
+    for (const raw of ["\u001b", "\u0007"]) expect(text, "no escape byte reaches the terminal").not.toContain(raw);
+    expect(text).not.toMatch(/^\s+at /m);
+    expect(
+      lines.some((line) => line.startsWith("=== ②")),
+      "the demo never started",
+    ).toBe(false);
+  });
+
+  test.concurrent("npm run demo --mine, the -- forgotten: npm keeps --mine, so the demo says what to type and runs nothing", async () => {
+    const { code, text } = await run("demo", [], allAnswers, ["--mine"]);
+    expect(code).toBe(2);
+    expect(text).toBe(
+      "用法错误 / Usage error: --mine 被 npm 拿走了（少了 --），这次会跑答案而不是你的文件，请这样运行 / npm took --mine for itself (the -- is missing), so the answers would run, not your files; type: npm run demo -- --mine",
+    );
   });
 
   test("--mine without the resolve hook (the demo started some other way) is a usage error, not a run of the answers", async () => {
@@ -145,8 +224,26 @@ describe("npm run view -- --mine", spawns, () => {
     const { code, lines } = await run("view", ["--mine", "--out", out], { ...allAnswers, "agent-loop.ts": file });
     expect(code).toBe(0);
     expect(lines[0]).toMatch(/^你的：json\.ts、session\.ts、projection\.ts、agent-loop\.ts/);
+    expect(lines[0], "the default scenario does not stream: streamed-step.ts is not said to run").toMatch(
+      /；答案：（没有）；用不到：streamed-step\.ts（这次运行不流式）$/,
+    );
     expect(lines[2]).toBe(`时间线页面 / Timeline page: ${out} (13 events, 4 messages)`);
     expect(readFileSync(out, "utf8")).toContain("mine/marker");
+  });
+  test.concurrent("a streamed scenario and a streamed-step.ts of yours that throws: what demo --mine says (file, step, line), exit 1", async () => {
+    const file = learnerCopy("stream/streamed-step.ts", (source) =>
+      source.replace(/\n(export async function streamReply[^\n]*\n)/, '\n$1  if (step === 2) throw new RangeError("step 2");\n'),
+    );
+    const out = path.join(mkdtempSync(path.join(tmpdir(), "mine-view-")), "page.html");
+    const args = ["--mine", "--scenario", "calculator-streamed", "--out", out];
+    const { code, lines, text } = await run("view", args, { ...allAnswers, "streamed-step.ts": file });
+    expect(lines[0], "this scenario streams: streamed-step.ts runs, and is yours").toMatch(/、streamed-step\.ts；答案：（没有）$/);
+    expect(code).toBe(1);
+    expect(text).toContain("=== 你的代码抛出了错误 / Your code threw ===");
+    expect(text).toMatch(/你的 streamed-step\.ts（练习步骤 05\.8）在 npm run view 里抛出了错误，位置 .*streamed-step\.ts:\d+:\d+：/);
+    expect(text).toContain("RangeError: step 2");
+    expect(text).not.toContain("shown on the page");
+    expect(text).not.toMatch(/^\s+at /m);
   });
 });
 

@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { register } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { runOnYourFiles, type NotDone, type YourFile } from "../chapters/05-session-log/demo/mine.ts";
+import { runOnYourFiles, tellYourThrow, type NotDone, type YourFile } from "../chapters/05-session-log/demo/mine.ts";
 import type { HookData } from "./mine-hook.ts";
 import type { StepStatus } from "./progress.ts";
 import type { FileOutcome } from "./step-runner.ts";
@@ -229,6 +229,26 @@ export async function startMine(env: NodeJS.ProcessEnv = process.env, say: (line
   register("./mine-hook.ts", import.meta.url, { data });
   runOnYourFiles(files);
   return files;
+}
+
+/**
+ * Imports each of the learner's files that runs, before the program does: one that throws while being
+ * imported is then told as a throw during the run is (the file, its step, the line, no stack, its text
+ * made visible), with exit code 1. Undefined when all load; the program then finds them loaded.
+ */
+export async function loadYourFiles(files: readonly YourFile[], out: (line: string) => void = console.log): Promise<number | undefined> {
+  const answers = answerFiles();
+  for (const file of files.filter((yours) => yours.notDone === undefined)) {
+    // Imported as the chapter imports it, through its answer, which the hook turns into your file.
+    const answer = answers.get(path.join(exercisesDir, file.file));
+    if (answer === undefined) continue;
+    try {
+      await import(pathToFileURL(answer).href);
+    } catch (error) {
+      return tellYourThrow(error, out, process.env, "load");
+    }
+  }
+  return undefined;
 }
 
 // ── npm run watch's key d ────────────────────────────────────────────────────────────────────────

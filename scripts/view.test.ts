@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -63,6 +63,15 @@ describe("the command line", () => {
     expect(code).toBe(2);
     expect(lines[0]).toBe("用法错误：没有 --colour 这个选项，可用的选项见下 / Usage error: Unknown option '--colour'");
     expect(lines).toContain("  npm run view -- --live [--scenario NAME] [--port N]");
+  });
+
+  it("npm run view --mine (the -- forgotten, npm keeps --mine as npm_config_mine) is a usage error saying what to type, and writes no page", async () => {
+    const out = path.join(dir, "not-written.html");
+    const run = viewCommand(["--out", out], { out: () => {}, env: { npm_config_mine: "true" }, outDir: dir });
+    await expect(run).rejects.toThrow(
+      "--mine 被 npm 拿走了（少了 --），这次会跑答案而不是你的文件，请这样运行 / npm took --mine for itself (the -- is missing), so the answers would run, not your files; type: npm run view -- --mine",
+    );
+    expect(existsSync(out)).toBe(false);
   });
 
   it("--help lists every flag, each in Chinese and English, and writes no page", async () => {

@@ -9,7 +9,8 @@ import { DeepSeekConfigError, type Env } from "../chapters/common/settings.ts";
 import { cannotWrite, explainSystemError, isSystemError } from "../chapters/common/system-errors.ts";
 import { visible } from "../chapters/common/text.ts";
 import { explainSetting } from "../chapters/05-session-log/demo/explain.ts";
-import { yourFilesBanner } from "../chapters/05-session-log/demo/mine.ts";
+import { explainYourThrow, mineOpening, tellYourThrow } from "../chapters/05-session-log/demo/mine.ts";
+import { needsTheHook, runAgainWithTheHook } from "../chapters/05-session-log/demo/mine-again.ts";
 import { connect, type Connection } from "../chapters/05-session-log/demo/setup.ts";
 import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
 import { accountLines, accountOfLog, type LogAccount } from "../chapters/05-session-log/disk/log-account.ts";
@@ -20,7 +21,7 @@ import { refuseOutput } from "../chapters/05-session-log/demo/output-file.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
 import { startLiveServer } from "../chapters/05-session-log/timeline/live-server.ts";
 import { largePageNote, writeTimelinePage, type PageOptions } from "../chapters/05-session-log/timeline/page.ts";
-import { findScenario, runScenario, UnknownScenarioError, type Scenario } from "../fixtures/scenarios.ts";
+import { findScenario, runScenario, scenarios, UnknownScenarioError, type Scenario } from "../fixtures/scenarios.ts";
 import { isMain, runMain, shown, UsageError } from "./learner.ts";
 import { root } from "./steps.ts";
 
@@ -59,11 +60,14 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
   const args = readFlags(argv, COMMAND, { out: io.out, err: io.err ?? io.out });
   if (typeof args === "number") return args;
   const { values } = args;
-  // --mine: your files were swapped in before this file loaded (scripts/mine.ts); say which.
-  const mine = values.mine === true ? yourFilesBanner("npm run view -- --mine") : [];
+  const scenario = values.scenario ?? "calculator";
+  // --mine: your files were swapped in before this file loaded (scripts/mine.ts); say which, and which
+  // this run does not use (streamed-step.ts, when the scenario does not stream). `npm run view --mine`
+  // (no --) leaves --mine to npm: said, not run on the answers instead.
+  const streams = values.load === undefined && scenarios.some((known) => known.name === scenario && known.stream === true);
+  const mine = mineOpening(values.mine === true, io.env, "npm run view -- --mine", streams);
   if (typeof mine === "string") throw new UsageError(mine);
   for (const line of mine) io.out(line);
-  const scenario = values.scenario ?? "calculator";
   if (values.live) {
     if (values.load !== undefined || values.out !== undefined)
       throw new UsageError(`--live 不写文件也不读日志，不和 --load 或 --out 一起用 / --live writes no file and loads none; see ${seeHelp}`);
@@ -162,12 +166,15 @@ function scenarioNamed(name: string): Scenario {
   }
 }
 
-/** Runs the turn into `session`; a failed model call is part of the log, so it only comes back as text. */
+/**
+ * Runs the turn into `session`; a failed model call is part of the log, so it only comes back as text.
+ * A throw from a learner's file (--mine) is not the model's story: it goes on, to be told as the demo tells it.
+ */
 async function runTurn(scenario: Scenario, connection: Connection, session: Session): Promise<string | undefined> {
   try {
     await runScenario(scenario, connection.client, session);
   } catch (error) {
-    if (!(error instanceof AgentRunError)) throw error;
+    if (!(error instanceof AgentRunError) || explainYourThrow(error, "view") !== undefined) throw error;
     return error.message;
   }
   return undefined;
@@ -223,11 +230,16 @@ async function watchLive(name: string, port: number, io: ViewIO): Promise<void> 
   }
 }
 
-if (isMain(import.meta.url)) {
+const argv = process.argv.slice(2);
+if (isMain(import.meta.url) && needsTheHook(argv, process.env)) {
+  // --mine started without the resolve hook (`tsx scripts/view.ts --mine`): run again with it.
+  process.exitCode = await runAgainWithTheHook(process.argv[1] ?? "", argv);
+} else if (isMain(import.meta.url)) {
   await runMain(async () => {
     // Whatever a line quotes from a log, a model or a file, the terminal shows it and does not obey it.
     const print = (write: (line: string) => void) => (line: string) => write(visible(line, { lines: true }));
     const io = { out: print(console.log), err: print(console.error), env: process.env };
-    process.exitCode = await viewCommand(process.argv.slice(2), io);
+    // --mine: a file of yours that threw is named with its step and line (exit 1), as demo --mine does.
+    process.exitCode = await viewCommand(argv, io).catch((error: unknown) => tellYourThrow(error, console.log, process.env, "view"));
   });
 }

@@ -25,7 +25,8 @@ import { largePageNote, writeTimelinePage } from "./timeline/page.ts";
 import { formatLog, formatMessages } from "./demo/format.ts";
 import { budgetSpent, explainLostLog, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo/explain.ts";
 import { DISK_FLAGS, interruptedNote, openSession, planDisk, savedNote } from "./demo/disk.ts";
-import { explainYourThrow, replayDifference, tellYourThrow, yourFilesBanner, yourFilesInPlay, yourFilesSentIt } from "./demo/mine.ts";
+import { explainYourThrow, mineOpening, replayDifference, tellYourThrow, yourFilesInPlay, yourFilesSentIt } from "./demo/mine.ts";
+import { needsTheHook, runAgainWithTheHook } from "./demo/mine-again.ts";
 import { connect, endQuietlyWhenPipeCloses, goesLive, REPLAY_MS } from "./demo/setup.ts";
 import { subscriberView } from "./demo/stream.ts";
 import { refuseOutput } from "./demo/output-file.ts";
@@ -75,11 +76,6 @@ async function demo(argv: readonly string[], io: DemoIO, page: { written: boolea
   const args = readFlags(argv, COMMAND, { out: io.out, err });
   if (typeof args === "number") return args;
   const c = pc.createColors(io.color ?? false);
-  const mine = args.values.mine === true ? yourFilesBanner("npm run demo -- --mine") : [];
-  if (typeof mine === "string") {
-    (io.err ?? io.out)(`用法错误 / Usage error: ${mine}`);
-    return 2;
-  }
   const offline = args.values.offline === true;
   const stream = args.values["no-stream"] !== true;
   const plan = planDisk(args.values, !goesLive(offline, io.env), stream);
@@ -87,6 +83,12 @@ async function demo(argv: readonly string[], io: DemoIO, page: { written: boolea
   const refused = typeof plan === "string" ? plan : refuseOutput("--html", args.values.html, [plan.load, plan.save]);
   if (typeof plan === "string" || refused !== undefined) {
     err(`用法错误 / Usage error: ${refused}`);
+    return 2;
+  }
+  // `npm run demo --mine` (no --) leaves --mine to npm: said, not run on the answers instead.
+  const mine = mineOpening(args.values.mine === true, io.env, "npm run demo -- --mine", stream && plan.prompt !== undefined);
+  if (typeof mine === "string") {
+    (io.err ?? io.out)(`用法错误 / Usage error: ${mine}`);
     return 2;
   }
   // A page that cannot be written is said now, not after a run it would waste.
@@ -226,7 +228,12 @@ function replayFromText(session: Session, out: (line: string) => void): number {
   return equal ? 0 : 1;
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+const started = process.argv[1];
+const isMain = started !== undefined && import.meta.url === pathToFileURL(started).href;
+if (isMain && needsTheHook(process.argv.slice(2), process.env)) {
+  // --mine started without the resolve hook (`tsx chapters/05-session-log/demo.ts --mine`): demo/mine-again.ts.
+  process.exitCode = await runAgainWithTheHook(started, process.argv.slice(2));
+} else if (isMain) {
   endQuietlyWhenPipeCloses();
   // Ctrl-C stops the run through runAgent's signal, which closes the turn as "interrupted". A second
   // Ctrl-C does not wait: every event logged so far is already in the --save file.

@@ -9,6 +9,7 @@ import { JsonValueError } from "../../chapters/05-session-log/json-value.ts";
 import { Session } from "./session.ts";
 import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import { badEventInputArb, eventInputsArb, tickingClock, type EventInput } from "./arbitraries.ts";
+import { thrownAs } from "./thrown.ts";
 
 // ── helpers ───────────────────────────────────────────────────────────────────────────────────────
 
@@ -81,16 +82,6 @@ function mutateEverywhere(value: unknown): void {
   }
 }
 
-/** What `act` threw (or a failed assertion, if it threw nothing). */
-function thrownBy(act: () => unknown): unknown {
-  try {
-    act();
-  } catch (error) {
-    return error;
-  }
-  return expect.fail("expected this append to throw, but it was accepted");
-}
-
 /** `session.events`, read twice: later `toBe(snapshot)` checks only mean something if it is cached. */
 function cachedSnapshot(session: Session): readonly SessionEvent[] {
   const snapshot = session.events;
@@ -156,9 +147,12 @@ describe("05.2 append: the only write path", () => {
     const session = new Session({ clock: clockOf(1_000, bad, 1_001) });
     session.append("turn/start", { turn: 1 });
     const before = cachedSnapshot(session);
-    const error = thrownBy(() => session.append("user/message", { content: "hi" }));
-    expect(error, "check the clock's answer: a safe non-negative integer, and not -0 (Object.is)").toBeInstanceOf(TypeError);
-    expect((error as Error).message, "say that it is the clock that is wrong").toMatch(/clock/i);
+    const error = thrownAs(
+      TypeError,
+      () => session.append("user/message", { content: "hi" }),
+      "check the clock's answer: a safe non-negative integer, and not -0 (Object.is)",
+    );
+    expect(error.message, "say that it is the clock that is wrong").toMatch(/clock/i);
     expect(session.events, "a rejected append must not touch the snapshot").toBe(before);
     expect(session.events).toHaveLength(1);
     expect(session.append("user/message", { content: "hi" }).id, "the next id is still 1").toBe(1);
@@ -181,7 +175,7 @@ describe("05.2 append: the only write path", () => {
     session.append("turn/start", { turn: 1 });
     const before = cachedSnapshot(session);
     const [type, data] = input();
-    expect(() => session.append(type, data as never)).toThrow(errorClass);
+    thrownAs(errorClass, () => session.append(type, data as never));
     expect(session.events, "a rejected append must not touch the snapshot").toBe(before);
     expect(session.events).toHaveLength(1);
     expect(session.append("user/message", { content: "hi" }).id, "no id is used up by a rejected append").toBe(1);
@@ -200,12 +194,12 @@ describe("05.2 append: the only write path", () => {
     ["a symbol", Symbol("user/message")],
   ])("a type that is %s is a TypeError naming the type, never another error", (_, type) => {
     const session = new Session();
-    const error = thrownBy(() => session.append(type as never, { content: "hi" } as never));
-    expect(
-      error,
+    const error = thrownAs(
+      TypeError,
+      () => session.append(type as never, { content: "hi" } as never),
       "a TypeError, and its message must not JSON.stringify the type: that throws on a bigint and overflows on deep nesting",
-    ).toBeInstanceOf(TypeError);
-    expect((error as Error).message, "say that it is the type that is wrong").toMatch(/type/i);
+    );
+    expect(error.message, "say that it is the type that is wrong").toMatch(/type/i);
     expect(session.events).toEqual([]);
   });
 
@@ -214,10 +208,9 @@ describe("05.2 append: the only write path", () => {
     ["a string", "hi"],
     ["null", null],
   ])("data that is %s is a JsonValueError at $ saying that event data must be an object", (_, data) => {
-    const error = thrownBy(() => new Session().append("test/note", data as never));
-    expect(error).toBeInstanceOf(JsonValueError);
-    expect((error as JsonValueError).path, "the whole data is wrong: its path is $").toBe("$");
-    expect((error as JsonValueError).reason, "say what it must be: an object").toMatch(/object/);
+    const error = thrownAs(JsonValueError, () => new Session().append("test/note", data as never));
+    expect(error.path, "the whole data is wrong: its path is $").toBe("$");
+    expect(error.reason, "say what it must be: an object").toMatch(/object/);
   });
 
   test("bad data for a known type is an EventDataError naming the type and the field", () => {
@@ -239,10 +232,11 @@ describe("05.2 append: the only write path", () => {
   test("schemas passed to the constructor are checked like the built-in ones", () => {
     const session = new Session({ schemas: { "test/note": z.object({ text: z.string() }) } });
     expect(session.append("test/note", { text: "ok" }).id).toBe(0);
-    expect(
+    thrownAs(
+      EventDataError,
       () => session.append("test/note", { text: 42 }),
       "a type added through options.schemas must be checked: pass this.#schemas to checkEventData",
-    ).toThrow(EventDataError);
+    );
     expect(session.events).toHaveLength(1);
   });
 
@@ -252,9 +246,12 @@ describe("05.2 append: the only write path", () => {
     ["assistant/message", { content: "", tool_calls: [{ id: "c1", name: "calculator", arguments: "{}", type: "function" }] }, "type"],
   ])("a key the vocabulary does not know is an EventDataError: %s with an extra key", (type, data, key) => {
     const session = new Session();
-    const error = thrownBy(() => session.append(type, data as never));
-    expect(error, "the built-in schemas are strict: a key they do not list is a mistake, not data").toBeInstanceOf(EventDataError);
-    expect((error as Error).message, "the message names the unknown key").toContain(`"${key}"`);
+    const error = thrownAs(
+      EventDataError,
+      () => session.append(type, data as never),
+      "the built-in schemas are strict: a key they do not list is a mistake, not data",
+    );
+    expect(error.message, "the message names the unknown key").toContain(`"${key}"`);
     expect(session.events, "a rejected append leaves the log untouched").toEqual([]);
   });
 
@@ -265,12 +262,13 @@ describe("05.2 append: the only write path", () => {
     const session = new Session({
       schemas: { "user/message": replacement, "test/note": z.object({ text: z.string() }) },
     });
-    expect(
+    thrownAs(
+      EventDataError,
       () => session.append("user/message", { content: 1 } as never),
       "the built-in check must still run: pass this.#schemas (already merged for you) to checkEventData",
-    ).toThrow(EventDataError);
-    expect(() => session.append("user/message", { content: "hi", role: "system" } as never)).toThrow(EventDataError);
-    expect(() => session.append("test/note", { text: 42 }), "a type added in options.schemas is checked too").toThrow(EventDataError);
+    );
+    thrownAs(EventDataError, () => session.append("user/message", { content: "hi", role: "system" } as never));
+    thrownAs(EventDataError, () => session.append("test/note", { text: 42 }), "a type added in options.schemas is checked too");
     expect(session.events).toEqual([]);
     expect(session.append("user/message", { content: "hi" }).id).toBe(0);
   });
@@ -567,7 +565,7 @@ describe("05.2 properties (random logs; on failure fast-check prints a seed to r
           for (const input of batches.flat()) {
             const before = cachedSnapshot(session);
             if ("throws" in input) {
-              expect(() => session.append(input.type, input.data as never)).toThrow(errorClasses[input.throws]);
+              thrownAs(errorClasses[input.throws], () => session.append(input.type, input.data as never));
               expect(session.events, "a rejected append must not touch the snapshot").toBe(before);
             } else {
               expect(session.append(input.type, input.data).id).toBe(before.length);

@@ -25,6 +25,7 @@ import {
   type ScriptedStream,
 } from "./stream-arbitraries.ts";
 import { assembleInterrupted, assembleReply, streamReply } from "./streamed-step.ts";
+import { thrownAs } from "./thrown.ts";
 
 const text = (t: string): StreamChunk => ({ kind: "text", text: t });
 const reasoning = (t: string): StreamChunk => ({ kind: "reasoning", text: t });
@@ -127,8 +128,8 @@ describe("05.8 assembleReply: the message a finished stream carries", () => {
   });
 
   test("a tool call that never says its id or name is a StreamAssemblyError naming its index", () => {
-    expect(() => assembleReply([fragment(2, "{}")])).toThrow(StreamAssemblyError);
-    expect(() => assembleReply([fragment(2, "{}")])).toThrow(/index 2/);
+    const error = thrownAs(StreamAssemblyError, () => assembleReply([fragment(2, "{}")]));
+    expect(error.message, "say which tool call: its index").toMatch(/index 2/);
   });
 });
 
@@ -228,6 +229,8 @@ describe("05.8 a stream that ends early leaves what the user saw", () => {
         });
         const client = new ScriptedStreamClient([{ chunks }]);
         const error = await rejection(streamReply({ session, client, turn: 1, step: 1, request, signal: controller.signal, attempts: 3 }));
+        // Checked first: a retry after Ctrl-C asks the script for a stream it does not have, which is the error seen.
+        expect(client.requests, "an aborted stream is never retried, whatever `attempts` allows: check signal.aborted").toHaveLength(1);
         expect(error, "rethrow the stream's error after logging what was seen").toBe(reason);
         const received = chunks.slice(0, stopAfter + 1);
         expect(ofType(session, "assistant/chunk").map((e) => e.data.chunk)).toEqual(received);
@@ -235,10 +238,13 @@ describe("05.8 a stream that ends early leaves what the user saw", () => {
         const messages = ofType(session, "assistant/message");
         if (seen === null) expect(messages, "nothing but whitespace or tool-call fragments: no message").toEqual([]);
         else {
-          const ids = ofType(session, "assistant/chunk").map((e) => e.id);
-          expect(messages.map((e) => e.data)).toEqual([{ ...seen, role: undefined, chunk_ids: ids, interrupted: true }]);
+          const { role: _, ...fields } = seen;
+          const chunk_ids = ofType(session, "assistant/chunk").map((e) => e.id);
+          expect(
+            messages.map((e) => e.data),
+            "text or reasoning was seen: log it as an assistant/message (assembleInterrupted) citing the chunks, with interrupted: true",
+          ).toEqual([{ ...fields, chunk_ids, interrupted: true }]);
         }
-        expect(client.requests, "an aborted stream is never retried").toHaveLength(1);
         closeStep(session, 1, [], "interrupted");
         expect(findLogProblems(session.events)).toEqual([]);
       }),
@@ -251,7 +257,7 @@ describe("05.8 a stream that ends early leaves what the user saw", () => {
     const session = openStep();
     const client = new ScriptedStreamClient([{ chunks: [reasoning("先算"), text("答案是")], fail: drop }]);
     expect(await rejection(streamReply({ session, client, turn: 1, step: 1, request }))).toBe(drop);
-    expect(session.events.at(-1)?.data).toEqual({
+    expect(session.events.at(-1)?.data, "after the chunks, the text seen as an assistant/message with interrupted: true").toEqual({
       content: "答案是",
       reasoning_content: "先算",
       tool_calls: [],

@@ -20,6 +20,7 @@ import {
   type RedactionRule,
 } from "./redaction.ts";
 import { chapterRunArb, input, sessionOf, storedCopy, type EventInput } from "./practice-runs.ts";
+import { thrownAs } from "./thrown.ts";
 
 const schemas = redactionSchemas;
 const secret = "sk-live-0123456789";
@@ -53,15 +54,11 @@ const maskedArgs = redactedArguments("pasted API key");
 
 /** Asserts `act` throws a RedactionError with this rule, naming the target id. */
 function expectRefusal(act: () => unknown, code: RedactionRule, targetId: number, who = "redact"): void {
-  expect(act, `${who} must throw a RedactionError for this redaction`).toThrow(RedactionError);
-  try {
-    act();
-  } catch (error) {
-    expect((error as RedactionError).code, "the rule that was broken").toBe(code);
-    expect((error as RedactionError).targetId).toBe(targetId);
-    expect((error as Error).message, "the message names the target id and the rule").toContain(`#${targetId}`);
-    expect((error as Error).message).toContain(code);
-  }
+  const error = thrownAs(RedactionError, act, `${who} must throw a RedactionError for this redaction`);
+  expect(error.code, "the rule that was broken").toBe(code);
+  expect(error.targetId).toBe(targetId);
+  expect(error.message, "the message names the target id and the rule").toContain(`#${targetId}`);
+  expect(error.message).toContain(code);
 }
 
 describe("p3 redact() checks the target before appending (练习3)", () => {

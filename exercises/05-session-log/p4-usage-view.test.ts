@@ -11,6 +11,7 @@ import { ReplayError } from "../../chapters/05-session-log/session-types.ts";
 import { Session } from "../../chapters/05-session-log/session.ts";
 import { recordUsage, usageByTurn, usageSchemas, UsageError, type TokenUsage, type TurnUsage } from "./usage-view.ts";
 import { chapterRunArb, input, sessionOf, storedCopy, tickingClock, type EventInput } from "./practice-runs.ts";
+import { thrownAs } from "./thrown.ts";
 
 const schemas = usageSchemas;
 
@@ -93,7 +94,7 @@ describe("p4 recording model/usage (练习4)", () => {
 
   test.each(noOpenStep)("in %s no step is open: UsageError, nothing appended", (_, entries) => {
     const session = sessionOf(entries, { schemas });
-    expect(() => recordUsage(session, usage(1, 1, 0))).toThrow(UsageError);
+    thrownAs(UsageError, () => recordUsage(session, usage(1, 1, 0)));
     expect(session.events, "a refused record leaves the log as it was").toHaveLength(entries.length);
   });
 
@@ -122,8 +123,7 @@ describe("p4 recording model/usage (练习4)", () => {
   test.each(badData)("the schema rejects $why, at $field", ({ data, field }) => {
     const type: string = "model/usage";
     const session = newSession();
-    expect(() => session.append(type, data)).toThrow(EventDataError);
-    expect(() => session.append(type, data)).toThrow(`"model/usage" at ${field}`);
+    expect(thrownAs(EventDataError, () => session.append(type, data)).message).toContain(`"model/usage" at ${field}`);
   });
 
   test("replay checks stored usage too: more cache hits than prompt tokens is refused", () => {
@@ -131,9 +131,9 @@ describe("p4 recording model/usage (练习4)", () => {
     const index = stored.findIndex((event) => event.type === "model/usage");
     stored[index] = { ...stored[index]!, data: { ...stored[index]!.data, prompt_cache_hit_tokens: 5000 } };
     const replay = () => Session.fromLog(stored, { schemas });
-    expect(replay).toThrow(ReplayError);
-    expect(replay).toThrow(`event #${index}`);
-    expect(replay).toThrow(`"model/usage" at $.prompt_cache_hit_tokens`);
+    const { message } = thrownAs(ReplayError, replay);
+    expect(message).toContain(`event #${index}`);
+    expect(message).toContain(`"model/usage" at $.prompt_cache_hit_tokens`);
   });
 });
 

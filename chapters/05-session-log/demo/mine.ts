@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from "node:util";
 import { DeepSeekError } from "../../common/deepseek.ts";
 import type { Message } from "../../common/messages.ts";
 import type { Env } from "../../common/settings.ts";
-import { clip, scrubKey } from "../../common/text.ts";
+import { clip, scrubKey, visible } from "../../common/text.ts";
 import type { Explanation } from "./explain.ts";
 import { AgentRunError } from "../loop-types.ts";
 
@@ -34,6 +34,9 @@ export function runOnYourFiles(files: readonly YourFile[]): void {
   yourFiles = files;
 }
 
+/** True once scripts/mine.ts has said which files are whose: the resolve hook is in place. */
+export const hasYourFiles = (): boolean => yourFiles !== undefined;
+
 const yours = () => (yourFiles ?? []).filter((file) => file.notDone === undefined);
 
 const WHY: Readonly<Record<NotDone, readonly [zh: string, en: string]>> = {
@@ -44,24 +47,44 @@ const WHY: Readonly<Record<NotDone, readonly [zh: string, en: string]>> = {
   broken: ["的测试无法运行", "tests cannot run"],
 };
 
+/** The learner file only a streamed run calls (step 05.8): in a run that does not stream it is not used. */
+const STREAMED_ONLY = "streamed-step.ts";
+
 /**
  * The first lines of a `--mine` run; a string (a usage error) when `--mine` was given but the run was
- * not started through `npm run demo -- --mine` (no resolve hook: only the answers would run).
+ * not started with the resolve hook (scripts/mine-preload.ts): only the answers would run.
+ * `streams`: whether this run streams; a file of yours it does not use is not listed as running.
  */
-export function yourFilesBanner(command: string): string[] | string {
+export function yourFilesBanner(command: string, streams = true): string[] | string {
   if (yourFiles === undefined) {
     return `--mine 要在加载章节代码之前换上你的文件，请这样运行 / --mine swaps your files in before the chapter loads; run it as: ${command}`;
   }
-  const mine = yours().map((file) => file.file);
+  const unused = streams ? [] : yours().filter((file) => file.file === STREAMED_ONLY);
+  const mine = yours()
+    .filter((file) => !unused.includes(file))
+    .map((file) => file.file);
   const answers = yourFiles.filter((file) => file.notDone !== undefined);
   const zhAnswers = answers.map((file) => `${file.file}（${whyNot(file, "，", (ids) => `练习步骤 ${ids.join("、")} `, 0)}）`);
   const enAnswers = answers.map(
     (file) => `${file.file} (${whyNot(file, "; ", (ids) => `${ids.length > 1 ? "steps" : "step"} ${ids.join(", ")}: `, 1)})`,
   );
+  const zhUnused = unused.map((file) => `；用不到：${file.file}（这次运行不流式）`).join("");
+  const enUnused = unused.map((file) => `; not used: ${file.file} (this run does not stream)`).join("");
   return [
-    `你的：${mine.join("、") || "（还没有）"}；答案：${zhAnswers.join("、") || "（没有）"}`,
-    `Yours: ${mine.join(", ") || "none yet"}; the answers: ${enAnswers.join(", ") || "none"}`,
+    `你的：${mine.join("、") || "（还没有）"}；答案：${zhAnswers.join("、") || "（没有）"}${zhUnused}`,
+    `Yours: ${mine.join(", ") || "none yet"}; the answers: ${enAnswers.join(", ") || "none"}${enUnused}`,
   ];
+}
+
+/**
+ * What a run says first about the learner's files: with `--mine`, the banner; without it, a usage error
+ * when npm took `--mine` for itself (`npm run demo --mine`, the `--` forgotten: npm_config_mine is set,
+ * and the answers would run without a word); otherwise nothing.
+ */
+export function mineOpening(mine: boolean, env: Env, command: string, streams: boolean): string[] | string {
+  if (mine) return yourFilesBanner(command, streams);
+  if (env.npm_config_mine === undefined) return [];
+  return `--mine 被 npm 拿走了（少了 --），这次会跑答案而不是你的文件，请这样运行 / npm took --mine for itself (the -- is missing), so the answers would run, not your files; type: ${command}`;
 }
 
 /** Why a file is still the answer: its steps grouped by reason, "练习步骤 05.2、05.4 还是桩". */
@@ -138,46 +161,62 @@ export function replayDifference(original: readonly Message[], replayed: readonl
   ];
 }
 
+/** When a learner's file threw, as its sentence says it: during a run of the demo or the view, or on import. */
+export const THREW = {
+  demo: ["在演示里", "during the demo"],
+  view: ["在 npm run view 里", "during npm run view"],
+  load: ["在加载时", "while being loaded"],
+} as const satisfies Record<string, readonly [zh: string, en: string]>;
+
 /**
  * A thrown error whose stack passes through one of the learner's files, told with the file and its
  * steps. A failed model call passes through the loop too, but it is the model's story (demo-explain.ts).
  */
-export function explainYourThrow(error: unknown): Explanation | undefined {
+export function explainYourThrow(error: unknown, when: keyof typeof THREW = "demo"): Explanation | undefined {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     if (e instanceof DeepSeekError) return undefined;
     if (e instanceof AgentRunError) continue; // the loop's wrapper: what it wraps is what happened
-    const at = yours()
-      .map((file) => ({ file, line: lineIn(e as Error, file.path) }))
-      .find((found) => found.line !== undefined);
+    const at = whereYoursThrew(e);
     if (at === undefined) continue;
     const { file, line } = at;
+    const [zh, en] = THREW[when];
     return {
       title: ["你的代码抛出了错误", "Your code threw"],
       lines: [
-        `你的 ${file.file}（练习步骤 ${file.steps.join("、")}）在演示里抛出了错误，位置 ${line}：`,
-        `Your ${file.file} (${stepsInEnglish(file.steps)}) threw during the demo, at ${line}:`,
+        `你的 ${file.file}（练习步骤 ${file.steps.join("、")}）${zh}抛出了错误，位置 ${line}：`,
+        `Your ${file.file} (${stepsInEnglish(file.steps)}) threw ${en}, at ${line}:`,
         `  ${e.name}: ${clip(e.message.split("\n")[0] ?? "", 200)}`,
-        "它的测试都通过了：这是演示走到、测试没走到的一条路。不用 --mine 运行，看答案怎么走这一步",
-        "Its tests pass: the demo took a path they do not. Run without --mine to see the answer take it",
+        "它的测试都通过了：这次运行走到了测试没走到的一条路。不用 --mine 运行，看答案怎么走这一步",
+        "Its tests pass: this run took a path they do not. Run without --mine to see the answer take it",
       ],
     };
   }
   return undefined;
 }
 
-/** Prints what `explainYourThrow` says (exit code 1), or throws `error` on when it is not the learner's. */
-export function tellYourThrow(error: unknown, out: (line: string) => void, env: Env): number {
-  const told = explainYourThrow(error);
+/**
+ * Prints what `explainYourThrow` says (exit code 1), made visible and without the key; throws `error`
+ * on when it is not the learner's.
+ */
+export function tellYourThrow(error: unknown, out: (line: string) => void, env: Env, when: keyof typeof THREW = "demo"): number {
+  const told = explainYourThrow(error, when);
   if (told === undefined) throw error;
-  const scrub = (line: string) => scrubKey(line, env.DEEPSEEK_API_KEY?.trim() ?? "");
-  out(scrub(`\n=== ${told.title[0]} / ${told.title[1]} ===`));
-  for (const line of told.lines) out(scrub(`  ${line}`));
+  // The message is the learner's text (it may quote a log or a model): shown, not obeyed.
+  const say = (line: string) => out(visible(scrubKey(line, env.DEEPSEEK_API_KEY?.trim() ?? ""), { lines: true }));
+  say(`\n=== ${told.title[0]} / ${told.title[1]} ===`);
+  for (const line of told.lines) say(`  ${line}`);
   return 1;
 }
 
-/** `file:line:column` of the first frame of `error` in `file`, as a learner would open it. */
-function lineIn(error: Error, file: string): string | undefined {
-  const frame = (error.stack ?? "").split("\n").find((line) => line.replaceAll("file://", "").includes(`${file}:`));
-  const match = frame === undefined ? null : /:(\d+):(\d+)\)?\s*$/.exec(frame);
-  return match === null ? undefined : `${path.relative(process.cwd(), file)}:${match[1]}:${match[2]}`;
+/**
+ * The innermost frame of `error` in one of the learner's files, as `file:line:column` a learner would
+ * open: where their code threw, not a caller of theirs (agent-loop.ts calls streamed-step.ts).
+ */
+function whereYoursThrew(error: Error): { file: YourFile; line: string } | undefined {
+  for (const frame of (error.stack ?? "").split("\n")) {
+    const file = yours().find((candidate) => frame.replaceAll("file://", "").includes(`${candidate.path}:`));
+    const match = /:(\d+):(\d+)\)?\s*$/.exec(frame);
+    if (file !== undefined && match !== null) return { file, line: `${path.relative(process.cwd(), file.path)}:${match[1]}:${match[2]}` };
+  }
+  return undefined;
 }
