@@ -1,0 +1,124 @@
+// Beyond 5.2, for speed: zod's safeParse is general (it builds a result, collects issues, copies the
+// data), and it ran on every append and every replayed event. Here a zod schema is compiled once into
+// a plain predicate built from the schema's own definition, so zod stays the one place the vocabulary
+// is written. The predicate only says yes or "ask zod": when it says no, checkEventData runs zod for
+// the verdict and the message, so an error reads exactly as before (schema-check.test.ts checks that
+// the two agree on valid and invalid data). A schema using anything not handled here is not compiled.
+import type { z } from "zod";
+
+/** Whether a value certainly fits the schema; `false` means "not sure: ask zod". */
+export type FastCheck = (value: unknown) => boolean;
+
+const compiled = new WeakMap<z.ZodType, FastCheck | null>();
+
+/** The schema's predicate, compiled on first use; `undefined` when the schema uses a feature not handled here. */
+export function fastCheckOf(schema: z.ZodType): FastCheck | undefined {
+  let check = compiled.get(schema);
+  if (check === undefined) {
+    check = compile(schema) ?? null;
+    compiled.set(schema, check);
+  }
+  return check ?? undefined;
+}
+
+// zod 4 keeps each schema's definition in `_zod.def`; read as plain data, never trusted to be complete.
+type Def = { readonly type: string; readonly [key: string]: unknown };
+const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.def;
+
+function compile(schema: unknown): FastCheck | undefined {
+  const def = defOf(schema);
+  switch (def.type) {
+    case "string":
+      return def.checks === undefined ? (value) => typeof value === "string" : undefined;
+    case "boolean":
+      return (value) => typeof value === "boolean";
+    case "unknown":
+      return () => true;
+    case "number":
+      return compileNumber(def);
+    case "literal":
+      return compileOneOf(def.values as readonly unknown[]);
+    case "enum":
+      return compileOneOf(Object.values(def.entries as object));
+    case "optional":
+      return orElse(compile(def.innerType), undefined);
+    case "nullable":
+      return orElse(compile(def.innerType), null);
+    case "array":
+      return def.checks === undefined ? compileArray(compile(def.element)) : undefined;
+    case "object":
+      return compileObject(def);
+    case "record":
+      return defOf(def.keyType).type === "string" && def.checks === undefined ? compileRecord(compile(def.valueType)) : undefined;
+    case "union":
+      return compileUnion((def.options as readonly unknown[]).map(compile));
+    default:
+      return undefined; // a feature this compiler does not know: zod alone checks this schema
+  }
+}
+
+function compileNumber(def: Def): FastCheck | undefined {
+  // z.number() refuses NaN and ±Infinity; each check narrows it further.
+  const checks: FastCheck[] = [(value) => typeof value === "number" && Number.isFinite(value)];
+  for (const check of (def.checks ?? []) as readonly unknown[]) {
+    const rule = defOf(check) as Def & { check: string; format?: string; value?: number; inclusive?: boolean };
+    if (rule.check === "number_format" && rule.format === "safeint") checks.push((value) => Number.isSafeInteger(value));
+    else if (rule.check === "greater_than" && typeof rule.value === "number") {
+      const { value: bound, inclusive } = rule;
+      checks.push((value) => (inclusive ? (value as number) >= bound : (value as number) > bound));
+    } else return undefined;
+  }
+  return (value) => checks.every((check) => check(value));
+}
+
+function compileOneOf(allowed: readonly unknown[]): FastCheck {
+  return (value) => allowed.includes(value);
+}
+
+function orElse(inner: FastCheck | undefined, alsoAllowed: undefined | null): FastCheck | undefined {
+  return inner && ((value) => value === alsoAllowed || inner(value));
+}
+
+function compileArray(element: FastCheck | undefined): FastCheck | undefined {
+  return element && ((value) => Array.isArray(value) && value.every((item) => element(item)));
+}
+
+/** A record of string keys: zod refuses an array, and an object with a symbol key. */
+function compileRecord(valueCheck: FastCheck | undefined): FastCheck | undefined {
+  return (
+    valueCheck &&
+    ((value) =>
+      isObject(value) && Object.getOwnPropertySymbols(value).length === 0 && Object.values(value).every((item) => valueCheck(item)))
+  );
+}
+
+/**
+ * A strict object (catchall never) refuses keys its shape does not name; a plain z.object (no
+ * catchall) ignores them. Every field is checked, the optional ones too: they accept undefined.
+ */
+function compileObject(def: Def): FastCheck | undefined {
+  const catchall = def.catchall === undefined ? "strip" : defOf(def.catchall).type;
+  if (catchall !== "never" && catchall !== "strip") return undefined;
+  const fields: [string, FastCheck][] = [];
+  for (const [key, field] of Object.entries(def.shape as object)) {
+    const check = compile(field);
+    if (check === undefined) return undefined;
+    fields.push([key, check]);
+  }
+  const known = new Set(fields.map(([key]) => key));
+  return (value) =>
+    isObject(value) &&
+    fields.every(([key, check]) => check((value as Record<string, unknown>)[key])) &&
+    (catchall === "strip" || Object.keys(value).every((key) => known.has(key)));
+}
+
+/** Any option that fits is enough (a discriminated union's options differ in their discriminator). */
+function compileUnion(options: readonly (FastCheck | undefined)[]): FastCheck | undefined {
+  if (options.some((option) => option === undefined)) return undefined;
+  const checks = options as readonly FastCheck[];
+  return (value) => checks.some((check) => check(value));
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
