@@ -14,8 +14,13 @@ type Copy = JsonValue[] | { [key: string]: JsonValue };
 
 export function freezeJson(value: unknown): JsonValue {
   // Plain data, the usual case, takes a quick pass (json-fast.ts); anything it is not sure of takes
-  // the careful walk below, which finds and names the first problem.
-  return copyPlainJson(value) ?? freeze(value, undefined, new Set());
+  // the careful walk, which finds and names the first problem.
+  return copyPlainJson(value) ?? freezeJsonCarefully(value);
+}
+
+/** The careful walk alone: the book's freezeJson, and the reference the quick passes are tested against. */
+export function freezeJsonCarefully(value: unknown): JsonValue {
+  return freeze(value, undefined, new Set());
 }
 
 /**

@@ -27,9 +27,11 @@ const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.
 
 function compile(schema: unknown): FastCheck | undefined {
   const def = defOf(schema);
+  // Checks (.min, .refine, …) are compiled for numbers only: any other schema with checks is zod's alone.
+  if (def.type !== "number" && ((def.checks ?? []) as readonly unknown[]).length > 0) return undefined;
   switch (def.type) {
     case "string":
-      return def.checks === undefined ? (value) => typeof value === "string" : undefined;
+      return (value) => typeof value === "string";
     case "boolean":
       return (value) => typeof value === "boolean";
     case "unknown":
@@ -39,17 +41,17 @@ function compile(schema: unknown): FastCheck | undefined {
     case "literal":
       return compileOneOf(def.values as readonly unknown[]);
     case "enum":
-      return compileOneOf(Object.values(def.entries as object));
+      return compileEnum(def.entries as { readonly [key: string]: unknown });
     case "optional":
       return orElse(compile(def.innerType), undefined);
     case "nullable":
       return orElse(compile(def.innerType), null);
     case "array":
-      return def.checks === undefined ? compileArray(compile(def.element)) : undefined;
+      return compileArray(compile(def.element));
     case "object":
       return compileObject(def);
     case "record":
-      return defOf(def.keyType).type === "string" && def.checks === undefined ? compileRecord(compile(def.valueType)) : undefined;
+      return isPlainString(def.keyType) ? compileRecord(compile(def.valueType)) : undefined;
     case "union":
       return compileUnion((def.options as readonly unknown[]).map(compile));
     default:
@@ -73,6 +75,13 @@ function compileNumber(def: Def): FastCheck | undefined {
 
 function compileOneOf(allowed: readonly unknown[]): FastCheck {
   return (value) => allowed.includes(value);
+}
+
+// z.enum(["a", "b"]) has entries { a: "a", b: "b" }; an enum from a TypeScript enum may map names to
+// numbers, which zod reads with rules of its own: not compiled.
+function compileEnum(entries: { readonly [key: string]: unknown }): FastCheck | undefined {
+  const pairs = Object.entries(entries);
+  return pairs.every(([key, value]) => key === value) ? compileOneOf(pairs.map(([key]) => key)) : undefined;
 }
 
 function orElse(inner: FastCheck | undefined, alsoAllowed: undefined | null): FastCheck | undefined {
@@ -117,6 +126,11 @@ function compileUnion(options: readonly (FastCheck | undefined)[]): FastCheck | 
   if (options.some((option) => option === undefined)) return undefined;
   const checks = options as readonly FastCheck[];
   return (value) => checks.some((check) => check(value));
+}
+
+function isPlainString(schema: unknown): boolean {
+  const def = defOf(schema);
+  return def.type === "string" && ((def.checks ?? []) as readonly unknown[]).length === 0;
 }
 
 function isObject(value: unknown): value is object {
