@@ -96,7 +96,7 @@ describe("copyPlainJson, the quick pass of freezeJson", () => {
         }
         expect(outcomeOf(() => freezeJson(value))).toStrictEqual(careful);
       }),
-      { numRuns: 2_000 },
+      { numRuns: 1_000 },
     );
   });
 
@@ -137,7 +137,7 @@ describe("freezeParsedJson, the in-place freeze of what JSON.parse returned", ()
         expect(isDeepFrozen(frozen)).toBe(true);
         expect(frozen).toStrictEqual((careful as { value: unknown }).value);
       }),
-      { numRuns: 1_000 },
+      { numRuns: 500 },
     );
   });
 });

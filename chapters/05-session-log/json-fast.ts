@@ -28,7 +28,7 @@ function copyArray(value: readonly unknown[], depth: number): JsonValue | undefi
   const length = value.length;
   // Its own keys are exactly its indexes and "length": no hole, no extra property, no symbol.
   if (Object.getPrototypeOf(value) !== Array.prototype || Reflect.ownKeys(value).length !== length + 1) return undefined;
-  const items: JsonValue[] = new Array(length);
+  const items: JsonValue[] = new Array(length); // at its final size: quicker than pushing one by one
   for (let index = 0; index < length; index++) {
     const item = copy(dataOf(value, index), depth + 1);
     if (item === undefined) return undefined;
@@ -40,8 +40,10 @@ function copyArray(value: readonly unknown[], depth: number): JsonValue | undefi
 function copyObject(value: object, depth: number): JsonValue | undefined {
   const proto: unknown = Object.getPrototypeOf(value);
   const keys = Object.keys(value);
-  // Every own key is an enumerable string: no symbol key, nothing JSON.stringify would skip.
-  if ((proto !== Object.prototype && proto !== null) || Reflect.ownKeys(value).length !== keys.length) return undefined;
+  // Every own key is an enumerable string: no symbol key, nothing JSON.stringify would skip. (Two
+  // counts, not Reflect.ownKeys: V8 answers these two more quickly.)
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  if (Object.getOwnPropertyNames(value).length !== keys.length || Object.getOwnPropertySymbols(value).length > 0) return undefined;
   const fields: { [key: string]: JsonValue } = {};
   for (const key of keys) {
     const field = copy(dataOf(value, key), depth + 1);

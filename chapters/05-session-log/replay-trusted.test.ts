@@ -80,7 +80,7 @@ describe("Session.fromLog with { trusted: true }", () => {
       fc.property(linesArb, (lines) => {
         expect(replayed(lines, true)).toStrictEqual(replayed(lines, false));
       }),
-      { numRuns: 300 },
+      { numRuns: 150 },
     );
   });
 
@@ -89,7 +89,7 @@ describe("Session.fromLog with { trusted: true }", () => {
       fc.property(damagedArb, (lines) => {
         expect(replayed(lines, true)).toStrictEqual(replayed(lines, false));
       }),
-      { numRuns: 1_000 },
+      { numRuns: 400 },
     );
   });
 });

@@ -50,7 +50,7 @@ describe("a compiled schema check agrees with zod", () => {
         const schema = eventSchemas[type] as z.ZodType;
         expect(fastCheckOf(schema)?.(data), `${type}: ${String(JSON.stringify(data))}`).toBe(schema.safeParse(data).success);
       }),
-      { numRuns: 2_000 },
+      { numRuns: 1_000 },
     );
   });
 
@@ -59,7 +59,7 @@ describe("a compiled schema check agrees with zod", () => {
       fc.property(dataArb, ({ type, data }) => {
         expect(errorOf(() => checkEventData(type, data))).toBe(errorOf(() => checkEventData(type, data, zodOnly)));
       }),
-      { numRuns: 1_000 },
+      { numRuns: 500 },
     );
   });
 
