@@ -53,7 +53,7 @@ function compile(schema: unknown): FastCheck | undefined {
     case "record":
       return isPlainString(def.keyType) ? compileRecord(compile(def.valueType)) : undefined;
     case "union":
-      return compileUnion((def.options as readonly unknown[]).map(compile));
+      return compileUnion(def);
     default:
       return undefined; // a feature this compiler does not know: zod alone checks this schema
   }
@@ -118,14 +118,41 @@ function compileObject(def: Def): FastCheck | undefined {
   return (value) =>
     isObject(value) &&
     fields.every(([key, check]) => check((value as Record<string, unknown>)[key])) &&
-    (catchall === "strip" || Object.keys(value).every((key) => known.has(key)));
+    (catchall === "strip" || onlyKnownKeys(value, known));
 }
 
-/** Any option that fits is enough (a discriminated union's options differ in their discriminator). */
-function compileUnion(options: readonly (FastCheck | undefined)[]): FastCheck | undefined {
-  if (options.some((option) => option === undefined)) return undefined;
-  const checks = options as readonly FastCheck[];
-  return (value) => checks.some((check) => check(value));
+// for…in, not Object.keys: no array is made. It also lists inherited enumerable keys, which a plain
+// object has none of; if it ever had, the answer would be "ask zod", never a wrong yes.
+function onlyKnownKeys(value: object, known: ReadonlySet<string>): boolean {
+  for (const key in value) if (!known.has(key)) return false;
+  return true;
+}
+
+/**
+ * Any option that fits is enough. A discriminated union (a stream chunk's `kind`) goes straight to the
+ * option its discriminator names, instead of trying each in turn.
+ */
+function compileUnion(def: Def): FastCheck | undefined {
+  const options = def.options as readonly unknown[];
+  const checks = options.map(compile);
+  if (!checks.every((check) => check !== undefined)) return undefined;
+  const byTag = typeof def.discriminator === "string" ? optionsByTag(options, checks, def.discriminator) : undefined;
+  if (byTag === undefined) return (value) => checks.some((check) => check(value));
+  const tag = def.discriminator as string;
+  return (value) => isObject(value) && (byTag.get((value as Record<string, unknown>)[tag])?.(value) ?? false);
+}
+
+/** Each option's check by the one literal value its discriminator field allows; `undefined` if any allows more. */
+function optionsByTag(options: readonly unknown[], checks: readonly FastCheck[], tag: string): Map<unknown, FastCheck> | undefined {
+  const byTag = new Map<unknown, FastCheck>();
+  for (const [index, option] of options.entries()) {
+    const field = defOf(option).type === "object" ? (defOf(option).shape as Record<string, unknown>)[tag] : undefined;
+    const values = field === undefined ? undefined : (defOf(field).values as readonly unknown[] | undefined);
+    const check = checks[index];
+    if (values?.length !== 1 || check === undefined || byTag.has(values[0])) return undefined;
+    byTag.set(values[0], check);
+  }
+  return byTag;
 }
 
 function isPlainString(schema: unknown): boolean {
