@@ -143,7 +143,7 @@ export class Session implements SessionLog {
   // An append made by a listener is queued rather than delivered at once, so every listener hears
   // the events in id order; the outer delivery loop picks it up after the current event is done.
   #notify(event: SessionEvent): void {
-    if (this.#listeners.size === 0) return; // no one to tell: a replay or a session no one watches
+    if (this.#listeners.size === 0) return; // no one to tell, so nothing to queue
     this.#undelivered.push({ event, audience: [...this.#listeners] });
     if (this.#delivering) return;
     this.#delivering = true;
