@@ -9,8 +9,8 @@ import { readLogFile } from "../chapters/05-session-log/disk/log-file.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
 import { median } from "./bench-lib.ts";
 
-/** One turn of one streamed step whose reply came as `chunks` text chunks. */
-function streamedTurn(session: Session, turn: number, chunks: number): void {
+/** One turn of one streamed step whose reply came as `chunks` text chunks (bench-ratios.ts builds its log so too). */
+export function streamedTurn(session: Session, turn: number, chunks: number): void {
   session.append("turn/start", { turn });
   session.append("user/message", { content: "讲讲事件溯源。" });
   session.append("request/header", { header: { model: "deepseek-flash", system: "You are helpful.", tools: [] }, reason: "initial" });

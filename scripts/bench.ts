@@ -10,6 +10,7 @@ import { measureApart } from "./bench-incremental.ts";
 import { calculatorSession, loadNow, median } from "./bench-lib.ts";
 import { diskRows } from "./bench-disk.ts";
 import { pageRows } from "./bench-page.ts";
+import { measureRatios, printRatios } from "./bench-ratios.ts";
 import { measureReplay } from "./bench-replay.ts";
 import { writeCostPlot } from "./bench-plot.ts";
 import { root } from "./steps.ts";
@@ -88,6 +89,10 @@ const machine = `Node ${process.version}, ${process.platform}/${process.arch}`;
 console.log(`${machine}, median of 5–9 runs, ${loadNow()} at the start\n`);
 console.log("| operation | time (or count) |\n|---|---|");
 for (const [operation, time] of rows) console.log(`| ${operation} | ${time} |`);
+
+// ── issue 22: the log's own speed, as ratios against JSON.parse / JSON.stringify (bench-ratios.ts) ──
+const loadBeforeRatios = loadNow();
+printRatios(measureRatios(), loadBeforeRatios);
 
 // ── step 05.6: incremental projection, as ratios (machine-independent enough to quote) ─────────────
 

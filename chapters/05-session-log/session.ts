@@ -6,6 +6,7 @@ import type { EventData, SessionEvent } from "./events.ts";
 import { checkEventData, eventSchemas, EventDataError, type EventSchemas } from "./event-schemas.ts";
 import { describeValue } from "./describe.ts";
 import { freezeJson } from "./json.ts";
+import { freezeParsedJson } from "./json-fast.ts";
 import { JsonValueError, type JsonObject, type JsonValue } from "./json-value.ts";
 import { MessageCache } from "./message-cache.ts";
 import { ReplayError, reportListenerError, type Listener, type SessionLog, type SessionOptions } from "./session-types.ts";
@@ -15,6 +16,17 @@ import { ReplayError, reportListenerError, type Listener, type SessionLog, type 
 type Subscription = { readonly listener: Listener };
 // An event waiting to be delivered, with the subscriptions that existed when it was appended.
 type Delivery = { readonly event: SessionEvent; readonly audience: readonly Subscription[] };
+
+/** `fromLog`'s options: a Session's, and whether the stored log may be taken over as it is. */
+export interface ReplayOptions extends SessionOptions {
+  /**
+   * The caller parsed the log itself with JSON.parse, holds no other reference to it, and hands it
+   * over (as the log file reader does): each event's data is then frozen in place instead of copied,
+   * and only what JSON text cannot rule out is checked (json-fast.ts). The checks and their errors are
+   * the same; what differs is that the input is frozen and kept. Never for a log anyone else holds.
+   */
+  readonly trusted?: boolean;
+}
 
 export class Session implements SessionLog {
   readonly #log: SessionEvent[] = [];
@@ -71,22 +83,23 @@ export class Session implements SessionLog {
   // ── 5.6 replay: rebuild a session from stored events, trusting nothing ──────────────────────────
 
   // `unknown`: a stored log comes from JSON.parse or a file, so even that it is an array is checked.
-  static fromLog(log: unknown, options: SessionOptions = {}): Session {
+  static fromLog(log: unknown, options: ReplayOptions = {}): Session {
     const length = readStored(0, "NOT_A_LOG", () => (Array.isArray(log) ? log.length : undefined));
     if (length === undefined) {
       throw new ReplayError(0, "NOT_A_LOG", `a log must be an array of events, got ${describeValue(log)}`);
     }
-    const session = new Session(options);
+    const { trusted = false, ...sessionOptions } = options;
+    const session = new Session(sessionOptions);
     // An index loop, not forEach: forEach skips the holes of a sparse array, which would let a
     // hand-made [e0, , e2] through with ids 0, 2. Here a hole is read as undefined.
     for (let index = 0; index < length; index++) {
       const stored = readStored(index, "NOT_AN_EVENT", () => (log as readonly unknown[])[index]);
-      session.#commit(session.#readStoredEvent(stored, index));
+      session.#commit(session.#readStoredEvent(stored, index, trusted));
     }
     return session;
   }
 
-  #readStoredEvent(stored: unknown, index: number): SessionEvent {
+  #readStoredEvent(stored: unknown, index: number, trusted: boolean): SessionEvent {
     const fields = readStored(index, "NOT_AN_EVENT", () => fieldsOf(stored));
     if (fields === undefined) {
       throw new ReplayError(index, "NOT_AN_EVENT", `expected an object with id, type, ts and data, got ${describeValue(stored)}`);
@@ -107,7 +120,7 @@ export class Session implements SessionLog {
       throw new ReplayError(index, "BAD_TS", `ts must be non-negative integer milliseconds (safe, not -0), got ${describeValue(ts)}`);
     }
     try {
-      const frozenData = freezeEventData(data);
+      const frozenData = freezeEventData(data, trusted);
       checkEventData(type, frozenData, this.#schemas);
       return makeEvent(index, type, ts, frozenData);
     } catch (error) {
@@ -130,6 +143,7 @@ export class Session implements SessionLog {
   // An append made by a listener is queued rather than delivered at once, so every listener hears
   // the events in id order; the outer delivery loop picks it up after the current event is done.
   #notify(event: SessionEvent): void {
+    if (this.#listeners.size === 0) return; // no one to tell, so nothing to queue
     this.#undelivered.push({ event, audience: [...this.#listeners] });
     if (this.#delivering) return;
     this.#delivering = true;
@@ -167,8 +181,10 @@ function makeEvent(id: number, type: string, ts: number, data: JsonObject): Sess
   return Object.freeze({ id, type, ts, data });
 }
 
-function freezeEventData(data: unknown): JsonObject {
-  const frozen: JsonValue = freezeJson(data);
+// `parsed`: the data came from the caller's own JSON.parse (ReplayOptions.trusted). When the in-place
+// freeze is not sure, freezeJson decides, so a bad value is refused with the same error either way.
+function freezeEventData(data: unknown, parsed = false): JsonObject {
+  const frozen: JsonValue = (parsed ? freezeParsedJson(data) : undefined) ?? freezeJson(data);
   if (typeof frozen !== "object" || frozen === null || Array.isArray(frozen)) {
     throw new JsonValueError("$", "event data must be an object, not an array or a primitive");
   }

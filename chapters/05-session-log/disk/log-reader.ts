@@ -166,7 +166,13 @@ function tooLarge(source: string, limit: number, what: string): LogFileError {
   );
 }
 
-/** Session.fromLog, with its ReplayError's event index told as the line the event was on. */
+/**
+ * Session.fromLog, with its ReplayError's event index told as the line the event was on. `trusted`:
+ * the entries are this reader's own JSON.parse results (unpacked rows included), held by no one else,
+ * so the session freezes them in place instead of copying them (same checks, same errors; see
+ * session.ts). A Session without that option (a learner's, under `--mine`) ignores it and copies, as
+ * the book's does.
+ */
 function replay(
   entries: unknown,
   source: string,
@@ -174,7 +180,7 @@ function replay(
   lineOf: (index: number) => number | undefined,
 ): Session {
   try {
-    return Session.fromLog(entries, options);
+    return Session.fromLog(entries, { ...options, trusted: true });
   } catch (error) {
     if (!(error instanceof ReplayError)) throw error;
     throw new LogFileError("REPLAY", source, lineOf(error.index), error.message, { cause: error });
