@@ -64,7 +64,7 @@ describe("Session.fromLog with { trusted: true }", () => {
       session.events.map((event) => event.data),
       "no copy: the reader's parsed objects are the log's",
     ).toEqual(entries.map((entry) => entry.data));
-    session.events.forEach((event, index) => expect(event.data).toBe(entries[index]?.data));
+    for (const [index, event] of session.events.entries()) expect(event.data).toBe(entries[index]?.data);
     expect(Object.isFrozen(entries[1]?.data.a), "frozen all the way down, in place").toBe(true);
     expect(session.deriveMessages()).toEqual([{ role: "user", content: "hi" }]);
   });
