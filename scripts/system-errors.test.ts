@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters as plain } from "node:util";
 import { afterAll, describe, expect, test, vi } from "vitest";
-import { runInProcess, spawnDemo, tsx } from "../chapters/05-session-log/testing/demo-testing.ts";
+import { nodeWithTsx, runInProcess, spawnDemo } from "../chapters/05-session-log/testing/demo-testing.ts";
 import { startStandIn } from "../fixtures/standin.ts";
 import { runMain } from "./learner.ts";
 import { root } from "./steps.ts";
@@ -232,7 +232,7 @@ describe("record", () => {
 function spawnProgram(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; stderr: string }> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
   return new Promise((resolve) => {
-    execFile(tsx, [script, ...args], { cwd: root, env: { ...clean, NO_COLOR: "1", ...env } }, (error, _stdout, stderr) =>
+    execFile(...nodeWithTsx(script, args), { cwd: root, env: { ...clean, NO_COLOR: "1", ...env } }, (error, _stdout, stderr) =>
       resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
     );
   });
