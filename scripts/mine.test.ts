@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { SessionEvent } from "../chapters/05-session-log/events.ts";
-import { eventLines, runInProcess, section } from "../chapters/05-session-log/testing/demo-testing.ts";
+import { eventLines, runInProcess, section, startsPrograms } from "../chapters/05-session-log/testing/demo-testing.ts";
 import { replayScenario } from "../fixtures/test-helpers.ts";
 import { classify } from "./progress.ts";
 import type { FileOutcome } from "./step-runner.ts";
@@ -22,11 +22,18 @@ const chapter = (file: string) => `chapters/05-session-log/${file}`;
 /** Every learner file the demo uses, standing as its answer: what the answers run does. */
 const allAnswers = Object.fromEntries(demoSteps().map((step) => [step.file, path.relative(root, path.join(step.answerDir, step.file))]));
 
+/**
+ * Runs what `npm run demo|view -- ARGS` runs (package.json: tsx with the --mine preload), as one node
+ * process: npm, its shell and the tsx CLI cost about 1.3 s of CPU a start and change nothing the
+ * program does. The watch's key d test below still goes through npm, as a learner's command does.
+ */
 function run(script: "demo" | "view", args: string[], as: Record<string, string> | undefined) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
   const env = { ...clean, NO_COLOR: "1", WORKBOOK_MINE_AS: as === undefined ? "" : JSON.stringify(as) };
+  const program = script === "demo" ? "chapters/05-session-log/demo.ts" : "scripts/view.ts";
+  const argv = ["--import", "tsx", "--import", "./scripts/mine-preload.ts", program, ...args];
   return new Promise<{ code: number; lines: string[]; text: string }>((resolve) => {
-    execFile("npm", ["run", "--silent", script, "--", ...args], { cwd: root, env }, (error, stdout, stderr) => {
+    execFile(process.execPath, argv, { cwd: root, env }, (error, stdout, stderr) => {
       const text = stripVTControlCharacters(`${stdout}${stderr}`).trimEnd();
       resolve({ code: error ? Number(error.code ?? 1) : 0, lines: text.split("\n"), text });
     });
@@ -48,7 +55,7 @@ function learnerLoop(change: (source: string) => string): string {
 }
 
 // Each test starts a program (about 3 s on a quiet machine); a loaded one can take many times that.
-const spawns = { timeout: 120_000 };
+const spawns = startsPrograms;
 
 describe("npm run demo -- --mine", spawns, () => {
   // In-process replays first, one at a time: each starts its own MSW interception, which the
@@ -234,9 +241,7 @@ describe("is a step done? its tests, run only when the files they load changed",
   });
 });
 
-test("watch's key d runs the learner's own command, npm run demo -- --mine, and hands back all it printed", {
-  timeout: 120_000,
-}, async () => {
+test("watch's key d runs the learner's own command, npm run demo -- --mine, and hands back all it printed", startsPrograms, async () => {
   const before = process.env.WORKBOOK_MINE_AS;
   process.env.WORKBOOK_MINE_AS = JSON.stringify({ "json.ts": chapter("json.ts") });
   try {

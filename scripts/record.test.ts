@@ -13,7 +13,7 @@ import { fixturePath, isStreamed, loadFixture, type StreamedResponse } from "../
 import { startStandIn, type StandIn } from "../fixtures/standin.ts";
 import { findScenario } from "../fixtures/scenarios.ts";
 import { replayScenario } from "../fixtures/test-helpers.ts";
-import { nodeWithTsx } from "../chapters/05-session-log/testing/demo-testing.ts";
+import { nodeWithTsx, startsPrograms } from "../chapters/05-session-log/testing/demo-testing.ts";
 import { main, recordedMeta } from "./record.ts";
 import { root } from "./steps.ts";
 
@@ -109,7 +109,7 @@ function completion(content: string): string {
 }
 
 // A test that starts a tsx process takes seconds on a busy machine.
-describe("npm run record", { timeout: 60_000 }, () => {
+describe("npm run record", startsPrograms, () => {
   test("records a scenario as provenance recorded, without key or auth headers, and the file replays", async () => {
     standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("calculator") });
     const out = tempDir();

@@ -11,7 +11,7 @@ import { root } from "../../common/root.ts";
 import { compactJson } from "./format.ts";
 import { ROUND_TRIP } from "../../../fixtures/test-helpers.ts";
 import { embeddedLog } from "../testing/page-testing.ts";
-import { eventLines, messageLines, runInProcess, section, spawnDemo, tsx } from "../testing/demo-testing.ts";
+import { eventLines, messageLines, runInProcess, section, spawnDemo, startsPrograms, tsx } from "../testing/demo-testing.ts";
 
 const KEY = "sk-demo-test-key-7a6b5c4d3e2f";
 const SECTIONS = ["=== ① 订阅者视角 / Subscriber view ===", "=== ② ", "=== ③ ", "=== ④ "];
@@ -195,7 +195,7 @@ describe("flags", () => {
   });
 });
 
-describe("as a program", { timeout: 60_000 }, () => {
+describe("as a program", startsPrograms, () => {
   test("`tsx demo.ts --offline` runs and exits 0", async () => {
     const run = await spawnDemo(["--offline"], {});
     expect(run.code).toBe(0);

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { root } from "../../common/root.ts";
-import { nodeWithTsx, runInProcess } from "../testing/demo-testing.ts";
+import { nodeWithTsx, runInProcess, startsPrograms } from "../testing/demo-testing.ts";
 
 const TITLE = "\x1b]0;pwned\x07";
 const FAKE_CHECK = "\r\x1b[2K\x1b[1A  结构检查（轮次/步骤闭合、每个工具调用都有结果）: ok";
@@ -60,10 +60,6 @@ const view = (...args: string[]) => spawnRaw("scripts/view.ts", args);
 /** The demo's main in this process (what it prints goes through the same lines as the program's). */
 const inProcess = async (...args: string[]) => ({ output: (await runInProcess(args)).text });
 
-// Each test starts one or two programs (a few seconds of CPU each): at a load of 30 on two cores,
-// two of them took over a minute.
-const spawns = { timeout: 120_000 };
-
 /** The first character the terminal would obey, with some context, or undefined when there is none. */
 function firstObeyed(output: string): string | undefined {
   const chars = [...output];
@@ -71,7 +67,7 @@ function firstObeyed(output: string): string | undefined {
   return at < 0 ? undefined : JSON.stringify(chars.slice(Math.max(0, at - 40), at + 20).join(""));
 }
 
-describe("a log with escape sequences in its messages", spawns, () => {
+describe("a log with escape sequences in its messages", startsPrograms, () => {
   test("demo --load prints ② ③ ④ with every escape written out: no control byte reaches the terminal", async () => {
     const { code, output } = await demo("--load", hostileLog);
     expect(code).toBe(0);
@@ -88,7 +84,7 @@ describe("a log with escape sequences in its messages", spawns, () => {
   });
 });
 
-describe("a broken log whose error message quotes it", spawns, () => {
+describe("a broken log whose error message quotes it", startsPrograms, () => {
   const broken = (name: string, text: string) => {
     const file = path.join(dir, name);
     writeFileSync(file, text);

@@ -11,6 +11,13 @@ import { main, type DemoIO } from "../demo.ts";
 export const tsx = path.join(root, "node_modules/.bin/tsx");
 
 /**
+ * The timeout of a test that starts programs. A start costs 2–4 s of CPU; at a load of 30 on two
+ * cores (other work on the machine) a test starting two or three took over a minute. The timeout is
+ * there to end a hang, never to judge speed (that is for the bench scripts).
+ */
+export const startsPrograms = { timeout: 300_000 };
+
+/**
  * How to run a workbook script as a program in its own node process, with tsx's loader: the program
  * `tsx script` runs, without the tsx CLI's own parent process (about 0.7 s of CPU a start). Tests that
  * are about the command a learner types (`tsx demo.ts`) run `tsx` itself.
