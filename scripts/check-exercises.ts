@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import pc from "picocolors";
 import { startVitest, type TestModule } from "vitest/node";
+import { decoyRunFile } from "./decoy-runs.ts";
 import { todoCounts } from "./ship-stubs.ts";
 import { decoys, root, shippedStubs } from "./steps.ts";
 
@@ -63,7 +64,7 @@ function checkStubs(all: readonly TestModule[]): Check[] {
 
 function checkDecoys(all: readonly TestModule[]): Check[] {
   return decoys.map((decoy) => {
-    const tests = all.filter((module) => module.project.name === `decoy:${decoy.name}`).flatMap(testsOf);
+    const tests = all.filter((module) => module.moduleId === decoyRunFile(decoy)).flatMap(testsOf);
     const caught = tests.filter((test) => test.result().state === "failed");
     const name = `decoy ${decoy.name} (${decoy.mistake})`;
     if (tests.length === 0) return { name, ok: false, detail: "its step's tests did not run" };

@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { SessionEvent } from "../chapters/05-session-log/events.ts";
-import { eventLines, runInProcess, section, tsx } from "../chapters/05-session-log/testing/demo-testing.ts";
+import { eventLines, runInProcess, section, startsPrograms, tsx } from "../chapters/05-session-log/testing/demo-testing.ts";
 import { fixturePath, loadFixture } from "../fixtures/fixture.ts";
 import { startStandIn } from "../fixtures/standin.ts";
 import { replayScenario } from "../fixtures/test-helpers.ts";
@@ -40,8 +40,20 @@ function runWith(command: string, args: string[], as: Record<string, string> | u
   });
 }
 
-/** `npm run script [npmArgs] -- args`: the learner's command. */
-const run = (script: "demo" | "view", args: string[], as: Record<string, string> | undefined, npmArgs: string[] = []) =>
+/**
+ * Runs what `npm run demo|view -- ARGS` runs (package.json: tsx with the --mine preload), as one node
+ * process: npm, its shell and the tsx CLI cost about 1.3 s of CPU a start and change nothing the
+ * program does. The tests of npm's own part (`npm run demo --mine`, the watch's key d) go through npm.
+ */
+const run = (script: "demo" | "view", args: string[], as: Record<string, string> | undefined) =>
+  runWith(
+    process.execPath,
+    ["--import", "tsx", "--import", "./scripts/mine-preload.ts", script === "demo" ? chapter("demo.ts") : "scripts/view.ts", ...args],
+    as,
+  );
+
+/** `npm run script [npmArgs] -- args`: the learner's command, npm and all. */
+const npmRun = (script: "demo" | "view", npmArgs: string[], args: string[], as: Record<string, string> | undefined) =>
   runWith("npm", ["run", "--silent", script, ...npmArgs, "--", ...args], as);
 
 const demo = (as: Record<string, string>, ...args: string[]) => run("demo", ["--mine", ...args], as);
@@ -68,7 +80,7 @@ const learnerLoop = (change: (source: string) => string) => learnerCopy("agent-l
 const OSC52 = "\\u001b]52;c;aGk=\\u0007";
 
 // Each test starts a program (about 3 s on a quiet machine); a loaded one can take many times that.
-const spawns = { timeout: 120_000 };
+const spawns = startsPrograms;
 
 describe("npm run demo -- --mine", spawns, () => {
   // In-process replays first, one at a time: each starts its own MSW interception, which the
@@ -201,7 +213,7 @@ describe("npm run demo -- --mine", spawns, () => {
   });
 
   test.concurrent("npm run demo --mine, the -- forgotten: npm keeps --mine, so the demo says what to type and runs nothing", async () => {
-    const { code, text } = await run("demo", [], allAnswers, ["--mine"]);
+    const { code, text } = await npmRun("demo", ["--mine"], [], allAnswers);
     expect(code).toBe(2);
     expect(text).toBe(
       "用法错误 / Usage error: --mine 被 npm 拿走了（少了 --），这次会跑答案而不是你的文件，请这样运行 / npm took --mine for itself (the -- is missing), so the answers would run, not your files; type: npm run demo -- --mine",
@@ -331,9 +343,7 @@ describe("is a step done? its tests, run only when the files they load changed",
   });
 });
 
-test("watch's key d runs the learner's own command, npm run demo -- --mine, and hands back all it printed", {
-  timeout: 120_000,
-}, async () => {
+test("watch's key d runs the learner's own command, npm run demo -- --mine, and hands back all it printed", startsPrograms, async () => {
   const before = process.env.WORKBOOK_MINE_AS;
   process.env.WORKBOOK_MINE_AS = JSON.stringify({ "json.ts": chapter("json.ts") });
   try {

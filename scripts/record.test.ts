@@ -13,11 +13,11 @@ import { fixturePath, isStreamed, loadFixture, type StreamedResponse } from "../
 import { startStandIn, type StandIn } from "../fixtures/standin.ts";
 import { findScenario } from "../fixtures/scenarios.ts";
 import { replayScenario } from "../fixtures/test-helpers.ts";
+import { nodeWithTsx, startsPrograms } from "../chapters/05-session-log/testing/demo-testing.ts";
 import { main, recordedMeta } from "./record.ts";
 import { root } from "./steps.ts";
 
 const KEY = "sk-record-test-5f4e3d2c1b0a9988";
-const tsx = path.join(root, "node_modules/.bin/tsx");
 
 interface Run {
   readonly code: number;
@@ -44,7 +44,7 @@ async function record(args: readonly string[], env: Record<string, string>): Pro
 function recordAsProgram(args: readonly string[], env: Record<string, string>): Promise<Run> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
   return new Promise((resolve) => {
-    execFile(tsx, ["scripts/record.ts", ...args], { cwd: root, env: { ...clean, ...env } }, (error, stdout, stderr) => {
+    execFile(...nodeWithTsx("scripts/record.ts", args), { cwd: root, env: { ...clean, ...env } }, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
     });
   });
@@ -109,7 +109,7 @@ function completion(content: string): string {
 }
 
 // A test that starts a tsx process takes seconds on a busy machine.
-describe("npm run record", { timeout: 60_000 }, () => {
+describe("npm run record", startsPrograms, () => {
   test("records a scenario as provenance recorded, without key or auth headers, and the file replays", async () => {
     standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("calculator") });
     const out = tempDir();

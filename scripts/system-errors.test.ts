@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters as plain } from "node:util";
 import { afterAll, describe, expect, test, vi } from "vitest";
-import { runInProcess, spawnDemo, tsx } from "../chapters/05-session-log/testing/demo-testing.ts";
+import { nodeWithTsx, runInProcess, spawnDemo, startsPrograms } from "../chapters/05-session-log/testing/demo-testing.ts";
 import { startStandIn } from "../fixtures/standin.ts";
 import { runMain } from "./learner.ts";
 import { root } from "./steps.ts";
@@ -133,7 +133,7 @@ describe("demo", () => {
     expect(text.includes(RAN)).toBe(asRoot);
   });
 
-  test("as a real process: --save into a missing folder prints the sentence and exits 1, no stack trace", { timeout: 60_000 }, async () => {
+  test("as a real process: --save into a missing folder prints the sentence and exits 1, no stack trace", startsPrograms, async () => {
     const file = path.join(dir, "missing", "run.jsonl");
     const run = await spawnDemo(["--offline", "--save", file], {});
     expect(run.code).toBe(1);
@@ -164,9 +164,7 @@ describe("view", () => {
     expect(await view("--out=")).toBe(2);
   });
 
-  test("as a real process: --live --port on a port in use prints the sentence and exits 1, no stack trace", {
-    timeout: 60_000,
-  }, async () => {
+  test("as a real process: --live --port on a port in use prints the sentence and exits 1, no stack trace", startsPrograms, async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
     const { port } = taken.address() as AddressInfo;
@@ -210,7 +208,7 @@ describe("every learner command (runMain)", () => {
 });
 
 describe("record", () => {
-  test("--out through a file is said before any call is made (and paid for): exit 1", { timeout: 60_000 }, async () => {
+  test("--out through a file is said before any call is made (and paid for): exit 1", startsPrograms, async () => {
     const key = "sk-system-errors-test-0a1b2c3d";
     const standIn = await startStandIn({ apiKey: key, replies: [] });
     try {
@@ -232,7 +230,7 @@ describe("record", () => {
 function spawnProgram(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; stderr: string }> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
   return new Promise((resolve) => {
-    execFile(tsx, [script, ...args], { cwd: root, env: { ...clean, NO_COLOR: "1", ...env } }, (error, _stdout, stderr) =>
+    execFile(...nodeWithTsx(script, args), { cwd: root, env: { ...clean, NO_COLOR: "1", ...env } }, (error, _stdout, stderr) =>
       resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
     );
   });

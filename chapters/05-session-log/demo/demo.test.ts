@@ -11,20 +11,28 @@ import { root } from "../../common/root.ts";
 import { compactJson } from "./format.ts";
 import { ROUND_TRIP } from "../../../fixtures/test-helpers.ts";
 import { embeddedLog } from "../testing/page-testing.ts";
-import { eventLines, messageLines, runInProcess, section, spawnDemo, tsx } from "../testing/demo-testing.ts";
+import { eventLines, messageLines, runInProcess, section, spawnDemo, startsPrograms, tsx } from "../testing/demo-testing.ts";
 
 const KEY = "sk-demo-test-key-7a6b5c4d3e2f";
 const SECTIONS = ["=== ① 订阅者视角 / Subscriber view ===", "=== ② ", "=== ③ ", "=== ④ "];
 
 describe("offline (no key, or --offline)", () => {
+  // The plain offline run (no flags, no key) is the same every time: the tests that only read what it
+  // printed share one run. A test that passes options or flags makes its own.
+  let plainRun: ReturnType<typeof runInProcess> | undefined;
+  const plain = () => {
+    plainRun ??= runInProcess([]);
+    return plainRun;
+  };
+
   test("the first line says, in Chinese and in English, that it replays the synthetic streamed calculator fixture", async () => {
-    const { lines } = await runInProcess([]);
+    const { lines } = await plain();
     expect(lines[0]).toMatch(/^离线回放 fixtures\/data\/calculator-streamed\.json 中按 DeepSeek 文档手写的流量（synthetic，不是真实录制）/);
     expect(lines[0]).toMatch(/ \/ Offline replay of fixtures\/data\/calculator-streamed\.json \(synthetic: .*not recorded\)$/);
   });
 
   test("the second line says how to go live, in both languages, with the command last on the line", async () => {
-    const { lines } = await runInProcess([]);
+    const { lines } = await plain();
     expect(lines[1]).toBe(
       "要调用真实模型，请设置 DEEPSEEK_API_KEY 再运行 / To call the live model, set DEEPSEEK_API_KEY and run: npm run demo",
     );
@@ -52,7 +60,7 @@ describe("offline (no key, or --offline)", () => {
   });
 
   test("streamed, ② is the book's 12 event lines plus one line per run of chunks, saying how many and what they carried", async () => {
-    const { code, lines, text } = await runInProcess([]);
+    const { code, lines, text } = await plain();
     expect(code).toBe(0);
     const log = section(lines, "=== ②").filter((line) => line.startsWith("  #"));
     expect(eventLines(lines).map((line) => line.split(/\s+/)[2])).toEqual(ROUND_TRIP);
@@ -68,7 +76,7 @@ describe("offline (no key, or --offline)", () => {
   });
 
   test("streamed, ① shows the reasoning and the answer as they arrive, each under its own label, then one line per run of chunks", async () => {
-    const { lines } = await runInProcess([]);
+    const { lines } = await plain();
     const seen = section(lines, "=== ①");
     expect(seen.filter((line) => line.includes("看到新事件"))).toHaveLength(12);
     expect(seen.slice(4, 8)).toEqual([
@@ -106,7 +114,7 @@ describe("offline (no key, or --offline)", () => {
   });
 
   test("a multi-line answer goes on below its first line, indented further, so ③ has one entry per message", async () => {
-    const { lines } = await runInProcess([]);
+    const { lines } = await plain();
     const answer = section(lines, "=== ③").slice(3);
     expect(answer).toEqual([
       "  [assistant] 根据计算，**1 + 2 × 3 = 7**。",
@@ -117,7 +125,7 @@ describe("offline (no key, or --offline)", () => {
   });
 
   test("the structure check reports how the turn ended", async () => {
-    const { text } = await runInProcess([]);
+    const { text } = await plain();
     expect(text).toContain("结构检查（轮次/步骤闭合、每个工具调用都有结果）: ok；轮次结束原因: completed");
     expect(text).toContain("(structure check — turns and steps closed, every tool call answered: ok; the turn ended: completed)");
   });
@@ -195,7 +203,7 @@ describe("flags", () => {
   });
 });
 
-describe("as a program", { timeout: 60_000 }, () => {
+describe("as a program", startsPrograms, () => {
   test("`tsx demo.ts --offline` runs and exits 0", async () => {
     const run = await spawnDemo(["--offline"], {});
     expect(run.code).toBe(0);

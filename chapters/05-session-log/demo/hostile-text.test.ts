@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { root } from "../../common/root.ts";
-import { runInProcess, tsx } from "../testing/demo-testing.ts";
+import { nodeWithTsx, runInProcess, startsPrograms } from "../testing/demo-testing.ts";
 
 const TITLE = "\x1b]0;pwned\x07";
 const FAKE_CHECK = "\r\x1b[2K\x1b[1A  结构检查（轮次/步骤闭合、每个工具调用都有结果）: ok";
@@ -49,7 +49,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function spawnRaw(script: string, args: string[]): Promise<{ code: number; output: string }> {
   const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", DEEPSEEK_API_KEY: "" };
   return new Promise((resolve) => {
-    execFile(tsx, [script, ...args], { cwd: root, env, encoding: "utf8" }, (error, stdout, stderr) =>
+    execFile(...nodeWithTsx(script, args), { cwd: root, env, encoding: "utf8" }, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
     );
   });
@@ -67,7 +67,7 @@ function firstObeyed(output: string): string | undefined {
   return at < 0 ? undefined : JSON.stringify(chars.slice(Math.max(0, at - 40), at + 20).join(""));
 }
 
-describe("a log with escape sequences in its messages", { timeout: 60_000 }, () => {
+describe("a log with escape sequences in its messages", startsPrograms, () => {
   test("demo --load prints ② ③ ④ with every escape written out: no control byte reaches the terminal", async () => {
     const { code, output } = await demo("--load", hostileLog);
     expect(code).toBe(0);
@@ -84,7 +84,7 @@ describe("a log with escape sequences in its messages", { timeout: 60_000 }, () 
   });
 });
 
-describe("a broken log whose error message quotes it", { timeout: 60_000 }, () => {
+describe("a broken log whose error message quotes it", startsPrograms, () => {
   const broken = (name: string, text: string) => {
     const file = path.join(dir, name);
     writeFileSync(file, text);

@@ -7,7 +7,16 @@ import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { fixturePath, isStreamed, loadFixture } from "../../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
-import { eventLines, localServer, messageLines, runInProcess, section, spawnDemo, startDemo } from "../testing/demo-testing.ts";
+import {
+  eventLines,
+  localServer,
+  messageLines,
+  runInProcess,
+  section,
+  spawnDemo,
+  startDemo,
+  startsPrograms,
+} from "../testing/demo-testing.ts";
 import { findLogProblems } from "../invariants.ts";
 import { readLogFile } from "../disk/log-file.ts";
 
@@ -15,7 +24,7 @@ const KEY = "sk-demo-test-key-7a6b5c4d3e2f";
 const FAILED = "=== 运行失败 / The run failed ===";
 const repliesOf = (name: string) => loadFixture(fixturePath(name)).exchanges.map((exchange) => exchange.response);
 
-describe("against the loopback stand-in", { timeout: 60_000 }, () => {
+describe("against the loopback stand-in", startsPrograms, () => {
   let standIn: StandIn | undefined;
   afterEach(async () => {
     await standIn?.close();
@@ -98,7 +107,7 @@ describe("against the loopback stand-in", { timeout: 60_000 }, () => {
   });
 });
 
-describe("a slow stream, live", { timeout: 60_000 }, () => {
+describe("a slow stream, live", startsPrograms, () => {
   let standIn: StandIn | undefined;
   afterEach(async () => {
     await standIn?.close();

@@ -11,6 +11,22 @@ import { main, type DemoIO } from "../demo.ts";
 export const tsx = path.join(root, "node_modules/.bin/tsx");
 
 /**
+ * The timeout of a test that starts programs. A start costs 2–4 s of CPU; at a load of 30 on two
+ * cores (other work on the machine) a test starting two or three took over a minute. The timeout is
+ * there to end a hang, never to judge speed (that is for the bench scripts).
+ */
+export const startsPrograms = { timeout: 300_000 };
+
+/**
+ * How to run a workbook script as a program in its own node process, with tsx's loader: the program
+ * `tsx script` runs, without the tsx CLI's own parent process (about 0.7 s of CPU a start). Tests that
+ * are about the command a learner types (`tsx demo.ts`) run `tsx` itself.
+ */
+export function nodeWithTsx(script: string, args: readonly string[] = []): [string, string[]] {
+  return [process.execPath, ["--import", "tsx", script, ...args]];
+}
+
+/**
  * Runs `main` in this process; `lines` are what it printed, one entry per line, usage errors included.
  * An offline stream is replayed all at once (replayMs 0), so the tests do not wait on its pacing.
  */
@@ -45,7 +61,7 @@ export function spawnDemo(args: string[], env: Record<string, string>): Promise<
  */
 export function startDemo(args: string[], env: Record<string, string>) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
-  const child = spawn(process.execPath, ["--import", "tsx", "chapters/05-session-log/demo.ts", ...args], {
+  const child = spawn(...nodeWithTsx("chapters/05-session-log/demo.ts", args), {
     cwd: root,
     env: { ...clean, ...env },
     stdio: ["ignore", "pipe", "pipe"],
