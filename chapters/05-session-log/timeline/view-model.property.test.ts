@@ -114,7 +114,7 @@ describe("the timeline of any log", () => {
     );
   });
 
-  test("puts each chunk in one run of consecutive chunks of one call, folded under the first message citing it", () => {
+  test("puts each chunk in one run of consecutive chunks of one call, folded under the first later message citing it", () => {
     fc.assert(
       fc.property(logs, (log) => {
         const view = deriveTimeline(log);
@@ -132,12 +132,15 @@ describe("the timeline of any log", () => {
           ).toBe(true);
           expect(new Set(events.map((e) => `${e.data.turn}/${e.data.step}/${e.data.attempt}`)).size, "one call").toBe(1);
           expect(run.text).toBe(events.map((e) => (e.data.chunk.kind === "text" ? e.data.chunk.text : "")).join(""));
+          // A message that cites a chunk before the chunk is in the log cannot fold it (the page draws
+          // in log order): the run goes under the first message after it that cites it.
           const citing = log.find(
             (e): e is SessionEvent<"assistant/message"> =>
+              e.id > run.first &&
               e.type === "assistant/message" &&
               (e as SessionEvent<"assistant/message">).data.chunk_ids?.some((id) => run.ids.includes(id)) === true,
           );
-          expect(run.foldedInto, `run #${run.first}`).toBe(citing !== undefined && citing.id > run.first ? citing.id : null);
+          expect(run.foldedInto, `run #${run.first}`).toBe(citing?.id ?? null);
           if (run.foldedInto !== null) expect(view.events[run.foldedInto]?.foldedRuns).toContain(run.first);
         }
       }),
