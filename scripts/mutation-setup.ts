@@ -25,6 +25,7 @@ export const PROGRAM_TESTS: ReadonlySet<string> = new Set([
   "while a live run writes w.jsonl, --load --continue through a symbolic link or a hard link is refused and the file is unchanged",
   // scripts/system-errors.test.ts
   "as a real process: --save into a missing folder prints the sentence and exits 1, no stack trace",
+  "as a real process: --live --port on a port in use prints the sentence and exits 1, no stack trace",
   "--out through a file is said before any call is made (and paid for): exit 1",
 ]);
 
