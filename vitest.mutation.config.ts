@@ -33,6 +33,8 @@ export default defineConfig({
   test: {
     ...base.test,
     setupFiles: ["scripts/mutation-setup.ts"],
+    // Instrumented code counts every branch it takes: a property test runs several times slower.
+    testTimeout: 120_000,
     projects: (base.test?.projects ?? []).map((project) => forMutants(project as TestProjectInlineConfiguration)),
   },
 });

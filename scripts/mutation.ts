@@ -72,6 +72,7 @@ async function main(): Promise<void> {
     vitest: { configFile: "vitest.mutation.config.ts" },
     coverageAnalysis: "perTest",
     concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 2),
+    dryRunTimeoutMinutes: 30,
     incremental: true,
     incrementalFile: "reports/mutation/stryker-incremental.json",
     reporters: ["clear-text", "progress-append-only", "html", "json"],
