@@ -2,10 +2,10 @@
 // where the loop stopped; anything else names the first event the loop could not have written there and
 // says why, in the words a RepairError shows (05.7's tests check the repair around it).
 import { describe, expect, test } from "vitest";
-import type { EventData, EventType, SessionEvent, StreamChunk } from "../events.ts";
+import type { EventData, KnownEventType, SessionEvent, StreamChunk } from "../events.ts";
 import { whereTheLoopStopped } from "./loop-order.ts";
 
-type Entry = { [T in EventType]: [T, EventData<T>] }[EventType];
+type Entry = { [T in KnownEventType]: [T, EventData<T>] }[KnownEventType];
 
 /** The events, numbered from 0 as a log numbers them. */
 function log(...entries: readonly Entry[]): SessionEvent[] {
