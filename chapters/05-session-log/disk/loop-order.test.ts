@@ -1,63 +1,27 @@
 // whereTheLoopStopped, rule by rule: a log that is a prefix of the agent loop's order of appends says
 // where the loop stopped; anything else names the first event the loop could not have written there and
-// says why, in the words a RepairError shows (05.7's tests check the repair around it).
+// says why, in the words a RepairError shows (05.7's tests check the repair around it). Streamed steps:
+// loop-order-streamed.test.ts.
 import { describe, expect, test } from "vitest";
-import type { EventData, KnownEventType, SessionEvent, StreamChunk } from "../events.ts";
+import type { SessionEvent } from "../events.ts";
 import { whereTheLoopStopped } from "./loop-order.ts";
-
-type Entry = { [T in KnownEventType]: [T, EventData<T>] }[KnownEventType];
-
-/** The events, numbered from 0 as a log numbers them. */
-function log(...entries: readonly Entry[]): SessionEvent[] {
-  return entries.map(([type, data], id) => ({ id, type, ts: id, data }) as SessionEvent);
-}
-
-const call = { id: "call_1", name: "calculator", arguments: '{"expression":"1+1"}' };
-const other = { id: "call_2", name: "calculator", arguments: '{"expression":"2+2"}' };
-
-const turnStart = (turn = 1): Entry => ["turn/start", { turn }];
-const opening = (turn = 1): Entry[] => [
-  turnStart(turn),
-  ["user/message", { content: "1+1?" }],
-  ["request/header", { header: { model: "m", system: "s", tools: [] }, reason: "initial" }],
-];
-const stepStart = (step: number, turn = 1): Entry => ["step/start", { turn, step }];
-const stepEnd = (step: number, turn = 1): Entry => ["step/end", { turn, step }];
-const message = (tool_calls: (typeof call)[], extra: Partial<EventData<"assistant/message">> = {}): Entry => [
-  "assistant/message",
-  { content: tool_calls.length === 0 ? "2" : "", reasoning_content: null, tool_calls, ...extra },
-];
-const toolCall = (asked = call): Entry => ["tool/call", { call_id: asked.id, name: asked.name, arguments: asked.arguments }];
-const toolResult = (id = call.id): Entry => ["tool/result", { call_id: id, content: "2", is_error: false }];
-const chunk = (data: StreamChunk, attempt = 1, step = 1, turn = 1): Entry => ["assistant/chunk", { turn, step, attempt, chunk: data }];
-const text = (words: string, attempt = 1) => chunk({ kind: "text", text: words }, attempt);
-const finish = (attempt = 1) => chunk({ kind: "finish", reason: "stop" }, attempt);
-/** One whole turn: a tool call in step 1, the final answer in step 2. */
-const wholeTurn = (turn = 1): Entry[] => [
-  ...opening(turn),
-  stepStart(1, turn),
-  message([call]),
-  toolCall(),
-  toolResult(),
-  stepEnd(1, turn),
-  stepStart(2, turn),
-  message([]),
-  stepEnd(2, turn),
-  ["turn/end", { turn, reason: "completed" }],
-];
-
-/** The refusal: the event's id and the sentence that starts with its type. */
-function refusal(events: readonly SessionEvent[]): { index: number; why: string } {
-  const stop = whereTheLoopStopped(events);
-  if (stop.fits) throw new Error(`expected the walk to refuse an event, but the log fits: ${JSON.stringify(stop.open)}`);
-  return { index: stop.index, why: stop.why };
-}
-
-function openOf(events: readonly SessionEvent[]) {
-  const stop = whereTheLoopStopped(events);
-  if (!stop.fits) throw new Error(`expected the log to fit the loop's order, but #${stop.index} ${stop.why}`);
-  return stop.open;
-}
+import {
+  call,
+  log,
+  message,
+  opening,
+  openOf,
+  other,
+  refusal,
+  stepEnd,
+  stepStart,
+  text,
+  toolCall,
+  toolResult,
+  turnStart,
+  wholeTurn,
+  type Entry,
+} from "../testing/loop-log.ts";
 
 describe("turns: one open at a time, numbered from 1, ended after a step/end", () => {
   test("a turn/start inside an open turn names the open turn", () => {
@@ -219,93 +183,6 @@ describe("tool calls: each one the reply asked for, in its order, one at a time"
       index: 5,
       why: "assistant/message is the second reply in step 1 (one model call, one message)",
     });
-  });
-});
-
-describe("streamed steps: chunks of the step, attempts that only go up, a message that is what they assemble to", () => {
-  const streamed = (...entries: Entry[]) => log(...opening(), stepStart(1), ...entries);
-
-  test("a chunk after the step's message, or of another turn or step, is refused", () => {
-    expect(refusal(streamed(text("2"), finish(), message([], { chunk_ids: [4, 5] }), text("3"))).why).toBe(
-      "assistant/chunk after the step's assistant/message (chunks come before the message built from them)",
-    );
-    expect(refusal(streamed(chunk({ kind: "text", text: "2" }, 1, 2))).why).toBe(
-      "assistant/chunk says turn 1 step 2, inside turn 1 step 1",
-    );
-    expect(refusal(streamed(chunk({ kind: "text", text: "2" }, 1, 1, 2))).why).toBe(
-      "assistant/chunk says turn 2 step 1, inside turn 1 step 1",
-    );
-  });
-
-  test("a retry never goes back to an earlier attempt", () => {
-    expect(refusal(streamed(text("a", 2), text("b", 1)))).toEqual({
-      index: 5,
-      why: "assistant/chunk of attempt 1 after attempt 2 (a retry never goes back)",
-    });
-  });
-
-  test("a retried step's message cites the latest attempt's chunks only, and the open step shows only those", () => {
-    const events = streamed(text("lost", 1), text("2", 2), finish(2));
-    expect(openOf(events)?.step?.chunks.map((event) => event.id)).toEqual([5, 6]);
-    expect(openOf([...events, ...log(message([], { chunk_ids: [5, 6] })).map((event) => ({ ...event, id: 7 }))])?.step?.chunks).toEqual([]);
-    expect(refusal(streamed(text("lost", 1), text("2", 2), finish(2), message([], { chunk_ids: [4, 5, 6] }))).why).toBe(
-      "assistant/message cites 3 of the 2 chunks of the step's latest attempt (the loop cites every one, in order)",
-    );
-  });
-
-  test("a message citing a chunk of no step, some of its chunks, or its chunks out of order is refused", () => {
-    expect(refusal(streamed(text("2"), finish(), message([], { chunk_ids: [4, 1] }))).why).toBe(
-      "assistant/message cites #1, which is not a chunk of step 1",
-    );
-    expect(refusal(streamed(text("2"), finish(), message([], { chunk_ids: [4] }))).why).toBe(
-      "assistant/message cites 1 of the 2 chunks of the step's latest attempt (the loop cites every one, in order)",
-    );
-    expect(refusal(streamed(text("2"), finish(), message([], { chunk_ids: [5, 4] }))).why).toBe(
-      "assistant/message cites 2 of the 2 chunks of the step's latest attempt (the loop cites every one, in order)",
-    );
-    expect(refusal(streamed(text("2"), finish(), message([], { chunk_ids: [] }))).why).toBe(
-      "assistant/message cites 0 of the 2 chunks of the step's latest attempt (the loop cites every one, in order)",
-    );
-  });
-
-  test("a message that differs from what its chunks assemble to names the field", () => {
-    expect(refusal(streamed(text("3"), finish(), message([], { chunk_ids: [4, 5] }))).why).toBe(
-      "assistant/message has content that its chunks did not carry",
-    );
-    expect(refusal(streamed(text("2"), finish(), message([], { chunk_ids: [4, 5], reasoning_content: "because" }))).why).toBe(
-      "assistant/message has reasoning_content that its chunks did not carry",
-    );
-    const callChunk = chunk({ kind: "tool_call", index: 0, id: call.id, name: call.name, arguments: call.arguments });
-    const asked = (calls: (typeof call)[]) => message(calls, { content: null, chunk_ids: [4, 5] });
-    expect(openOf(streamed(callChunk, finish(), asked([call])))?.step?.reply?.tool_calls).toEqual([call]);
-    for (const calls of [[], [call, other], [{ ...call, id: "call_9" }], [{ ...call, name: "shell" }], [{ ...call, arguments: "{}" }]]) {
-      expect(refusal(streamed(callChunk, finish(), asked(calls))).why, JSON.stringify(calls)).toBe(
-        "assistant/message asks for tool calls that its chunks did not carry",
-      );
-    }
-  });
-
-  test("a message marked interrupted keeps only text seen; one with none to keep is refused", () => {
-    expect(openOf(streamed(text("2"), message([], { chunk_ids: [4], interrupted: true })))?.step?.reply?.interrupted).toBe(true);
-    expect(refusal(streamed(text("  "), message([], { content: "", chunk_ids: [4], interrupted: true }))).why).toBe(
-      "assistant/message is marked interrupted, but its chunks carried no text to keep (the loop then logs no message)",
-    );
-    expect(refusal(streamed(message([], { content: "", interrupted: true }))).why).toBe(
-      "assistant/message is marked interrupted, but its chunks carried no text to keep (the loop then logs no message)",
-    );
-  });
-
-  test("a message not marked interrupted needs a finish chunk and chunks that make a reply", () => {
-    expect(refusal(streamed(text("2"), message([], { chunk_ids: [4] }))).why).toBe(
-      "assistant/message is not marked interrupted, but its chunks never finished (no finish chunk)",
-    );
-    const nameless = chunk({ kind: "tool_call", index: 0, id: call.id, arguments: "{}" });
-    expect(refusal(streamed(nameless, finish(), message([], { chunk_ids: [4, 5] }))).why).toBe(
-      "assistant/message is not marked interrupted, but its chunks do not make a reply (the streamed tool call at index 0 never said its name)",
-    );
-    expect(refusal(streamed(message([], { chunk_ids: [] }))).why).toBe(
-      "assistant/message is not marked interrupted, but its chunks never finished (no finish chunk)",
-    );
   });
 });
 
