@@ -85,6 +85,14 @@ describe("what repair appends", () => {
     ]);
   });
 
+  test("a turn cut just before its turn/end is closed by that one event, as completed", () => {
+    const { lines, closing } = account(closed.slice(0, -1).join(""));
+    expect(closing.map((event) => event.type)).toEqual(["turn/end"]);
+    expect(lines[1]?.[0]).toBe(
+      "最后一轮的最终回答已经记下，只丢了结尾，记为 completed；修复追加 1 条事件（只在内存里，文件不变，继续对话时才写入）：",
+    );
+  });
+
   test("a turn stopped midway closes as interrupted; saved, the repair is said to go into the file", () => {
     const { lines } = account(opening.join(""), true);
     expect(lines.slice(1)).toEqual([

@@ -82,6 +82,7 @@ describe("a lock someone holds", () => {
       `another process is writing this log (if it was killed, its lock goes stale ${STALE_MS / 1000} s after: try again then); lock: ${lockFolderOf(file)}`,
     );
     expect(refusal(() => lockLogFile(file, { staleMs: 3000 })).message).toContain("its lock goes stale 3 s after");
+    expect(error.cause, "the lock library's own refusal stays as the cause").toMatchObject({ code: "ELOCKED" });
   });
 
   test("is LOCKED for a repair too: its last turn may still be running", () => {
@@ -114,6 +115,23 @@ describe("a lock someone holds", () => {
 });
 
 describe("a lock left behind", () => {
+  test("a lock path that cannot be taken over (a file where the folder goes) is the system's error, not LOCKED", () => {
+    const file = path.join(dir, "run.jsonl");
+    writeFileSync(file, "");
+    const lockPath = lockFolderOf(file);
+    writeFileSync(lockPath, "");
+    const then = (Date.now() - 5_000) / 1000;
+    utimesSync(lockPath, then, then);
+    let error: unknown;
+    try {
+      lockLogFile(file, { staleMs: 2_000 });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).not.toBeInstanceOf(LogFileError);
+    expect(error).toMatchObject({ code: "ENOTDIR" });
+  });
+
   test("no file, no writer: a repair of a file that does not exist is not refused", () => {
     expect(() => assertNoLiveWriter(path.join(dir, "none.jsonl"))).not.toThrow();
     writeFileSync(path.join(dir, "unlocked.jsonl"), "");

@@ -65,6 +65,7 @@ export function lockLogFile(file: string, options: LockOptions = {}): () => void
   let held = true;
   return () => {
     if (!held) return;
+    // Stryker disable next-line BooleanLiteral: equivalent, proper-lockfile's release also refuses a second call (ERELEASED, caught below)
     held = false;
     try {
       release();
@@ -81,6 +82,7 @@ export function lockLogFile(file: string, options: LockOptions = {}): () => void
 export function assertNoLiveWriter(file: string, options: Pick<LockOptions, "staleMs"> = {}): void {
   if (!existsSync(file)) return; // a writer makes the file before it locks it: no file, no writer
   const lockFolder = lockFolderOf(file);
+  // Stryker disable next-line BooleanLiteral: equivalent, `realpath: true` would resolve a path that is already real
   if (checkSync(realpathSync(file), { lockfilePath: lockFolder, stale: options.staleMs ?? STALE_MS, realpath: false })) {
     throw lockError(file, lockFolder, "another process is writing this log right now; its last turn may still be running");
   }

@@ -1,7 +1,7 @@
 // Only a regular file is opened as a log: anything else is NOT_A_FILE, saying what it is instead.
 // Real things of each kind: a folder, a socket, a character device, a block device (where the machine
 // has one), each through a symbolic link too. (A FIFO is tested in 05.7 and not-a-file.test.ts.)
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -62,5 +62,16 @@ describe("what a name leads to, said before a byte is read", () => {
   test.runIf(blockDevice !== undefined)("a block device is a device too", () => {
     const name = blockDevice ?? "";
     expect(refusal(name).message).toBe(`${name}: this is a device, not a file; a log is a regular file that a writer appended to`);
+  });
+});
+
+describe("a regular file", () => {
+  test.runIf(existsSync("/proc/self/fd"))("is read whole and its descriptor closed again", () => {
+    const file = path.join(dir, "run.jsonl");
+    writeFileSync(file, "line\n");
+    const open = () => readdirSync("/proc/self/fd").length;
+    const before = open();
+    for (let read = 0; read < 5; read++) expect(readRegularFile(file).toString()).toBe("line\n");
+    expect(open(), "descriptors open after five reads").toBe(before);
   });
 });
