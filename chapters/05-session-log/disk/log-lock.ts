@@ -53,6 +53,7 @@ export function lockLogFile(file: string, options: LockOptions = {}): () => void
       lockfilePath: lockFolder,
       stale: options.staleMs ?? STALE_MS,
       update: UPDATE_MS,
+      // Stryker disable next-line BooleanLiteral: equivalent, `realpath: true` would resolve a path that is already real
       realpath: false, // already the real path; the lock folder is named above
       onCompromised: (cause) =>
         options.onLost?.(lockError(file, lockFolder, "this run's lock on the file was taken by another process", cause)),
