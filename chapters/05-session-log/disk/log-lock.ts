@@ -53,6 +53,7 @@ export function lockLogFile(file: string, options: LockOptions = {}): () => void
       lockfilePath: lockFolder,
       stale: options.staleMs ?? STALE_MS,
       update: UPDATE_MS,
+      // Stryker disable next-line BooleanLiteral: equivalent, `realpath: true` would resolve a path that is already real
       realpath: false, // already the real path; the lock folder is named above
       onCompromised: (cause) =>
         options.onLost?.(lockError(file, lockFolder, "this run's lock on the file was taken by another process", cause)),
@@ -65,6 +66,7 @@ export function lockLogFile(file: string, options: LockOptions = {}): () => void
   let held = true;
   return () => {
     if (!held) return;
+    // Stryker disable next-line BooleanLiteral: equivalent, proper-lockfile's release also refuses a second call (ERELEASED, caught below)
     held = false;
     try {
       release();
@@ -81,6 +83,7 @@ export function lockLogFile(file: string, options: LockOptions = {}): () => void
 export function assertNoLiveWriter(file: string, options: Pick<LockOptions, "staleMs"> = {}): void {
   if (!existsSync(file)) return; // a writer makes the file before it locks it: no file, no writer
   const lockFolder = lockFolderOf(file);
+  // Stryker disable next-line BooleanLiteral: equivalent, `realpath: true` would resolve a path that is already real
   if (checkSync(realpathSync(file), { lockfilePath: lockFolder, stale: options.staleMs ?? STALE_MS, realpath: false })) {
     throw lockError(file, lockFolder, "another process is writing this log right now; its last turn may still be running");
   }

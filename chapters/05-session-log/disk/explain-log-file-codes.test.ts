@@ -1,0 +1,47 @@
+// Every LogFileError code has its own Chinese sentence, word for word, and the English half is the
+// error's own message; a replay refusal is said by the rule it broke, with the line when there is one.
+// (explain-log-file.test.ts meets the reader's codes through real files; here each code is built directly.)
+import { describe, expect, test } from "vitest";
+import { ReplayError } from "../session-types.ts";
+import { explainLogFileError, inChinese } from "./explain-log-file.ts";
+import { LogFileError, type LogFileErrorCode } from "./log-file-types.ts";
+
+const doing = ["无法保存到", "Cannot save to"] as const;
+
+describe("each code's Chinese sentence", () => {
+  test.each([
+    ["UNREADABLE", "打不开这个文件"],
+    ["NOT_THIS_LOG", "文件里已有的内容不是这个会话的事件（另一份日志、事件多了或少了，或有一行撕裂的行），不往里追加"],
+    ["FILE_CHANGED", "写入时文件被别的程序改动了（另一个写入者在追加），之后的事件都不再写入"],
+    ["WRITE_FAILED", "写入失败（磁盘已满，或超过了文件大小上限），之后的事件都不再写入；文件里已有的事件每条都完整"],
+    ["LOCKED", "文件锁在另一个进程手里：一份日志同一时刻只有一个写入者"],
+  ] as const)("%s: %s", (code: LogFileErrorCode, zh) => {
+    const error = new LogFileError(code, "run.jsonl", undefined, "what the writer found");
+    expect(explainLogFileError(error, doing)).toBe(`无法保存到 run.jsonl：${zh} / Cannot save to run.jsonl: what the writer found`);
+  });
+});
+
+describe("a replay refusal", () => {
+  const replayError = (line: number | undefined) =>
+    new LogFileError("REPLAY", "run.jsonl", line, "replay failed", { cause: new ReplayError(3, "BAD_TS", "ts is -1") });
+
+  test("with a line, says the line and the event, then the rule; the English half names both without the Chinese", () => {
+    expect(explainLogFileError(replayError(4), ["无法读入", "Cannot load"])).toBe(
+      "无法读入 run.jsonl：第 4 行（事件 #3）没通过重放的校验，它的 ts 不是非负的整数毫秒 / Cannot load run.jsonl line 4: replay failed at event #3: ts is -1",
+    );
+  });
+
+  test("without a line (a JSON array), says the event only", () => {
+    expect(explainLogFileError(replayError(undefined), ["无法读入", "Cannot load"])).toBe(
+      "无法读入 run.jsonl：事件 #3 没通过重放的校验，它的 ts 不是非负的整数毫秒 / Cannot load run.jsonl: replay failed at event #3: ts is -1",
+    );
+  });
+
+  test("whose cause is not a ReplayError says only that fromLog refused, and keeps the error's own message", () => {
+    const error = new LogFileError("REPLAY", "run.jsonl", 2, "something else", { cause: new Error("x") });
+    expect(inChinese(error)).toBe("Session.fromLog 拒绝重放这份日志");
+    expect(explainLogFileError(error, ["无法读入", "Cannot load"])).toBe(
+      "无法读入 run.jsonl：Session.fromLog 拒绝重放这份日志 / Cannot load run.jsonl line 2: something else",
+    );
+  });
+});

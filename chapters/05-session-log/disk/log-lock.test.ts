@@ -1,0 +1,150 @@
+// The writer's lock, in one process: where its folder is, what a refusal says, when a lock left behind
+// counts as stale, that releasing is idempotent, and that a holder hears when its lock is taken. Real
+// files and real lock folders; the second process's view is in disk-faults.test.ts and lock-identity.test.ts.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { LogFileError } from "./log-file-types.ts";
+import { assertNoLiveWriter, lockFolderOf, lockLogFile, STALE_MS } from "./log-lock.ts";
+
+let dir = "";
+const releases: (() => void)[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "log-lock-"));
+});
+afterEach(() => {
+  for (const release of releases.splice(0)) release();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Takes the lock and releases it after the test, whatever happens. */
+function lock(file: string, options: Parameters<typeof lockLogFile>[1] = {}): () => void {
+  const release = lockLogFile(file, options);
+  releases.push(release);
+  return release;
+}
+
+function refusal(action: () => unknown): LogFileError {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof LogFileError) return error;
+    throw error;
+  }
+  throw new Error("expected a LogFileError, nothing was thrown");
+}
+
+/** A lock folder for `file` as a holder that died `ageMs` ago left it: never refreshed since. */
+function leftBehind(file: string, ageMs: number): string {
+  writeFileSync(file, "", { flag: "a" });
+  const folder = lockFolderOf(file);
+  mkdirSync(folder);
+  const then = (Date.now() - ageMs) / 1000;
+  utimesSync(folder, then, then);
+  return folder;
+}
+
+describe("where the lock is", () => {
+  test("a folder beside the file where it really is, named after its inode, made only while the lock is held", () => {
+    const file = path.join(dir, "run.jsonl");
+    const release = lock(path.join(dir, "run.jsonl"));
+    const folder = path.join(dir, `log-inode-${statSync(file, { bigint: true }).ino}.lock`);
+    expect(lockFolderOf(file)).toBe(folder);
+    expect(statSync(folder).isDirectory(), "held: the lock folder exists").toBe(true);
+    release();
+    expect(existsSync(folder), "released: the lock folder is gone").toBe(false);
+  });
+
+  test("locking a file that does not exist yet makes it, empty: only a file that exists has an inode", () => {
+    const file = path.join(dir, "new.jsonl");
+    lock(file);
+    expect(statSync(file).size).toBe(0);
+  });
+
+  test("a link's lock folder is beside the file it leads to, not beside the link", () => {
+    const real = path.join(dir, "real");
+    mkdirSync(real);
+    writeFileSync(path.join(real, "run.jsonl"), "");
+    symlinkSync(path.join(real, "run.jsonl"), path.join(dir, "link.jsonl"));
+    expect(path.dirname(lockFolderOf(path.join(dir, "link.jsonl")))).toBe(real);
+  });
+});
+
+describe("a lock someone holds", () => {
+  test("is LOCKED for a second writer, naming the file, when its lock goes stale, and the lock folder", () => {
+    const file = path.join(dir, "run.jsonl");
+    lock(file);
+    const error = refusal(() => lockLogFile(file));
+    expect(error.code).toBe("LOCKED");
+    expect(error.source).toBe(file);
+    expect(error.message).toContain(
+      `another process is writing this log (if it was killed, its lock goes stale ${STALE_MS / 1000} s after: try again then); lock: ${lockFolderOf(file)}`,
+    );
+    expect(refusal(() => lockLogFile(file, { staleMs: 3000 })).message).toContain("its lock goes stale 3 s after");
+    expect(error.cause, "the lock library's own refusal stays as the cause").toMatchObject({ code: "ELOCKED" });
+  });
+
+  test("is LOCKED for a repair too: its last turn may still be running", () => {
+    const file = path.join(dir, "run.jsonl");
+    lock(file);
+    const error = refusal(() => assertNoLiveWriter(file));
+    expect(error.code).toBe("LOCKED");
+    expect(error.message).toContain(
+      `another process is writing this log right now; its last turn may still be running; lock: ${lockFolderOf(file)}`,
+    );
+  });
+
+  test("releasing twice gives nothing back the second time: a lock taken since stays held", () => {
+    const file = path.join(dir, "run.jsonl");
+    const first = lockLogFile(file);
+    first();
+    lock(file);
+    first();
+    expect(refusal(() => assertNoLiveWriter(file)).code, "the second holder still holds the file").toBe("LOCKED");
+  });
+
+  test("a holder whose lock folder is taken away hears it through onLost, as a LOCKED error", async () => {
+    const file = path.join(dir, "run.jsonl");
+    const lost = new Promise<LogFileError>((resolve) => lock(file, { onLost: resolve }));
+    rmSync(lockFolderOf(file), { recursive: true });
+    const error = await lost; // the next refresh (every second) finds its folder gone
+    expect(error.code).toBe("LOCKED");
+    expect(error.message).toContain("this run's lock on the file was taken by another process; lock: ");
+  });
+});
+
+describe("a lock left behind", () => {
+  test("a lock path that cannot be taken over (a file where the folder goes) is the system's error, not LOCKED", () => {
+    const file = path.join(dir, "run.jsonl");
+    writeFileSync(file, "");
+    const lockPath = lockFolderOf(file);
+    writeFileSync(lockPath, "");
+    const then = (Date.now() - 5_000) / 1000;
+    utimesSync(lockPath, then, then);
+    let error: unknown;
+    try {
+      lockLogFile(file, { staleMs: 2_000 });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).not.toBeInstanceOf(LogFileError);
+    expect(error).toMatchObject({ code: "ENOTDIR" });
+  });
+
+  test("no file, no writer: a repair of a file that does not exist is not refused", () => {
+    expect(() => assertNoLiveWriter(path.join(dir, "none.jsonl"))).not.toThrow();
+    writeFileSync(path.join(dir, "unlocked.jsonl"), "");
+    expect(() => assertNoLiveWriter(path.join(dir, "unlocked.jsonl"))).not.toThrow();
+  });
+
+  test(`is taken over once older than staleMs (${STALE_MS} ms unless given): younger, it still counts as held`, () => {
+    const file = path.join(dir, "run.jsonl");
+    leftBehind(file, 5_000);
+    expect(refusal(() => assertNoLiveWriter(file)).code, `5 s old, under ${STALE_MS} ms`).toBe("LOCKED");
+    expect(refusal(() => lockLogFile(file)).code, `5 s old, under ${STALE_MS} ms`).toBe("LOCKED");
+    expect(() => assertNoLiveWriter(file, { staleMs: 2_000 }), "5 s old, over 2,000 ms").not.toThrow();
+    lock(file, { staleMs: 2_000 });
+    expect(refusal(() => assertNoLiveWriter(file)).code, "taken over: held again").toBe("LOCKED");
+  });
+});

@@ -1,0 +1,77 @@
+// Only a regular file is opened as a log: anything else is NOT_A_FILE, saying what it is instead.
+// Real things of each kind: a folder, a socket, a character device, a block device (where the machine
+// has one), each through a symbolic link too. (A FIFO is tested in 05.7 and not-a-file.test.ts.)
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { LogFileError } from "./log-file-types.ts";
+import { readRegularFile } from "./regular-file.ts";
+
+let dir = "";
+let server: Server | undefined;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "regular-file-"));
+});
+afterEach(async () => {
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  server = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function refusal(file: string): LogFileError {
+  try {
+    readRegularFile(file);
+  } catch (error) {
+    if (error instanceof LogFileError) return error;
+    throw error;
+  }
+  throw new Error(`expected NOT_A_FILE, but ${file} was read`);
+}
+
+async function socketAt(file: string): Promise<void> {
+  server = createServer();
+  await new Promise<void>((resolve) => server?.listen(file, resolve));
+}
+
+/** The first block device the machine shows, if any (containers often have loop devices). */
+const blockDevice = ["/dev/loop0", "/dev/sda", "/dev/vda", "/dev/nvme0n1"].find(
+  (name) => existsSync(name) && statSync(name).isBlockDevice(),
+);
+
+describe("what a name leads to, said before a byte is read", () => {
+  test("a folder, a socket and a character device are each named for what they are, directly and through a link", async () => {
+    mkdirSync(path.join(dir, "folder"));
+    await socketAt(path.join(dir, "socket"));
+    for (const [target, kind] of [
+      [path.join(dir, "folder"), "a folder"],
+      [path.join(dir, "socket"), "a socket"],
+      ["/dev/null", "a device"],
+    ] as const) {
+      const link = path.join(dir, `link-to-${path.basename(target)}`);
+      symlinkSync(target, link);
+      for (const name of [target, link]) {
+        const error = refusal(name);
+        expect(error.code, name).toBe("NOT_A_FILE");
+        expect(error.message, name).toBe(`${name}: this is ${kind}, not a file; a log is a regular file that a writer appended to`);
+      }
+    }
+  });
+
+  test.runIf(blockDevice !== undefined)("a block device is a device too", () => {
+    const name = blockDevice ?? "";
+    expect(refusal(name).message).toBe(`${name}: this is a device, not a file; a log is a regular file that a writer appended to`);
+  });
+});
+
+describe("a regular file", () => {
+  test.runIf(existsSync("/proc/self/fd"))("is read whole and its descriptor closed again", () => {
+    const file = path.join(dir, "run.jsonl");
+    writeFileSync(file, "line\n");
+    const open = () => readdirSync("/proc/self/fd").length;
+    const before = open();
+    for (let read = 0; read < 5; read++) expect(readRegularFile(file).toString()).toBe("line\n");
+    expect(open(), "descriptors open after five reads").toBe(before);
+  });
+});
