@@ -197,8 +197,8 @@ function writePage(
 // ── ④ replay from the log's JSON text ────────────────────────────────────────────────────────
 
 function replayFromText(session: Session, out: (line: string) => void): number {
-  // Event by event, as the JSONL file holds them: one JSON text of a large log would be a string of
-  // hundreds of millions of characters, held beside its parse (and past V8's longest string, ~512 MiB).
+  // Event by event, as the JSONL file holds them (one JSON text of a large log would pass V8's longest
+  // string, ~512 MiB); each parse is ours alone, so fromLog freezes it in place (trusted, session.ts).
   let characters = 0;
   const rebuilt = Session.fromLog(
     session.events.map((event) => {
@@ -206,6 +206,7 @@ function replayFromText(session: Session, out: (line: string) => void): number {
       characters += text.length;
       return JSON.parse(text) as unknown;
     }),
+    { trusted: true },
   );
   const original = session.deriveMessages();
   const replayed = rebuilt.deriveMessages();
@@ -229,8 +230,7 @@ function replayFromText(session: Session, out: (line: string) => void): number {
 const started = process.argv[1];
 const isMain = started !== undefined && import.meta.url === pathToFileURL(started).href;
 if (isMain && needsTheHook(process.argv.slice(2), process.env)) {
-  // --mine started without the resolve hook (`tsx chapters/05-session-log/demo.ts --mine`): demo/mine-again.ts.
-  process.exitCode = await runAgainWithTheHook(started, process.argv.slice(2));
+  process.exitCode = await runAgainWithTheHook(started, process.argv.slice(2)); // `tsx demo.ts --mine`: demo/mine-again.ts
 } else if (isMain) {
   endQuietlyWhenPipeCloses();
   // Ctrl-C stops the run through runAgent's signal, which closes the turn as "interrupted". A second
