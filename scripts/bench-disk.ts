@@ -5,11 +5,12 @@
 // readLogFile and of `demo --load`, each in its own process, on a streamed run's log of LARGE_MIB MiB
 // (110 by default; BENCH_LOG_MIB=500 for the 500 MB figure). Run by `npm run bench`.
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { attachLogFile } from "../chapters/05-session-log/disk/log-file.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
+import { writeStreamedRunLog } from "../chapters/05-session-log/testing/large-log.ts";
 import { loadNow, median } from "./bench-lib.ts";
 import { root } from "./steps.ts";
 
@@ -73,29 +74,6 @@ export function diskRows(): [string, string][] {
 
 const LARGE_MIB = Number(process.env.BENCH_LOG_MIB ?? 110);
 
-/** A streamed run's log of about `mib` MiB, one event per line (400-chunk replies), as a saved run leaves it. */
-function writeLargeLog(file: string, mib: number): void {
-  const fd = openSync(file, "w");
-  let [id, bytes, lines] = [0, 0, [] as string[]];
-  const put = (type: string, data: unknown) => lines.push(`${JSON.stringify({ id: id++, type, ts: 1_764_660_000_000 + id, data })}\n`);
-  for (let turn = 1; bytes < mib * 2 ** 20; turn++) {
-    put("turn/start", { turn });
-    put("user/message", { content: "讲讲事件溯源。" });
-    put("request/header", { header: { model: "deepseek-flash", system: "You are helpful.", tools: [] }, reason: "initial" });
-    put("step/start", { turn, step: 1 });
-    const first = id;
-    const texts = Array.from({ length: 400 }, (_, index) => `第 ${index} 段，`);
-    for (const text of texts) put("assistant/chunk", { turn, step: 1, attempt: 1, chunk: { kind: "text", text } });
-    const chunk_ids = texts.map((_, index) => first + index);
-    put("assistant/message", { content: texts.join(""), reasoning_content: null, tool_calls: [], chunk_ids });
-    put("step/end", { turn, step: 1 });
-    put("turn/end", { turn, reason: "completed" });
-    bytes += writeSync(fd, lines.join(""));
-    lines = [];
-  }
-  closeSync(fd);
-}
-
 /** Peak memory (max RSS, via GNU time) and wall time of `node --import tsx ARGS` from the workbook's root; its output is dropped. */
 function measured(args: readonly string[]): string {
   const run = spawnSync("/usr/bin/time", ["-f", "%M %e %x", process.execPath, "--import", "tsx", ...args], {
@@ -114,7 +92,7 @@ function timeLine(stderr: string): string {
 
 function largeLogRows(dir: string): [string, string][] {
   const file = path.join(dir, "large.jsonl");
-  writeLargeLog(file, LARGE_MIB);
+  writeStreamedRunLog(file, LARGE_MIB);
   const mb = `${(statSync(file).size / 1e6).toFixed(0)} MB`;
   const read = `import { readLogFile } from ${JSON.stringify(path.join(root, "chapters/05-session-log/disk/log-file.ts"))}; readLogFile(${JSON.stringify(file)});`;
   return [

@@ -3,13 +3,14 @@
 // heap is too small for a second copy of the log as one JSON text. Speed and peak memory are measured
 // in `npm run bench` (scripts/bench-disk.ts), never asserted here.
 import { execFile } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, rmSync, truncateSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { root } from "../../common/root.ts";
 import { runInProcess } from "../testing/demo-testing.ts";
+import { writeStreamedRunLog } from "../testing/large-log.ts";
 import { explainLogFileError } from "./explain-log-file.ts";
 import { LogFileError, MAX_LOG_BYTES } from "./log-file-types.ts";
 import { readLogFile } from "./log-file.ts";
@@ -20,31 +21,6 @@ beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), "large-log-"));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-/** A streamed run's log of about `mib` MiB, one event per line, written as a saved run would leave it. */
-function streamedLog(file: string, mib: number): number {
-  const fd = openSync(file, "w");
-  let [id, bytes] = [0, 0];
-  const put = (type: string, data: unknown) => {
-    const line = `${JSON.stringify({ id: id++, type, ts: 1_764_660_000_000 + id, data })}\n`;
-    bytes += writeSync(fd, line);
-  };
-  for (let turn = 1; bytes < mib * 2 ** 20; turn++) {
-    put("turn/start", { turn });
-    put("user/message", { content: "讲讲事件溯源。" });
-    put("request/header", { header: { model: "deepseek-flash", system: "You are helpful.", tools: [] }, reason: "initial" });
-    put("step/start", { turn, step: 1 });
-    const first = id;
-    const texts = Array.from({ length: 400 }, (_, index) => `第 ${index} 段，`);
-    for (const text of texts) put("assistant/chunk", { turn, step: 1, attempt: 1, chunk: { kind: "text", text } });
-    const chunk_ids = texts.map((_, index) => first + index);
-    put("assistant/message", { content: texts.join(""), reasoning_content: null, tool_calls: [], chunk_ids });
-    put("step/end", { turn, step: 1 });
-    put("turn/end", { turn, reason: "completed" });
-  }
-  closeSync(fd);
-  return id;
-}
 
 describe("a file too large to read is one sentence, said before a byte is read", () => {
   test("one byte over MAX_LOG_BYTES, and 3 GiB: TOO_LARGE, the limit stated in Chinese and English", () => {
@@ -81,7 +57,7 @@ describe("a file too large to read is one sentence, said before a byte is read",
 describe("a log is read a piece at a time, never as one buffer", () => {
   test(`the first line of a 20 MiB log is read once one piece (${READ_PIECE / 2 ** 20} MiB) is in, and every line comes back whole`, () => {
     const file = path.join(dir, "streamed.jsonl");
-    const events = streamedLog(file, 20);
+    const events = writeStreamedRunLog(file, 20);
     const fd = openSync(file, "r");
     try {
       let pieces = 0;
@@ -116,7 +92,7 @@ describe("a log is read a piece at a time, never as one buffer", () => {
     timeout: 240_000,
   }, async () => {
     const file = path.join(dir, "streamed.jsonl");
-    const events = streamedLog(file, 20);
+    const events = writeStreamedRunLog(file, 20);
     const node = [process.execPath, "--max-old-space-size=128", "--import", "tsx", "chapters/05-session-log/demo.ts"];
     const run = await promisify(execFile)(node[0] as string, [...node.slice(1), "--offline", "--load", file], {
       cwd: root,
