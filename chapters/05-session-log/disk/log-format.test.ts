@@ -41,4 +41,9 @@ describe("the format is told by the first bytes", () => {
       expect(refusal(Buffer.from(bytes)), bytes.join(" ")).not.toContain("UTF-16");
     }
   });
+
+  test("a line in the middle that is not UTF-8 is refused as such, not as a line that is not JSON", () => {
+    const line = Buffer.from(`${event}\n`);
+    expect(refusal(Buffer.concat([line, Buffer.from([0xc3, 0x28, 0x0a]), line]))).toContain("the line is not valid UTF-8");
+  });
 });
