@@ -85,9 +85,10 @@ export function checkWritable(file: string): void {
     accessSync(absolute, constants.W_OK);
     return;
   }
+  // The first folder that exists is a folder: had a file been on the way, statSync would have thrown
+  // ENOTDIR (Node's own, from stat) for the path below it.
   let folder = path.dirname(absolute);
   while (statSync(folder, { throwIfNoEntry: false }) === undefined) folder = path.dirname(folder);
-  if (!statSync(folder).isDirectory()) throw systemError("ENOTDIR", "open", file);
   accessSync(folder, constants.W_OK | constants.X_OK);
 }
 
