@@ -1,5 +1,6 @@
 // The focused loop, driven with a fake runner: which step it runs, what it shows, how it moves on.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters as plain } from "node:util";
@@ -20,6 +21,7 @@ import {
 } from "./watch.ts";
 import { loadError } from "./step-runner.ts";
 import { renderScreen } from "./watch-screen.ts";
+import { resetFile } from "./reset.ts";
 
 const stubbed = (id: string): TestOutcome => ({
   name: `${id} > a rule`,
@@ -357,6 +359,45 @@ describe("npm run watch: noticing saves", () => {
     await saved;
     rmSync(dir, { recursive: true, force: true });
     expect(seen).toEqual([path.join(dir, "json.ts")]);
+  });
+
+  test("a file replaced by a rename (a safe save, sed -i, npm run reset) is still seen, and so is every save after it", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "workbook-watch-"));
+    mkdirSync(path.join(dir, "given"));
+    const file = path.join(dir, "json.ts");
+    writeFileSync(file, "export const a = 1;\n");
+    const saves: string[] = [];
+    let heard: (() => void) | undefined;
+    const watcher = watchExercises((saved) => {
+      saves.push(saved);
+      heard?.();
+    }, dir);
+    /** Does `save`, then waits until the watch reports `expected` (vitest's timeout ends a save never seen). */
+    const seen = async (how: string, save: () => void, expected = file) => {
+      saves.length = 0;
+      const reported = new Promise<void>((resolve) => (heard = () => saves.includes(expected) && resolve()));
+      save();
+      await reported;
+      expect(saves, how).toContain(expected);
+    };
+    try {
+      const inPlace = (text: string) => () => appendFileSync(file, text);
+      await seen("renamed over the file", () => {
+        writeFileSync(`${file}.tmp~`, "export const b = 2;\n");
+        renameSync(`${file}.tmp~`, file);
+      });
+      await seen("written in place after the rename", inPlace("export const c = 3;\n"));
+      await seen("sed -i", () => execFileSync("sed", ["-i", "s/^/ /;s/^ //", file]));
+      await seen("written in place after sed -i", inPlace("export const d = (;\n"));
+      const stub = path.join(dir, "stub.ts.txt");
+      writeFileSync(stub, "export const stub = 0;\n");
+      await seen("npm run reset", () => resetFile(file, stub, path.join(dir, ".backup")));
+      await seen("written in place after the reset", inPlace("export const e = 5;\n"));
+      await seen("a file in a folder inside", () => writeFileSync(path.join(dir, "given", "x.ts"), "x"), path.join(dir, "given", "x.ts"));
+    } finally {
+      watcher.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

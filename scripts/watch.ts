@@ -12,7 +12,7 @@
 // shows each step's last known state (kept in .workbook/watch-state.json) and updates as the tests
 // answer (both measured by `npm run bench:watch`, see README).
 import { readStateFile } from "./state-file.ts";
-import { mkdirSync, readFileSync, statSync, watch, writeFileSync, type FSWatcher } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, watch, writeFileSync } from "node:fs";
 import path from "node:path";
 import pc from "picocolors";
 import type { Command, Flags } from "../chapters/common/flags.ts";
@@ -387,21 +387,41 @@ function defaultHint(step: Step): string {
   return hintCommand([step.id], { stateFile: hintStateFile(), inWatch: true });
 }
 
-/** Saves in exercises/ (not the backups reset keeps in .backup/) as absolute paths. */
-export function watchExercises(onSave: (file: string) => void, dir = exercisesDir): FSWatcher {
+/**
+ * Saves in exercises/ (not the backups reset keeps in .backup/) as absolute paths, however the file
+ * was written. Each folder gets a watch of its own rather than one recursive watch: on Linux, Node
+ * 20's recursive watch follows each file, so once a file is replaced by a rename (an editor's safe
+ * save, `sed -i`, `git checkout`, `npm run reset`) no later save of it is seen. A folder's own watch
+ * hears every name in it, old file or new.
+ */
+export function watchExercises(onSave: (file: string) => void, dir = exercisesDir): { close(): void } {
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
-  return watch(dir, { recursive: true }, (_event, name) => {
-    if (name === null || !name.endsWith(".ts") || name.split(/[\\/]/).some((part) => part.startsWith("."))) return;
-    pending.add(path.join(dir, name));
-    // Editors often write a file in two or three events; 25 ms gathers them into one run.
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      const files = pending;
-      pending = new Set();
-      for (const file of files) onSave(file);
-    }, 25);
-  });
+  const watchers = foldersIn(dir).map((folder) =>
+    watch(folder, (_event, name) => {
+      if (name === null || !name.endsWith(".ts") || name.startsWith(".")) return;
+      pending.add(path.join(folder, name));
+      // Editors often write a file in two or three events; 25 ms gathers them into one run.
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const files = pending;
+        pending = new Set();
+        for (const file of files) onSave(file);
+      }, 25);
+    }),
+  );
+  return {
+    close: () => {
+      clearTimeout(timer);
+      for (const watcher of watchers) watcher.close();
+    },
+  };
+}
+
+/** `dir` and every folder under it, hidden ones (.backup) left out. */
+function foldersIn(dir: string): string[] {
+  const inside = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && !entry.name.startsWith("."));
+  return [dir, ...inside.flatMap((entry) => foldersIn(path.join(dir, entry.name)))];
 }
 
 const COMMAND = {
