@@ -77,7 +77,7 @@ function textOf(node: ts.Expression, constants: ReadonlyMap<string, ts.Expressio
 }
 
 /** Every text a learner can read in one file of the exercise tests or their helpers. */
-export function shownTexts(file: string, sourceText: string): Shown[] {
+function shownTexts(file: string, sourceText: string): Shown[] {
   const source = ts.createSourceFile(file, sourceText, ts.ScriptTarget.Latest, true);
   const constants = textConstants(source);
   const found: Shown[] = [];
@@ -109,7 +109,7 @@ const spaceByFullWidth = new RegExp(`[${fullWidth}] | [${fullWidth}]`, "u");
 const halfWidthByHan = /\p{Script=Han}[,;:!?()]|[,;:!?()]\p{Script=Han}/u;
 
 /** What is wrong with a text a learner reads, in words (nothing: it keeps the rule). */
-export function problemsOf(text: string): string[] {
+function problemsOf(text: string): string[] {
   const split = text.indexOf(" / ");
   if (split === -1) return [han.test(text) ? 'no English beside: "中文 / English"' : 'English only: write "中文 / English"'];
   const chinese = text.slice(0, split);

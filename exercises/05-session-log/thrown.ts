@@ -45,7 +45,8 @@ export async function rejectedAs<E extends Error>(expected: ErrorClass<E>, promi
       rejection = { error };
     },
   );
-  if (rejection === undefined) throw failure(expected, hint, ["却正常完成了，没有拒绝", " to be the rejection, but it resolved"], rejectedAs);
+  if (rejection === undefined)
+    throw failure(expected, hint, ["却正常完成了，没有拒绝", " to be the rejection, but it resolved"], rejectedAs);
   return checked(expected, rejection.error, hint, rejectedAs);
 }
 
@@ -81,7 +82,8 @@ function failure(
   const split = hint?.indexOf(" / ") ?? -1;
   const [rule, ruleEn] = hint === undefined ? ["", ""] : split === -1 ? [hint, hint] : [hint.slice(0, split), hint.slice(split + 3)];
   const home = homeOf(expected.name);
-  const [where, whereEn] = home === undefined ? ["JavaScript 自带的错误类", "JavaScript's own error class"] : [`定义在 ${home}`, `defined in ${home}`];
+  const [where, whereEn] =
+    home === undefined ? ["JavaScript 自带的错误类", "JavaScript's own error class"] : [`定义在 ${home}`, `defined in ${home}`];
   const message =
     `${rule === "" ? "" : `${rule}：`}应当抛出 ${expected.name}（${where}），${outcome} / ` +
     `${ruleEn === "" ? "" : `${ruleEn}: `}expected ${expected.name} (${whereEn})${outcomeEn}`;
