@@ -4,13 +4,14 @@
 // after " / " (GLOSSARY.md), and its Chinese half is written as Chinese: full-width punctuation, no space
 // next to it. The texts are found by parsing the files (TypeScript's compiler API), not listed, so a test
 // added later is held to the rule too. Also checked: `thrownAs` names the file each error class it is
-// asked for really lives in.
+// asked for really lives in, and says in full what came instead.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, test } from "vitest";
-import { homeOf } from "../exercises/05-session-log/thrown.ts";
+import { caughtAs, homeOf, rejectedAs, thrownAs } from "../exercises/05-session-log/thrown.ts";
+import { JsonValueError } from "../chapters/05-session-log/json-value.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const folder = "exercises/05-session-log";
@@ -213,5 +214,60 @@ describe("thrownAs names where each error class lives", () => {
     }
     const module = (await import(path.join(root, home))) as Record<string, unknown>;
     expect(typeof module[name], `${home} must export ${name}`).toBe("function");
+  });
+});
+
+describe("thrownAs: a wrong class says the rule, the class and its file, and all of what came, Chinese first", () => {
+  const hint = "练习步骤 05.4 的规则：fromLog 逐条检查 / step 05.4's rule: fromLog checks each entry";
+  // What a weak id check in fromLog meets once 05.6 is wired in: the part that matters is at the end.
+  const long = `message cache: ${"x".repeat(200)} expected event #2, got #3\n(project every committed event once, in id order)`;
+  const failureOf = (act: () => unknown): Error => {
+    try {
+      act();
+    } catch (error) {
+      return error as Error;
+    }
+    throw new Error("thrownAs 应当让测试失败 / thrownAs must fail the test");
+  };
+
+  test("the message: the rule, then the class and where it is defined, then every line of what was thrown; the error kept as the cause", () => {
+    const thrown = new RangeError(long);
+    const failure = failureOf(() =>
+      thrownAs(
+        JsonValueError,
+        () => {
+          throw thrown;
+        },
+        hint,
+      ),
+    );
+    expect(failure.message.split("\n")).toEqual([
+      "练习步骤 05.4 的规则：fromLog 逐条检查：应当抛出 JsonValueError（定义在 chapters/05-session-log/json-value.ts），你的代码却抛出了 RangeError / " +
+        "step 05.4's rule: fromLog checks each entry: expected JsonValueError (defined in chapters/05-session-log/json-value.ts), but your code threw RangeError",
+      `  RangeError: ${long.split("\n")[0]}`,
+      "  (project every committed event once, in id order)",
+    ]);
+    expect(failure.cause).toBe(thrown);
+    expect(
+      failure.stack,
+      "the stack starts at the test, so the first learner file in a report is where the learner's code threw",
+    ).not.toContain("thrown.ts");
+  });
+
+  test("nothing thrown, a promise that resolves, and a caught value of the wrong class are said the same way", async () => {
+    expect(failureOf(() => thrownAs(TypeError, () => 1)).message).toBe(
+      "应当抛出 TypeError（JavaScript 自带的错误类），却什么都没抛出 / expected TypeError (JavaScript's own error class) to be thrown, but nothing was",
+    );
+    const resolved = await rejectedAs(JsonValueError, Promise.resolve(1), hint).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    expect(resolved?.message).toMatch(
+      /^练习步骤 05\.4 的规则：fromLog 逐条检查：应当抛出 JsonValueError（定义在 \S+），却正常完成了，没有拒绝 \/ /u,
+    );
+    expect(failureOf(() => caughtAs(JsonValueError, "a string", hint)).message).toContain("你的代码抛出的却不是 Error");
+    const kept = new JsonValueError("$", "NaN is not JSON");
+    expect(caughtAs(JsonValueError, kept), "the expected class is handed back").toBe(kept);
+    expect(await rejectedAs(JsonValueError, Promise.reject(kept))).toBe(kept);
   });
 });

@@ -66,7 +66,7 @@ function expectOrdinary(result: unknown): void {
     const wanted = Array.isArray(container) ? Array.prototype : Object.prototype;
     expect(
       Object.getPrototypeOf(container) === wanted,
-      `${path}：用 {} 或 [] 建副本，不要用 Object.create(null)：它的原型必须是 ${wanted === Array.prototype ? "Array" : "Object"}.prototype，和 JSON.parse 建出来的一样 / ` +
+      `${path}：用 {} 或 [] 建副本，不要用 Object.create(null)；它的原型必须是 ${wanted === Array.prototype ? "Array" : "Object"}.prototype，和 JSON.parse 建出来的一样 / ` +
         `${path}: build the copy with {} or [], not Object.create(null): its prototype must be ${wanted === Array.prototype ? "Array" : "Object"}.prototype, as JSON.parse would make it`,
     ).toBe(true);
   }

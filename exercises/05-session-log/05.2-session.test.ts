@@ -556,7 +556,7 @@ describe("05.2 subscribe：订阅者在提交之后收到每条事件 / listener
     session.append("test/note", { n: 0 });
     expect(
       heard,
-      "轮到它之前它已被取消订阅：跳过不再订阅的订阅者，#0 和排队的 #1 都是 / it was unsubscribed before its turn came: skip a listener that is no longer subscribed, for #0 and for the queued #1",
+      "轮到它之前它已被取消订阅：跳过不再订阅的订阅者，#0 和排队的 #1 都要跳过 / it was unsubscribed before its turn came: skip a listener that is no longer subscribed, for #0 and for the queued #1",
     ).toEqual([]);
     expect(session.events.map((event) => event.id)).toEqual([0, 1]);
   });

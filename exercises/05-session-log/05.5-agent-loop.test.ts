@@ -82,7 +82,7 @@ const dataOf = (session: SessionLog, type: string) => session.events.filter((eve
 
 // ── the round trip ──────────────────────────────────────────────────────────────────────────────
 
-describe("05.5 runAgent：一次计算器往返（5.7 节） / one calculator round trip (book §5.7)", () => {
+describe("05.5 runAgent：一次计算器往返（5.7 节） / one calculator round trip (the book's 5.7)", () => {
   test("按书里的顺序恰好记下 12 条事件 / logs exactly 12 events in the book's order", async () => {
     const session = await run(new ScriptedClient(roundTripScript()));
     expect(typesOf(session)).toEqual(ROUND_TRIP);
@@ -351,7 +351,7 @@ describe("05.5 步数预算 / the step budget", () => {
 
 // ── the model call fails ────────────────────────────────────────────────────────────────────────
 
-describe("05.5 一步失败时（模型调用或 append 抛错）：step/end、turn/end error、AgentRunError / when a step fails (its model call or an append throws): step/end, turn/end error, AgentRunError", () => {
+describe("05.5 一步失败时（模型调用或 append 抛错）：step/end、turn/end error、AgentRunError / when a step fails (its model call or an append throws): step/end then turn/end error, AgentRunError", () => {
   test("以 AgentRunError 拒绝，它的 .session 保存完整的日志 / rejects with AgentRunError whose .session holds the whole log", async () => {
     const { session } = await rejectedAs(AgentRunError, run(new ScriptedClient([new Error("503 server overloaded")])), stepFails);
     expect(session).toBeInstanceOf(Session);
@@ -600,7 +600,7 @@ describe("05.5 用录制的 DeepSeek 流量跑（真正的 DeepSeekClient，MSW 
     expect(session!.events.at(-1)?.data).toEqual({ turn: 1, reason: "max_steps" });
   });
 
-  test("auth-error：401 让 promise 以 AgentRunError 拒绝；日志以 step/end、turn/end error 结尾 / auth-error: a 401 rejects with AgentRunError; the log ends step/end, turn/end error", async () => {
+  test("auth-error：401 让 promise 以 AgentRunError 拒绝；日志以 step/end、turn/end error 结尾 / auth-error: a 401 rejects with AgentRunError; the log ends with step/end then turn/end error", async () => {
     const { error } = await replayWithYourLoop("auth-error");
     const { session } = caughtAs(AgentRunError, error, stepFails);
     expect(typesOf(session)).toEqual(["turn/start", "user/message", "request/header", "step/start", "step/end", "turn/end"]);

@@ -33,7 +33,7 @@ export function thrownAs<E extends Error>(expected: ErrorClass<E>, act: () => un
   } catch (error) {
     return checked(expected, error, hint, thrownAs);
   }
-  throw failure(expected, hint, ["却什么都没抛出", " to be thrown, but nothing was"], thrownAs);
+  throw failure(sentence(expected, hint, ["却什么都没抛出", " to be thrown, but nothing was"]), thrownAs);
 }
 
 /** What `promise` rejected with, when it is an `expected`; otherwise a failed test, as thrownAs says it. */
@@ -45,8 +45,9 @@ export async function rejectedAs<E extends Error>(expected: ErrorClass<E>, promi
       rejection = { error };
     },
   );
-  if (rejection === undefined)
-    throw failure(expected, hint, ["却正常完成了，没有拒绝", " to be the rejection, but it resolved"], rejectedAs);
+  if (rejection === undefined) {
+    throw failure(sentence(expected, hint, ["却正常完成了，没有拒绝", " to be the rejection, but it resolved"]), rejectedAs);
+  }
   return checked(expected, rejection.error, hint, rejectedAs);
 }
 
@@ -55,38 +56,37 @@ export function caughtAs<E extends Error>(expected: ErrorClass<E>, error: unknow
   return checked(expected, error, hint, caughtAs);
 }
 
-function checked<E extends Error>(expected: ErrorClass<E>, error: unknown, hint: string | undefined, from: Caller): E {
-  if (error instanceof expected) return error;
-  const [name, nameEn] = error instanceof Error ? [error.name, error.name] : ["一个不是 Error 的值", "a value that is not an Error"];
-  const said = failure(expected, hint, [`你的代码却抛出了 ${name}`, `, but your code threw ${nameEn}`], from, error);
-  // All of what was thrown, every line: the part saying what was expected and what came is often at the end.
-  const whole = error instanceof Error ? `${error.name}: ${error.message}` : inspect(error);
-  said.message += `\n${whole.replace(/^/gmu, "  ")}`;
-  throw said;
-}
-
 type Caller = (...args: never[]) => unknown;
 
-/**
- * "rule：应当抛出 X（定义在 file），… / rule: expected X (defined in file) …", the learner's error kept as its
- * cause. The stack starts at the test's line, not in this file: the first file of yours in a report is then
- * where your code threw.
- */
-function failure(
-  expected: { readonly name: string },
-  hint: string | undefined,
-  [outcome, outcomeEn]: readonly [string, string],
-  from: Caller,
-  cause?: unknown,
-): Error {
+function checked<E extends Error>(expected: ErrorClass<E>, error: unknown, hint: string | undefined, from: Caller): E {
+  if (error instanceof expected) return error;
+  const outcome: readonly [string, string] =
+    error instanceof Error
+      ? [`你的代码却抛出了 ${error.name}`, `, but your code threw ${error.name}`]
+      : ["你的代码抛出的却不是 Error", ", but your code threw a value that is not an Error"];
+  // All of what was thrown, every line: the part saying what was expected and what came is often at the end.
+  const whole = error instanceof Error ? `${error.name}: ${error.message}` : inspect(error);
+  throw failure(`${sentence(expected, hint, outcome)}\n${whole.replace(/^/gmu, "  ")}`, from, error);
+}
+
+/** "rule：应当抛出 X（定义在 file），… / rule: expected X (defined in file) …" */
+function sentence(expected: { readonly name: string }, hint: string | undefined, [outcome, outcomeEn]: readonly [string, string]): string {
   const split = hint?.indexOf(" / ") ?? -1;
   const [rule, ruleEn] = hint === undefined ? ["", ""] : split === -1 ? [hint, hint] : [hint.slice(0, split), hint.slice(split + 3)];
   const home = homeOf(expected.name);
   const [where, whereEn] =
     home === undefined ? ["JavaScript 自带的错误类", "JavaScript's own error class"] : [`定义在 ${home}`, `defined in ${home}`];
-  const message =
+  return (
     `${rule === "" ? "" : `${rule}：`}应当抛出 ${expected.name}（${where}），${outcome} / ` +
-    `${ruleEn === "" ? "" : `${ruleEn}: `}expected ${expected.name} (${whereEn})${outcomeEn}`;
+    `${ruleEn === "" ? "" : `${ruleEn}: `}expected ${expected.name} (${whereEn})${outcomeEn}`
+  );
+}
+
+/**
+ * The failed test's error, the learner's error kept as its cause. Its stack starts at the test's line, not in
+ * this file: the first file of yours in a report is then where your code threw.
+ */
+function failure(message: string, from: Caller, cause?: unknown): Error {
   const error = cause === undefined ? new Error(message) : new Error(message, { cause });
   Error.captureStackTrace(error, from);
   return error;
