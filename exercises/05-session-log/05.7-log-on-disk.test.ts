@@ -85,7 +85,7 @@ function logFileError(action: () => unknown): LogFileError {
   return thrownAs(
     LogFileError,
     action,
-    "读不了、写不了的日志文件抛 LogFileError(code, source, line, detail)（log-file.ts 开头列出了测试要的字眼） / " +
+    "读不了、写不了的日志文件抛 LogFileError(code, source, line, detail)（log-file.ts 开头列出了测试要找的字眼） / " +
       "a log file that cannot be read or written as it is throws LogFileError(code, source, line, detail) (the words the tests want: top of log-file.ts)",
   );
 }
