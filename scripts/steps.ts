@@ -281,6 +281,10 @@ const entries: readonly Step[] = [
         mistake: "reasoning_content logged without ?? null, so a reply that omits it logs undefined",
       },
       { name: "loop-throws-on-tool-error", mistake: "tools run without runToolCall, so a failing tool ends the run" },
+      {
+        name: "loop-step-open-on-append-error",
+        mistake: "the try holds the model call only, so an append that throws after it (a reply the log refuses) leaves the step open",
+      },
     ],
     hints: [
       "把第 02 章循环里的“往 history 里 push”全部换成 `session.append(…)`，发给模型的消息每次都用 " +

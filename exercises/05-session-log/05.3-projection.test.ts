@@ -72,15 +72,15 @@ const bookMessages: Message[] = [
 
 // ── one event at a time ──────────────────────────────────────────────────────────────────────────
 
-describe("05.3 deriveEventMessage: the three events that become messages", () => {
-  test("user/message becomes { role: 'user', content }", () => {
+describe("05.3 deriveEventMessage：变成消息的三种事件 / the three events that become messages", () => {
+  test("user/message 变成 { role: 'user', content } / user/message becomes { role: 'user', content }", () => {
     expect(deriveEventMessage(eventOf("user/message", { content: "你好" }))).toStrictEqual({
       role: "user",
       content: "你好",
     });
   });
 
-  test("assistant/message becomes { role: 'assistant', content, reasoning_content, tool_calls }", () => {
+  test("assistant/message 变成 { role: 'assistant', content, reasoning_content, tool_calls } / assistant/message becomes { role: 'assistant', content, reasoning_content, tool_calls }", () => {
     const event = eventOf("assistant/message", {
       content: "",
       reasoning_content: "需要调用计算器。",
@@ -94,9 +94,12 @@ describe("05.3 deriveEventMessage: the three events that become messages", () =>
     });
   });
 
-  test("reasoning_content is carried on a reply without tool calls too", () => {
+  test("没有工具调用的回复也带着 reasoning_content / reasoning_content is carried on a reply without tool calls too", () => {
     const event = eventOf("assistant/message", { content: "7", reasoning_content: "想一想", tool_calls: [] });
-    expect(deriveEventMessage(event), "DeepSeek's thinking-mode trace must go back to the API, so the projection keeps it").toStrictEqual({
+    expect(
+      deriveEventMessage(event),
+      "DeepSeek 思考模式的思考内容必须发回 API，所以投影要保留它 / DeepSeek's thinking-mode trace must go back to the API, so the projection keeps it",
+    ).toStrictEqual({
       role: "assistant",
       content: "7",
       reasoning_content: "想一想",
@@ -104,9 +107,12 @@ describe("05.3 deriveEventMessage: the three events that become messages", () =>
     });
   });
 
-  test("an assistant/message without reasoning_content projects reasoning_content: null", () => {
+  test("没有 reasoning_content 的 assistant/message 投影成 reasoning_content: null / an assistant/message without reasoning_content projects reasoning_content: null", () => {
     const event = eventOf("assistant/message", { content: "7", tool_calls: [] });
-    expect(deriveEventMessage(event), "a missing reasoning_content becomes null, not undefined and not a missing key").toStrictEqual({
+    expect(
+      deriveEventMessage(event),
+      "缺少的 reasoning_content 变成 null，不是 undefined，也不是缺了这个键 / a missing reasoning_content becomes null, not undefined and not a missing key",
+    ).toStrictEqual({
       role: "assistant",
       content: "7",
       reasoning_content: null,
@@ -114,7 +120,7 @@ describe("05.3 deriveEventMessage: the three events that become messages", () =>
     });
   });
 
-  test("every tool call rides on the assistant message, in order, as { id, name, arguments }", () => {
+  test("每个工具调用都按顺序放在 assistant 消息里，形如 { id, name, arguments } / every tool call rides on the assistant message, in order, as { id, name, arguments }", () => {
     const second = { id: "call_01_def", name: "calculator", arguments: '{"expression":"2"}' };
     const event = eventOf("assistant/message", { content: null, tool_calls: [calculatorCall, second] });
     expect(deriveEventMessage(event)).toStrictEqual({
@@ -125,7 +131,7 @@ describe("05.3 deriveEventMessage: the three events that become messages", () =>
     });
   });
 
-  test("each tool call is built from exactly id, name and arguments: other keys in a stored event stay behind", () => {
+  test("每个工具调用只由 id、name、arguments 组成：存储的事件里别的键不带过来 / each tool call is built from exactly id, name and arguments: other keys in a stored event stay behind", () => {
     // Made by hand, as a log read back from disk might hold it: the call carries the wire format's
     // `type` and `index`, which the vocabulary does not have.
     const [event] = logOf([
@@ -136,18 +142,18 @@ describe("05.3 deriveEventMessage: the three events that become messages", () =>
     ]);
     expect(
       deriveEventMessage(event!),
-      "build each call as { id, name, arguments } rather than passing the stored object through",
+      "把每个调用建成 { id, name, arguments }，不要把存储的对象直接传过去 / build each call as { id, name, arguments } rather than passing the stored object through",
     ).toStrictEqual({ role: "assistant", content: "", reasoning_content: null, tool_calls: [calculatorCall] });
   });
 
-  test("tool/result becomes { role: 'tool', content, tool_call_id } with tool_call_id = call_id", () => {
+  test("tool/result 变成 { role: 'tool', content, tool_call_id }，其中 tool_call_id = call_id / tool/result becomes { role: 'tool', content, tool_call_id } with tool_call_id = call_id", () => {
     const event = eventOf("tool/result", { call_id: "call_00_abc", content: "7", is_error: false });
     expect(deriveEventMessage(event)).toStrictEqual({ role: "tool", content: "7", tool_call_id: "call_00_abc" });
   });
 
-  test("a failed tool result is still shown to the model (is_error itself is not sent)", () => {
+  test("失败的工具结果也照样给模型看（is_error 本身不发送） / a failed tool result is still shown to the model (is_error itself is not sent)", () => {
     const event = eventOf("tool/result", { call_id: "call_00_x", content: "Error: division by zero", is_error: true });
-    expect(deriveEventMessage(event), "the model must read the error to react to it").toStrictEqual({
+    expect(deriveEventMessage(event), "模型要读到错误才能应对 / the model must read the error to react to it").toStrictEqual({
       role: "tool",
       content: "Error: division by zero",
       tool_call_id: "call_00_x",
@@ -155,26 +161,29 @@ describe("05.3 deriveEventMessage: the three events that become messages", () =>
   });
 });
 
-describe("05.3 deriveEventMessage: an assistant reply that says nothing is dropped", () => {
-  test("content null, no reasoning and no tool call → null", () => {
+describe("05.3 deriveEventMessage：什么都没说的回复被丢掉 / an assistant reply that says nothing is dropped", () => {
+  test("content 为 null、没有思考内容、也没有工具调用 → null / content null, no reasoning and no tool call → null", () => {
     expect(deriveEventMessage(eventOf("assistant/message", { content: null, tool_calls: [] }))).toBeNull();
     expect(deriveEventMessage(eventOf("assistant/message", { content: null, reasoning_content: null, tool_calls: [] }))).toBeNull();
   });
 
-  test('empty reasoning counts as no reasoning: content null, reasoning "" and no call → null', () => {
+  test('空的思考内容算作没有：content 为 null、reasoning_content 为 ""、没有调用 → null / empty reasoning counts as no reasoning: content null, reasoning "" and no call → null', () => {
     const event = eventOf("assistant/message", { content: null, reasoning_content: "", tool_calls: [] });
-    expect(deriveEventMessage(event), 'the book tests `not reasoning_content`, and "" is falsy').toBeNull();
+    expect(
+      deriveEventMessage(event),
+      '书里判断的是 `not reasoning_content`，而 "" 是假值 / the book tests `not reasoning_content`, and "" is falsy',
+    ).toBeNull();
   });
 
-  test('content "" is still a reply: it is kept', () => {
+  test('content 为 "" 仍是一条回复：保留 / content "" is still a reply: it is kept', () => {
     const event = eventOf("assistant/message", { content: "", tool_calls: [] });
     expect(
       deriveEventMessage(event),
-      'content "" is kept (only null means "no text"); reasoning_content is null when the event has none',
+      'content 为 "" 要保留（只有 null 表示“没有正文”）；事件里没有 reasoning_content 时，它是 null / content "" is kept (only null means "no text"); reasoning_content is null when the event has none',
     ).toStrictEqual({ role: "assistant", content: "", reasoning_content: null, tool_calls: [] });
   });
 
-  test("content null is kept when the reply has reasoning", () => {
+  test("回复有思考内容时，content 为 null 也保留 / content null is kept when the reply has reasoning", () => {
     const event = eventOf("assistant/message", { content: null, reasoning_content: "想一想", tool_calls: [] });
     expect(deriveEventMessage(event)).toStrictEqual({
       role: "assistant",
@@ -184,9 +193,12 @@ describe("05.3 deriveEventMessage: an assistant reply that says nothing is dropp
     });
   });
 
-  test("content null is kept when the reply has a tool call", () => {
+  test("回复有工具调用时，content 为 null 也保留 / content null is kept when the reply has a tool call", () => {
     const event = eventOf("assistant/message", { content: null, tool_calls: [calculatorCall] });
-    expect(deriveEventMessage(event), "kept, with reasoning_content null when the event has none").toStrictEqual({
+    expect(
+      deriveEventMessage(event),
+      "保留；事件里没有 reasoning_content 时，它是 null / kept, with reasoning_content null when the event has none",
+    ).toStrictEqual({
       role: "assistant",
       content: null,
       reasoning_content: null,
@@ -195,7 +207,7 @@ describe("05.3 deriveEventMessage: an assistant reply that says nothing is dropp
   });
 });
 
-describe("05.3 deriveEventMessage: every other event stays in the log only", () => {
+describe("05.3 deriveEventMessage：其他事件都只留在日志里 / every other event stays in the log only", () => {
   const logOnly: readonly Entry[] = [
     entry("turn/start", { turn: 1 }),
     entry("request/header", { header: { model: "m", system: "你是助手", tools: [] }, reason: "initial" }),
@@ -209,12 +221,12 @@ describe("05.3 deriveEventMessage: every other event stays in the log only", () 
   ];
 
   const labelOf = (e: Entry) => (typeof e.data["reason"] === "string" ? `${e.type} (${e.data["reason"]})` : e.type);
-  test.each(logOnly.map((e) => [labelOf(e), e] as const))("%s → null", (_label, logOnlyEntry) => {
+  test.each(logOnly.map((e) => [labelOf(e), labelOf(e), e] as const))("%s → null：只留在日志里 / %s → null", (_zh, _en, logOnlyEntry) => {
     const [event] = logOf([logOnlyEntry]);
     expect(deriveEventMessage(event!)).toBeNull();
   });
 
-  test("tool/call is never projected: the assistant message already carries the request", () => {
+  test("tool/call 永不投影：assistant 消息已经带着同一个请求 / tool/call is never projected: the assistant message already carries the request", () => {
     const log = logOf([
       entry("assistant/message", { content: "", tool_calls: [calculatorCall] }),
       entry("tool/call", {
@@ -226,9 +238,12 @@ describe("05.3 deriveEventMessage: every other event stays in the log only", () 
     const messages = deriveMessages(log);
     expect(
       messages.map((m) => m.role),
-      "one assistant message, not a second one for the tool/call",
+      "一条 assistant 消息，不为 tool/call 再加一条 / one assistant message, not a second one for the tool/call",
     ).toEqual(["assistant"]);
-    expect(messages[0], "the assistant message as projected (reasoning_content null when absent)").toStrictEqual({
+    expect(
+      messages[0],
+      "投影出的 assistant 消息（没有 reasoning_content 时它是 null） / the assistant message as projected (reasoning_content null when absent)",
+    ).toStrictEqual({
       role: "assistant",
       content: "",
       reasoning_content: null,
@@ -239,21 +254,21 @@ describe("05.3 deriveEventMessage: every other event stays in the log only", () 
 
 // ── the whole log ────────────────────────────────────────────────────────────────────────────────
 
-describe("05.3 deriveMessages: the log → the model's messages", () => {
-  test("the book's calculator run: 12 events project to 4 messages, in log order", () => {
+describe("05.3 deriveMessages：日志 → 模型的消息 / the log → the model's messages", () => {
+  test("书里的计算器运行：12 条事件按日志顺序投影成 4 条消息 / the book's calculator run: 12 events project to 4 messages, in log order", () => {
     expect(deriveMessages(logOf(bookRun))).toStrictEqual(bookMessages);
   });
 
-  test("an empty log derives no messages", () => {
+  test("空日志派生不出消息 / an empty log derives no messages", () => {
     expect(deriveMessages([])).toStrictEqual([]);
   });
 
-  test("a log with only process events derives no messages", () => {
+  test("只有过程事件的日志派生不出消息 / a log with only process events derives no messages", () => {
     const log = logOf(bookRun.filter((e) => !["user/message", "assistant/message", "tool/result"].includes(e.type)));
     expect(deriveMessages(log)).toStrictEqual([]);
   });
 
-  test("messages keep the log's order across turns", () => {
+  test("跨轮次时，消息保持日志的顺序 / messages keep the log's order across turns", () => {
     const log = logOf([
       entry("user/message", { content: "first" }),
       entry("assistant/message", { content: "one", tool_calls: [] }),
@@ -271,27 +286,27 @@ describe("05.3 deriveMessages: the log → the model's messages", () => {
   });
 });
 
-describe("05.3 session.deriveMessages(): the Session projects its own log (needs 05.2)", () => {
+describe("05.3 session.deriveMessages()：Session 投影自己的日志（需要 05.2） / the Session projects its own log (needs 05.2)", () => {
   function appendAll(session: Session, entries: readonly Entry[]): void {
     for (const { type, data } of entries) session.append(type, data);
   }
 
-  test("a Session holding the book's run derives the same 4 messages", () => {
+  test("装着书里那次运行的 Session 派生出同样的 4 条消息 / a Session holding the book's run derives the same 4 messages", () => {
     const session = new Session();
     appendAll(session, bookRun);
     expect(session.deriveMessages()).toStrictEqual(bookMessages);
   });
 
-  test("derived again after more appends, the new events are included", () => {
+  test("再 append 之后重新派生，新事件也在里面 / derived again after more appends, the new events are included", () => {
     const session = new Session();
     appendAll(session, bookRun);
     session.deriveMessages();
     session.append("turn/start", { turn: 2 });
     session.append("user/message", { content: "再乘以 2 呢？" });
-    expect(session.deriveMessages(), "messages are derived from the log each time, never kept beside it").toStrictEqual([
-      ...bookMessages,
-      { role: "user", content: "再乘以 2 呢？" },
-    ]);
+    expect(
+      session.deriveMessages(),
+      "消息每次都从日志派生，从不另外保存 / messages are derived from the log each time, never kept beside it",
+    ).toStrictEqual([...bookMessages, { role: "user", content: "再乘以 2 呢？" }]);
   });
 });
 
@@ -318,8 +333,8 @@ function insertAt(entries: readonly Entry[], extras: readonly (readonly [number,
   return result;
 }
 
-describe("05.3 properties of the projection (random logs)", () => {
-  test("inserting non-message events anywhere never changes the derived messages", () => {
+describe("05.3 投影的属性测试（随机日志） / properties of the projection (random logs)", () => {
+  test("在任意位置插入非消息事件，派生的消息都不变 / inserting non-message events anywhere never changes the derived messages", () => {
     fc.assert(
       fc.property(
         fc.array(anyEntry, { maxLength: 15 }),
@@ -334,7 +349,7 @@ describe("05.3 properties of the projection (random logs)", () => {
     );
   });
 
-  test("user and tool messages appear one per event, in log order", () => {
+  test("user 和 tool 消息按日志顺序出现，一条事件一条 / user and tool messages appear one per event, in log order", () => {
     fc.assert(
       fc.property(fc.array(anyEntry, { maxLength: 20 }), (entries) => {
         const messages = deriveMessages(logOf(entries));
@@ -347,15 +362,15 @@ describe("05.3 properties of the projection (random logs)", () => {
     );
   });
 
-  test("derivation is deterministic and leaves the events untouched", () => {
+  test("派生是确定的，而且不改动事件 / derivation is deterministic and leaves the events untouched", () => {
     fc.assert(
       fc.property(fc.array(anyEntry, { maxLength: 20 }), (entries) => {
         const log = logOf(entries);
         const copy = structuredClone(log);
         const first = deriveMessages(log);
         const second = deriveMessages(log);
-        expect(second, "the same log derives the same messages").toStrictEqual(first);
-        expect(log, "deriving must not change the log").toStrictEqual(copy);
+        expect(second, "同一份日志派生出同样的消息 / the same log derives the same messages").toStrictEqual(first);
+        expect(log, "派生不能改变日志 / deriving must not change the log").toStrictEqual(copy);
       }),
       { numRuns: 150 },
     );

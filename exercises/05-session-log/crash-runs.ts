@@ -45,7 +45,7 @@ function scriptedModel(turn: number, script: TurnScript): ChatClient {
     chat: async (): Promise<AssistantMessage> => {
       step++;
       const reply = script.replies[step - 1] ?? "fails";
-      if (reply === "fails") throw new Error("the model call failed");
+      if (reply === "fails") throw new Error("脚本里的模型调用失败 / the model call failed");
       const tool_calls = Array.from({ length: reply.calls }, (_, index) => ({
         id: `call_${turn}_${step}_${index}`,
         name: "calculator",
@@ -143,36 +143,37 @@ const stored = (events: readonly SessionEvent[]): Stored[] => JSON.parse(JSON.st
 
 /**
  * One thing the loop never does, made at `at` (an index into the log): each returns the changed log, ids
- * renumbered so that fromLog still reads it, or undefined when the log has no place for it.
+ * renumbered so that fromLog still reads it, or undefined when the log has no place for it. Each is named
+ * "中文 / English", as the failures that quote it are written.
  */
 export const mutations: Record<string, (events: readonly SessionEvent[], at: number) => Mutated | undefined> = {
-  "a turn number repeated": (events, at) =>
+  "轮次号重复 / a turn number repeated": (events, at) =>
     change(events, at, "turn/start", (event) => {
       const turn = event.data.turn as number;
       return { ...event, data: { turn: turn === 1 ? 2 : turn - 1 } };
     }),
-  "a step number jumping": (events, at) =>
+  "步骤号跳跃 / a step number jumping": (events, at) =>
     change(events, at, "step/start", (event) => ({ ...event, data: { ...event.data, step: (event.data.step as number) + 1 } })),
-  "an assistant message outside any step": (events, at) =>
+  "步骤之外的 assistant 消息 / an assistant message outside any step": (events, at) =>
     insertAfter(events, at, ["request/header", "step/end"], { type: "assistant/message", data: { content: "hi", tool_calls: [] } }),
-  "a call no reply asked for": (events, at) =>
+  "回复没要过的调用 / a call no reply asked for": (events, at) =>
     insertAfter(events, at, ["assistant/message", "tool/result"], {
       type: "tool/call",
       data: { call_id: "call_unasked", name: "calculator", arguments: "{}" },
     }),
-  "a result for a call never made": (events, at) =>
+  "从没发出过的调用的结果 / a result for a call never made": (events, at) =>
     insertAfter(events, at, ["step/start", "assistant/message", "tool/result"], {
       type: "tool/result",
       data: { call_id: "call_never", content: "7", is_error: false },
     }),
-  "duplicate call ids in one reply": (events, at) =>
+  "一条回复里重复的调用 id / duplicate call ids in one reply": (events, at) =>
     change(events, at, "assistant/message", (event) => {
       const calls = event.data.tool_calls as unknown[];
       return calls.length === 0 ? undefined : { ...event, data: { ...event.data, tool_calls: [...calls, calls[0]] } };
     }),
-  "a second turn begun inside an open turn": (events, at) =>
+  "在没闭合的轮次里开始的第二轮 / a second turn begun inside an open turn": (events, at) =>
     insertAfter(events, at, ["user/message", "step/start", "step/end"], { type: "turn/start", data: { turn: 99 } }),
-  "a step/end for another step": (events, at) =>
+  "别的步骤的 step/end / a step/end for another step": (events, at) =>
     change(events, at, "step/end", (event) => ({ ...event, data: { ...event.data, step: (event.data.step as number) + 1 } })),
 };
 
@@ -213,17 +214,17 @@ function insertAfter(
  * One way a streamed message can contradict the chunks it cites, made to the `at`-th assistant/message of a
  * streamedLog (each cites its attempt's chunks): the loop logs exactly what its chunks assemble to, so a
  * repair that took such a message as a crash's would close the step on a story the log does not hold.
- * `index` is the message. Undefined when the log has no message the change fits.
+ * `index` is the message. Undefined when the log has no message the change fits. Named "中文 / English".
  */
 export const streamedContradictions: Record<string, (log: readonly Stored[], at: number) => Mutated | undefined> = {
-  "its content is not the text its chunks carried": (log, at) =>
+  "它的 content 不是分片带来的文字 / its content is not the text its chunks carried": (log, at) =>
     changeMessage(log, at, (message) => ({ ...message, data: { ...message.data, content: `${message.data.content ?? ""}（改过）` } })),
-  "its chunk_ids cite only some of its attempt's chunks": (log, at) =>
+  "它的 chunk_ids 只引用了这次尝试的一部分分片 / its chunk_ids cite only some of its attempt's chunks": (log, at) =>
     changeMessage(log, at, (message) => ({
       ...message,
       data: { ...message.data, chunk_ids: (message.data.chunk_ids as number[]).slice(1) },
     })),
-  "no finish chunk, yet it is not marked interrupted": (log, at) =>
+  "没有结束分片，却没标 interrupted / no finish chunk, yet it is not marked interrupted": (log, at) =>
     changeMessage(log, at, (message, edited) => {
       const finish = (message.data.chunk_ids as number[]).find(
         (id) => (edited[id]?.data.chunk as StreamChunk | undefined)?.kind === "finish",
@@ -233,7 +234,7 @@ export const streamedContradictions: Record<string, (log: readonly Stored[], at:
       edited[chunk.id] = { ...chunk, data: { ...chunk.data, chunk: { kind: "usage", usage: { total_tokens: 1 } } } };
       return message;
     }),
-  "a tool call that never appeared in any chunk": (log, at) =>
+  "带着分片里从没出现过的工具调用 / a tool call that never appeared in any chunk": (log, at) =>
     changeMessage(log, at, (message) => {
       const calls = [...(message.data.tool_calls as unknown[]), { id: "call_invented", name: "calculator", arguments: "{}" }];
       return { ...message, data: { ...message.data, tool_calls: calls } };

@@ -1,3 +1,29 @@
+// Step 05.7 (challenge, past the book) — the log on disk. The book's 对照官方 table says the official
+// persistence plugin "订阅 session/event，需要保存时再写入磁盘"; the book itself only replays. Here you write that
+// subscriber, read its file back after a crash, and close what the crash left open, by appending only.
+//
+// attachLogFile(session, file)    each event becomes one line, JSON.stringify(event) + "\n", written and
+//                                 flushed (writeSync, fsyncSync) before append returns; the file's lock first.
+// readLogFile / parseLogText      back through Session.fromLog: a torn last line is dropped and reported, any
+//                                 other bad line is an error naming its number.
+// closingEvents / repairLog       what closes the last turn the crash left open, appended through the session.
+//
+// Every failure is a LogFileError(code, source, line, detail); its message reads "<source> line <n>: <detail>"
+// (" line <n>" only when a line is to blame). The tests look for these words in it, so write them so:
+//   NOT_A_FILE    line undefined; the detail says what it is: "this is a folder", "this is a device" (/dev/zero),
+//                 "this is a pipe" (a FIFO)
+//   UNREADABLE    line undefined; the detail `cannot open it (${error.message})`, the system's error kept as the
+//                 cause: "missing.jsonl: cannot open it (ENOENT: no such file or directory, …)"
+//   NOTHING_READ  line 1; the detail starts "no event could be read"
+//   NOT_UTF8      the detail names the encoding: "UTF-16LE" or "UTF-16BE"
+//   BAD_JSON      line undefined, so the message starts "<source>: "
+//   BAD_LINE, NOT_THIS_LOG   `line` is the line to blame (NOT_THIS_LOG: the first line that differs)
+//   REPLAY        line = the ReplayError's index + 1, the ReplayError as the cause
+//   FILE_CHANGED  the detail names the first event that did not reach the file: "event #N"
+// A repair refused because a live writer holds the file keeps the LogFileError's words ("another process is
+// writing this log"): new RepairError(undefined, error.message, { cause: error }).
+// The rules in full: exercises/05-session-log/README.md#step-05-7 and 05.7-log-on-disk.test.ts.
+// Run: npx vitest exercises/05-session-log/05.7-log-on-disk.test.ts
 import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import {
   LogFileError,

@@ -54,28 +54,31 @@ function codingRunWithInspection(): Session {
   return session;
 }
 
-describe("p2 recording the coding assistant's events (练习2)", () => {
-  test("recordDiffPreview appends one ui/diff-preview event with the path and the diff", () => {
+describe("p2 记录代码助手的事件（练习2） / recording the coding assistant's events", () => {
+  test("recordDiffPreview 追加一条 ui/diff-preview 事件，带着路径和 diff / recordDiffPreview appends one ui/diff-preview event with the path and the diff", () => {
     const session = newSession();
     const event = recordDiffPreview(session, "src/app.ts", diff);
-    expect(session.events, "exactly one event, nothing beside it").toEqual([event]);
+    expect(session.events, "正好一条事件，别的什么都没有 / exactly one event, nothing beside it").toEqual([event]);
     expect(event).toMatchObject({ id: 0, type: "ui/diff-preview", data: { path: "src/app.ts", diff } });
-    expect(Object.isFrozen(event.data), "it went through append, so it is frozen").toBe(true);
+    expect(Object.isFrozen(event.data), "它经过了 append，所以是冻结的 / it went through append, so it is frozen").toBe(true);
   });
 
-  test("recordFileRead logs the UTF-8 byte count and the SHA-256 of a string, never its content", () => {
+  test("recordFileRead 记下字符串的 UTF-8 字节数和 SHA-256，绝不记内容 / recordFileRead logs the UTF-8 byte count and the SHA-256 of a string, never its content", () => {
     const session = newSession();
     const event = recordFileRead(session, "src/app.ts", text);
-    expect(session.events, "exactly one event, nothing beside it").toEqual([event]);
+    expect(session.events, "正好一条事件，别的什么都没有 / exactly one event, nothing beside it").toEqual([event]);
     expect(event.type).toBe("inspect/file-read");
-    expect(event.data, "bytes counts UTF-8 bytes (15), not string length (10); no content key").toEqual({
+    expect(
+      event.data,
+      "bytes 数的是 UTF-8 字节（15），不是字符串长度（10）；没有 content 键 / bytes counts UTF-8 bytes (15), not string length (10); no content key",
+    ).toEqual({
       path: "src/app.ts",
       bytes: 15,
       sha256: textSha256,
     });
   });
 
-  test("recordFileRead hashes raw bytes as they are", () => {
+  test("recordFileRead 对原始字节原样求摘要 / recordFileRead hashes raw bytes as they are", () => {
     const session = newSession();
     const event = recordFileRead(session, "logo.png", new Uint8Array([0, 255, 16]));
     expect(event.data).toEqual({
@@ -86,16 +89,16 @@ describe("p2 recording the coding assistant's events (练习2)", () => {
   });
 });
 
-describe("p2 the new events never reach the model (练习2)", () => {
-  test("neither type becomes a message: the projection turns each into null", () => {
+describe("p2 新事件永远不进模型（练习2） / the new events never reach the model", () => {
+  test("两种类型都不变成消息：投影把它们都变成 null / neither type becomes a message: the projection turns each into null", () => {
     const session = newSession();
     const events = [recordFileRead(session, "a.ts", "x"), recordDiffPreview(session, "a.ts", diff)];
     for (const event of events) {
-      expect(deriveEventMessage(event), `${event.type} must stay in the log only`).toBeNull();
+      expect(deriveEventMessage(event), `${event.type} 必须只留在日志里 / ${event.type} must stay in the log only`).toBeNull();
     }
   });
 
-  test("a run with a file read and a diff preview derives the same 4 messages as the plain run", () => {
+  test("带一次文件读取和一次 diff 预览的运行，派生出和普通运行一样的 4 条消息 / a run with a file read and a diff preview derives the same 4 messages as the plain run", () => {
     const withInspection = codingRunWithInspection();
     expect(withInspection.events.map((event) => event.type)).toContain("inspect/file-read");
     expect(withInspection.events.map((event) => event.type)).toContain("ui/diff-preview");
@@ -109,7 +112,7 @@ describe("p2 the new events never reach the model (练习2)", () => {
   );
   const insertionsArb = fc.array(fc.record({ at: fc.nat(), event: uiEventArb }), { maxLength: 8 });
 
-  test("any number of them, anywhere in a random run, leave deriveMessages() deep-equal", () => {
+  test("在随机运行的任何位置插入任意多条，deriveMessages() 都深度相等 / any number of them, anywhere in a random run, leave deriveMessages() deep-equal", () => {
     fc.assert(
       fc.property(chapterRunArb, insertionsArb, (run, insertions) => {
         const session = newSession();
@@ -131,45 +134,51 @@ describe("p2 the new events never reach the model (练习2)", () => {
   });
 });
 
-describe("p2 the new events are checked on append and on replay (练习2)", () => {
+describe("p2 新事件在 append 和重放时都要检查（练习2） / the new events are checked on append and on replay", () => {
   const sha = "a".repeat(64);
-  const badData: readonly { type: string; why: string; data: JsonObject; field: string }[] = [
+  const badData: readonly { type: string; whyZh: string; why: string; data: JsonObject; field: string }[] = [
     {
       type: "inspect/file-read",
+      whyZh: "bytes 为负数",
       why: "negative bytes",
       data: { path: "a.ts", bytes: -1, sha256: sha },
       field: "$.bytes",
     },
     {
       type: "inspect/file-read",
+      whyZh: "bytes 是小数",
       why: "fractional bytes",
       data: { path: "a.ts", bytes: 1.5, sha256: sha },
       field: "$.bytes",
     },
     {
       type: "inspect/file-read",
+      whyZh: "bytes 是字符串",
       why: "bytes as a string",
       data: { path: "a.ts", bytes: "12", sha256: sha },
       field: "$.bytes",
     },
     {
       type: "inspect/file-read",
+      whyZh: "摘要是大写的",
       why: "an uppercase digest",
       data: { path: "a.ts", bytes: 1, sha256: sha.toUpperCase() },
       field: "$.sha256",
     },
     {
       type: "inspect/file-read",
+      whyZh: "摘要太短",
       why: "a short digest",
       data: { path: "a.ts", bytes: 1, sha256: "abc123" },
       field: "$.sha256",
     },
-    { type: "inspect/file-read", why: "an empty path", data: { path: "", bytes: 1, sha256: sha }, field: "$.path" },
-    { type: "inspect/file-read", why: "no path", data: { bytes: 1, sha256: sha }, field: "$.path" },
-    { type: "ui/diff-preview", why: "a diff that is not text", data: { path: "a.ts", diff: 42 }, field: "$.diff" },
-    { type: "ui/diff-preview", why: "no path", data: { diff: "" }, field: "$.path" },
+    { type: "inspect/file-read", whyZh: "路径为空", why: "an empty path", data: { path: "", bytes: 1, sha256: sha }, field: "$.path" },
+    { type: "inspect/file-read", whyZh: "没有路径", why: "no path", data: { bytes: 1, sha256: sha }, field: "$.path" },
+    { type: "ui/diff-preview", whyZh: "diff 不是文本", why: "a diff that is not text", data: { path: "a.ts", diff: 42 }, field: "$.diff" },
+    { type: "ui/diff-preview", whyZh: "没有路径", why: "no path", data: { diff: "" }, field: "$.path" },
     {
       type: "inspect/file-read",
+      whyZh: "摘要有 65 位",
       why: "a 65-digit digest",
       data: { path: "a.ts", bytes: 1, sha256: `${sha}0` },
       field: "$.sha256",
@@ -178,37 +187,46 @@ describe("p2 the new events are checked on append and on replay (练习2)", () =
     // it would be the very content this event exists to keep out of the log.
     {
       type: "inspect/file-read",
+      whyZh: "多了 content 键",
       why: "an extra content key",
       data: { path: "a.ts", bytes: 1, sha256: sha, content: "x" },
       field: "$",
     },
-    { type: "ui/diff-preview", why: "an extra key", data: { path: "a.ts", diff: "", shown_at: 1 }, field: "$" },
+    { type: "ui/diff-preview", whyZh: "多了一个键", why: "an extra key", data: { path: "a.ts", diff: "", shown_at: 1 }, field: "$" },
   ];
 
-  test.each(badData)("append rejects $type with $why, naming the type and $field", ({ type, data, field }) => {
-    const session = newSession();
-    expect(thrownAs(EventDataError, () => session.append(type, data)).message).toContain(`"${type}" at ${field}`);
-    expect(session.events, "a rejected append leaves the log untouched").toHaveLength(0);
-  });
+  test.each(badData)(
+    "append 拒绝 $type（$whyZh），点明类型和 $field / append rejects $type with $why, naming the type and $field",
+    ({ type, data, field }) => {
+      const session = newSession();
+      const refusal = thrownAs(
+        EventDataError,
+        () => session.append(type, data),
+        "codingAssistantSchemas 里的 schema 必须拒绝这个数据 / the schema in codingAssistantSchemas must refuse this data",
+      );
+      expect(refusal.message).toContain(`"${type}" at ${field}`);
+      expect(session.events, "被拒绝的 append 不改变日志 / a rejected append leaves the log untouched").toHaveLength(0);
+    },
+  );
 
-  test("a JSON round trip through Session.fromLog keeps both events and the messages", () => {
+  test("经过 JSON 往返和 Session.fromLog，两种事件和消息都不变 / a JSON round trip through Session.fromLog keeps both events and the messages", () => {
     const session = codingRunWithInspection();
     const replayed = Session.fromLog(storedCopy(session.events), { schemas });
     expect(replayed.events).toEqual(session.events);
     expect(replayed.deriveMessages()).toEqual(session.deriveMessages());
   });
 
-  test("replay rejects a stored event with bad data, naming its index, type and field", () => {
+  test("重放拒绝数据不对的存储事件，点明下标、类型和字段 / replay rejects a stored event with bad data, naming its index, type and field", () => {
     const stored = storedCopy(codingRunWithInspection().events) as { type: string; data: JsonObject }[];
     const index = stored.findIndex((event) => event.type === "inspect/file-read");
     stored[index] = { ...stored[index]!, data: { path: "src/app.ts", bytes: 15, sha256: "not-a-digest" } };
     const replay = () => Session.fromLog(stored, { schemas });
-    const { message } = thrownAs(ReplayError, replay);
+    const { message } = thrownAs(ReplayError, replay, "重放时照样用 schema 检查 / replay checks the schemas too");
     expect(message).toContain(`event #${index}`);
     expect(message).toContain(`"inspect/file-read" at $.sha256`);
   });
 
-  test("replaying a random run with the new events gives back the same events and messages", () => {
+  test("带新事件的随机运行，重放后得到同样的事件和消息 / replaying a random run with the new events gives back the same events and messages", () => {
     fc.assert(
       fc.property(chapterRunArb, fc.array(fc.string(), { maxLength: 4 }), (run, paths) => {
         const session = sessionOf(run, { schemas });

@@ -101,13 +101,18 @@ export class ScriptedStreamClient implements StreamingChatClient {
   }
 
   async chat(): Promise<AssistantMessage> {
-    throw new Error("ScriptedStreamClient: this run streams, so chat() should not be called");
+    throw new Error(
+      "脚本化的流式模型：这次运行是流式的，不该调用 chat() / ScriptedStreamClient: this run streams, so chat() should not be called",
+    );
   }
 
   async *stream(request: ChatRequest, options: CallOptions = {}): AsyncGenerator<StreamChunk> {
     this.requests.push(structuredClone(request));
     const next = this.#script.shift();
-    if (next === undefined) throw new Error(`ScriptedStreamClient: no stream scripted for request #${this.requests.length}`);
+    if (next === undefined)
+      throw new Error(
+        `脚本化的流式模型没有准备第 ${this.requests.length} 个请求的流 / ScriptedStreamClient: no stream scripted for request #${this.requests.length}`,
+      );
     for (const chunk of next.chunks) {
       options.signal?.throwIfAborted();
       yield chunk;

@@ -3,7 +3,7 @@
 // loop-*.ts decoy turns on exactly one.
 import { AgentRunError, type RunAgentOptions } from "../../chapters/05-session-log/loop-types.ts";
 import { Session } from "../../chapters/05-session-log/session.ts";
-import { toolCallOf, type ToolCall } from "../../chapters/common/messages.ts";
+import { toolCallOf, type AssistantMessage, type ToolCall } from "../../chapters/common/messages.ts";
 import { messageOf, runToolCall, toolSpec, type Tool, type ToolOutcome } from "../../chapters/common/tools.ts";
 import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
 
@@ -16,6 +16,8 @@ export interface LoopMistakes {
   readonly toolsWithoutRunToolCall?: boolean;
   /** reasoning_content copied as is: a reply that leaves it out logs undefined, which is not JSON. */
   readonly reasoningWithoutNull?: boolean;
+  /** The try holds the model call only: an append after it that throws leaves the step open and the turn unended. */
+  readonly tryAroundModelCallOnly?: boolean;
 }
 
 export function wrongLoop(mistakes: LoopMistakes): (options: RunAgentOptions) => Promise<SessionLog> {
@@ -32,9 +34,8 @@ export function wrongLoop(mistakes: LoopMistakes): (options: RunAgentOptions) =>
     session.append("request/header", { header: { model: client.model, ...request }, reason: "initial" });
     for (let step = 1; step <= maxSteps; step++) {
       session.append("step/start", { turn, step });
-      let finished: boolean;
-      try {
-        const reply = await client.chat({ ...request, messages: session.deriveMessages() });
+      /** Logs the reply and runs its tools; true when the model answered without tools. */
+      const logReply = async (reply: AssistantMessage): Promise<boolean> => {
         const toolCalls = reply.tool_calls.map(toolCallOf);
         const reasoning = mistakes.reasoningWithoutNull ? reply.reasoning_content : (reply.reasoning_content ?? null);
         session.append("assistant/message", {
@@ -46,12 +47,20 @@ export function wrongLoop(mistakes: LoopMistakes): (options: RunAgentOptions) =>
           session.append("tool/call", { call_id: call.id, name: call.name, arguments: call.arguments });
           session.append("tool/result", { call_id: call.id, ...(await runTool(toolsByName, call)) });
         }
-        finished = toolCalls.length === 0;
+        return toolCalls.length === 0;
+      };
+      let reply: AssistantMessage;
+      let finished = false;
+      try {
+        reply = await client.chat({ ...request, messages: session.deriveMessages() });
+        if (!mistakes.tryAroundModelCallOnly) finished = await logReply(reply);
       } catch (error) {
         if (!mistakes.skipStepEndOnError) session.append("step/end", { turn, step });
         session.append("turn/end", { turn, reason: "error", message: messageOf(error) });
         throw new AgentRunError(`turn ${turn} failed in step ${step}: ${messageOf(error)}`, session, { cause: error });
       }
+      // DECOY (tryAroundModelCallOnly): logged after the try, so an append that throws here skips step/end and turn/end.
+      if (mistakes.tryAroundModelCallOnly) finished = await logReply(reply);
       session.append("step/end", { turn, step });
       if (finished) {
         session.append("turn/end", { turn, reason: "completed" });
