@@ -1,4 +1,4 @@
-// Three ways to run the same exercise tests (see scripts/steps.ts):
+// Three ways to run the same exercise tests (the steps: steps.toml, read by scripts/steps.ts):
 //   npx vitest exercises          → the learner's own files (the default: watch mode while you work)
 //   --mode workbook               → chapter and fixture tests, plus every exercise test against the answers
 //   --mode check                  → every exercise test against the shipped stubs and the decoys

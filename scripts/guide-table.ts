@@ -6,8 +6,7 @@ import { guideAnchor } from "../exercises/05-session-log/todo.ts";
 import { isMain, shown } from "./learner.ts";
 import { guideFile, steps, type Step } from "./steps.ts";
 
-export const tableStart =
-  "<!-- step table: generated from scripts/steps.ts by `npm run guide:table`; edit the manifest, not this table -->";
+export const tableStart = "<!-- step table: generated from steps.toml by `npm run guide:table`; edit the manifest, not this table -->";
 export const tableEnd = "<!-- /step table -->";
 
 function row(step: Step): string {
@@ -36,6 +35,6 @@ if (isMain(import.meta.url)) {
   if (updated === guide) console.log(`${shown(guideFile)}: the step table is up to date.`);
   else {
     writeFileSync(guideFile, updated);
-    console.log(`${shown(guideFile)}: step table rewritten from scripts/steps.ts.`);
+    console.log(`${shown(guideFile)}: step table rewritten from steps.toml.`);
   }
 }

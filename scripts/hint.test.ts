@@ -102,8 +102,8 @@ describe("npm run hint", () => {
 
   test("every step has 3–4 hints", () => {
     for (const step of steps) {
-      expect(step.hints.length, `the hints of ${step.id} in scripts/steps.ts`).toBeGreaterThanOrEqual(3);
-      expect(step.hints.length, `the hints of ${step.id} in scripts/steps.ts`).toBeLessThanOrEqual(4);
+      expect(step.hints.length, `the hints of ${step.id} in steps.toml`).toBeGreaterThanOrEqual(3);
+      expect(step.hints.length, `the hints of ${step.id} in steps.toml`).toBeLessThanOrEqual(4);
     }
   });
 });
