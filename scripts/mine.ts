@@ -21,6 +21,7 @@ import { runOnYourFiles, tellYourThrow, type NotDone, type YourFile } from "../c
 import type { HookData } from "./mine-hook.ts";
 import type { StepStatus } from "./progress.ts";
 import type { FileOutcome } from "./step-runner.ts";
+import { filesReached } from "./learner-imports.ts";
 import { answerFiles, chapterDir, exercisesDir, root, shippedStubs, steps, type Step } from "./steps.ts";
 
 /** The steps `--mine` can swap: those whose answer is the chapter's (the book's 练习 are not in the demo). */
@@ -175,17 +176,7 @@ function isShippedStub(step: Step, dir: string): boolean {
 /** A hash of the step's test file and every file in the learner's folder it imports, however deep. */
 export function fingerprint(step: Step, dir = exercisesDir): string {
   const hash = createHash("sha256");
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file) || !file.startsWith(dir) || !existsSync(file)) return;
-    seen.add(file);
-    const text = readFileSync(file, "utf8");
-    hash.update(`${path.relative(dir, file)}\0${text}\0`);
-    for (const [, specifier] of text.matchAll(/(?:from|import)\s*["'](\.{1,2}\/[^"']+)["']/g)) {
-      visit(path.resolve(path.dirname(file), specifier ?? ""));
-    }
-  };
-  visit(path.join(dir, step.test));
+  for (const [file, text] of filesReached(path.join(dir, step.test), dir)) hash.update(`${path.relative(dir, file)}\0${text}\0`);
   return hash.digest("hex");
 }
 

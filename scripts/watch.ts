@@ -11,15 +11,18 @@
 // milliseconds. Starting that instance takes seconds, so the first screen does not wait for it: it
 // shows each step's last known state (kept in .workbook/watch-state.json) and updates as the tests
 // answer (both measured by `npm run bench:watch`, see README).
-import { readStateFile } from "./state-file.ts";
-import { mkdirSync, readdirSync, readFileSync, statSync, watch, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, watch, writeFileSync } from "node:fs";
 import path from "node:path";
+import { emitKeypressEvents, type Key } from "node:readline";
 import pc from "picocolors";
+import { z } from "zod";
 import type { Command, Flags } from "../chapters/common/flags.ts";
 import { hintCommand, hintStateFile } from "./hint.ts";
 import { isMain, readArgs, requireStep, runMain } from "./learner.ts";
+import { filesReached } from "./learner-imports.ts";
 import { classify, nextStep, type StepReport, type StepStatus } from "./progress.ts";
-import type { FileOutcome } from "./step-runner.ts";
+import type { FileOutcome, TestOutcome } from "./step-runner.ts";
+import { readStateFile } from "./state-file.ts";
 import { exercisesDir, root, steps, type Step } from "./steps.ts";
 import { demoSteps, recordRuns, runDemoOnYourFiles } from "./mine.ts";
 import { renderScreen, type DemoRun, type Screen } from "./watch-screen.ts";
@@ -43,7 +46,7 @@ export interface LoopOptions {
    * The steps whose tests import any of `files`, directly or not, re-run after the current one on a
    * save: `npm run watch` passes stepsImporting; without it a save re-runs the current step alone.
    */
-  readonly dependents?: (files: readonly string[], list: readonly Step[]) => Promise<readonly Step[]>;
+  readonly dependents?: (files: readonly string[], list: readonly Step[]) => readonly Step[];
   /** Each step's state when the loop last ran (by step id): shown at once, until its tests answer again. */
   readonly lastKnown?: Readonly<Record<string, StepStatus>>;
   /** Called with every step's state after each run, to be shown at the next start. */
@@ -164,7 +167,7 @@ export class WatchLoop {
       this.#draw();
       this.options.onResult?.(this.#reports, tookMs);
       // Then the other steps whose tests import a saved file: worked out after the result is on screen.
-      const touched = (await this.#dependents(files)).filter((step) => !ran.includes(step));
+      const touched = this.#dependents(files).filter((step) => !ran.includes(step));
       this.#noteBefore(touched, before);
       for (const step of touched) this.#stale.add(step);
       if (this.#stale.size === 0) return;
@@ -175,10 +178,10 @@ export class WatchLoop {
   }
 
   /** The steps whose tests import `files`; when that cannot be worked out, every step. */
-  async #dependents(files: readonly string[]): Promise<readonly Step[]> {
+  #dependents(files: readonly string[]): readonly Step[] {
     const all = this.#reports.map((report) => report.step);
     try {
-      return (await this.options.dependents?.(files, all)) ?? [];
+      return this.options.dependents?.(files, all) ?? [];
     } catch {
       return all;
     }
@@ -260,9 +263,9 @@ export class WatchLoop {
     this.options.remember?.(Object.fromEntries(checked.map((report) => [report.step.id, report.status])));
   }
 
-  /** A key press (an arrow key is one key: see keysOf); returns false for quit. */
+  /** A key press, as onKeys names it (`up`, `return`, `q`); returns false for quit. */
   key(key: string): boolean {
-    if (key === "q" || key === "\u0003") return false;
+    if (key === "q" || key === "ctrl-c") return false;
     if (this.#screen.cursor === undefined || !this.#pickKey(key, this.#screen.cursor)) {
       if (key === "l") this.#openList();
       if (key === "n" && this.#focus !== undefined) this.#show(undefined);
@@ -288,12 +291,13 @@ export class WatchLoop {
   #pickKey(key: string, cursor: string): boolean {
     const ids = this.#reports.map((report) => report.step.id);
     const at = ids.indexOf(cursor);
-    const move = CURSOR_MOVES.get(key);
-    if (move !== undefined) {
+    // ↑ and k go up a step, ↓ and j down (as in vim and less).
+    const move = key === "up" || key === "k" ? -1 : key === "down" || key === "j" ? 1 : 0;
+    if (move !== 0) {
       this.#screen = { ...this.#screen, cursor: ids[Math.min(ids.length - 1, Math.max(0, at + move))] };
-    } else if (key === "\r" || key === "\n") {
+    } else if (key === "return" || key === "enter") {
       this.#show(this.#reports[at]?.step);
-    } else if (key === "l" || key === "\x1b") {
+    } else if (key === "l" || key === "escape") {
       this.#screen = { ...this.#screen, cursor: undefined };
     } else return false;
     return true;
@@ -335,52 +339,28 @@ export class WatchLoop {
 
 /**
  * The steps of `list` whose test file imports one of `files`, directly or through other files of the
- * exercise folder, as the files stand now (a learner may add an import). The imports come from the
- * TypeScript compiler, loaded on the first save and not before the first screen; a file is read again
- * only when it changed since (a save reads one file, not the folder).
+ * exercise folder, as the files stand now (a learner may add an import). Each file is read once a call.
  */
-export async function stepsImporting(files: readonly string[], list: readonly Step[], dir = exercisesDir): Promise<Step[]> {
-  const { importsOf, reachable, typeScriptFiles } = await import("./import-graph.ts");
-  const graph = new Map(
-    typeScriptFiles(dir).map((file) => {
-      const { mtimeMs, size } = statSync(file);
-      const known = importsRead.get(file);
-      if (known?.mtimeMs === mtimeMs && known.size === size) return [file, known.imports];
-      const imports = importsOf(readFileSync(file, "utf8"), file);
-      importsRead.set(file, { mtimeMs, size, imports });
-      return [file, imports];
-    }),
-  );
+export function stepsImporting(files: readonly string[], list: readonly Step[], dir = exercisesDir): Step[] {
+  const texts = new Map<string, string>();
+  const read = (file: string) => texts.get(file) ?? texts.set(file, readFileSync(file, "utf8")).get(file) ?? "";
   return list.filter((step) => {
-    const reached = reachable(graph, path.join(dir, step.test));
+    const reached = filesReached(path.join(dir, step.test), dir, read);
     return files.some((file) => reached.has(path.resolve(file)));
   });
 }
 
-/** Each file's imports as last read, with the modification time and size they were read at. */
-const importsRead = new Map<string, { readonly mtimeMs: number; readonly size: number; readonly imports: readonly string[] }>();
-
-/** A chunk read from the terminal, as keys: an arrow key's escape sequence is one key, not three. */
-export function keysOf(data: string): string[] {
-  const keys: string[] = [];
-  for (let at = 0; at < data.length; ) {
-    // ESC [ A–D, or ESC O A–D in a terminal's application mode: the same four arrows.
-    const arrow = data[at] === ESC && "[O".includes(data[at + 1] ?? "-") && "ABCD".includes(data[at + 2] ?? "-");
-    keys.push(arrow ? `${ESC}[${data[at + 2]}` : (data[at] ?? ""));
-    at += arrow ? 3 : 1;
-  }
-  return keys;
+/**
+ * Calls `onKey` with each key pressed on `input`, named as Node's readline names it (`up`, `down`,
+ * `return`, `escape`, a letter) whatever sequence the terminal sends (ESC [ A and ESC O A are both
+ * `up`); Ctrl-C, which raw mode delivers as a key, is `ctrl-c`.
+ */
+export function onKeys(input: NodeJS.ReadableStream, onKey: (key: string) => void): void {
+  emitKeypressEvents(input);
+  input.on("keypress", (_text: string | undefined, key: Key) => {
+    onKey(key.ctrl === true && key.name === "c" ? "ctrl-c" : (key.name ?? key.sequence ?? ""));
+  });
 }
-
-const ESC = "\x1b";
-
-/** The list's cursor keys: ↑ and k go up a step, ↓ and j down (as in vim and less). */
-const CURSOR_MOVES: ReadonlyMap<string, number> = new Map([
-  ["\x1b[A", -1],
-  ["k", -1],
-  ["\x1b[B", 1],
-  ["j", 1],
-]);
 
 /** One more hint each press, remembered like `npm run hint` does. */
 function defaultHint(step: Step): string {
@@ -447,31 +427,30 @@ export function watchStateFile(env: NodeJS.ProcessEnv = process.env): string {
  */
 export function readWatchState(file: string): Record<string, StepStatus> {
   const state: Record<string, StepStatus> = {};
-  for (const [id, status] of Object.entries(readStateFile(file))) if (drawable(status)) state[id] = status;
+  for (const [id, saved] of Object.entries(readStateFile(file))) {
+    const read = savedStatus.safeParse(saved);
+    if (read.success) state[id] = read.data;
+  }
   return state;
 }
 
-function drawable(status: unknown): status is StepStatus {
-  if (typeof status !== "object" || status === null) return false;
-  const { kind, total, first, message } = status as Record<string, unknown>;
-  const test = first as { name?: unknown; errors?: unknown } | undefined;
-  const firstOk = typeof test === "object" && test !== null && typeof test.name === "string" && Array.isArray(test.errors);
-  switch (kind) {
-    case "passed":
-      return typeof total === "number";
-    case "failing":
-    case "not-started":
-      return typeof total === "number" && firstOk;
-    case "waiting":
-      return typeof total === "number" && Array.isArray((status as { waitsOn?: unknown }).waitsOn);
-    case "broken":
-      return typeof message === "string";
-    case "missing":
-      return true;
-    default:
-      return false;
-  }
-}
+const testOutcome = z.object({
+  name: z.string(),
+  state: z.enum(["passed", "failed", "skipped", "pending"]),
+  errors: z.array(z.string()),
+  at: z.string().optional(),
+  diff: z.string().optional(),
+}) satisfies z.ZodType<TestOutcome>;
+
+/** Every StepStatus a run can leave (not "unchecked", which is never saved), field for field. */
+const savedStatus = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("passed"), total: z.number() }),
+  z.object({ kind: z.literal("failing"), failing: z.number(), total: z.number(), first: testOutcome }),
+  z.object({ kind: z.literal("not-started"), total: z.number(), waitsOn: z.array(z.string()), first: testOutcome }),
+  z.object({ kind: z.literal("waiting"), failing: z.number(), total: z.number(), waitsOn: z.array(z.string()) }),
+  z.object({ kind: z.literal("broken"), message: z.string() }),
+  z.object({ kind: z.literal("missing") }),
+]) satisfies z.ZodType<StepStatus>;
 
 function writeWatchState(file: string, states: Readonly<Record<string, StepStatus>>): void {
   try {
@@ -511,14 +490,10 @@ async function main(argv: readonly string[]): Promise<void> {
   };
   process.on("SIGINT", () => void quit());
   if (process.stdin.isTTY) process.stdin.setRawMode(true);
-  process.stdin.setEncoding("utf8");
-  process.stdin.on("data", (data: string) => {
-    for (const key of keysOf(data)) if (!loop.key(key)) void quit();
+  onKeys(process.stdin, (key) => {
+    if (!loop.key(key)) void quit();
   });
   await started;
-  // A save works out which steps import the saved file with the TypeScript compiler: loaded, and every
-  // file's imports read, now, while the other steps are checked, not when the learner waits for a result.
-  void stepsImporting([], steps).catch(() => {});
 }
 
 if (isMain(import.meta.url)) await runMain(() => main(process.argv.slice(2)));
