@@ -2,6 +2,7 @@
 // per step (✓ passed, ✗ some failing, … waiting for an earlier step, · not started) and what to do
 // next. In Chinese with the English beside it. `npm run watch` shows the same list on its `l` key.
 import pc from "picocolors";
+import { z } from "zod";
 import { visible } from "../chapters/common/text.ts";
 import { stubStepOf } from "../exercises/05-session-log/todo.ts";
 import type { Command, Flags } from "../chapters/common/flags.ts";
@@ -13,22 +14,31 @@ import { exercisesDir, guideLink, steps, whereInBook, type Step } from "./steps.
 
 export type { FileOutcome, TestOutcome } from "./step-runner.ts";
 
-export type StepStatus =
-  | { readonly kind: "passed"; readonly total: number }
-  | { readonly kind: "failing"; readonly failing: number; readonly total: number; readonly first: TestOutcome }
+const testOutcome = z.object({
+  name: z.string(),
+  state: z.enum(["passed", "failed", "skipped", "pending"]),
+  errors: z.array(z.string()).readonly(),
+  at: z.string().optional(),
+  diff: z.string().optional(),
+}) satisfies z.ZodType<TestOutcome>;
+
+/**
+ * A step's state after its tests ran, as `classify` gives it. A schema, so that `npm run watch` can
+ * check the states it saved last time (.workbook/watch-state.json) field for field before drawing them.
+ */
+export const ranStatus = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("passed"), total: z.number() }),
+  z.object({ kind: z.literal("failing"), failing: z.number(), total: z.number(), first: testOutcome }),
   /** No test passes and tests stop at a stub; `waitsOn` lists the steps whose stubs they hit. */
-  | {
-      readonly kind: "not-started";
-      readonly total: number;
-      readonly waitsOn: readonly string[];
-      readonly first: TestOutcome;
-    }
+  z.object({ kind: z.literal("not-started"), total: z.number(), waitsOn: z.array(z.string()).readonly(), first: testOutcome }),
   /** Every failing test stops at the stub of another step: this step's own code may well be right. */
-  | { readonly kind: "waiting"; readonly failing: number; readonly total: number; readonly waitsOn: readonly string[] }
-  | { readonly kind: "broken"; readonly message: string }
-  | { readonly kind: "missing" }
-  /** `npm run watch` has not run this step's tests yet (it checks the current step first). */
-  | { readonly kind: "unchecked" };
+  z.object({ kind: z.literal("waiting"), failing: z.number(), total: z.number(), waitsOn: z.array(z.string()).readonly() }),
+  z.object({ kind: z.literal("broken"), message: z.string() }),
+  z.object({ kind: z.literal("missing") }),
+]);
+
+/** What classify says, or, in `npm run watch`, "unchecked": it has not run this step's tests yet (it checks the current step first). */
+export type StepStatus = Readonly<z.output<typeof ranStatus>> | { readonly kind: "unchecked" };
 
 /** `stepId` is the step the file tests: a failure at its own stub is its own, at another's it is not. */
 export function classify(file: FileOutcome, stepId?: string): StepStatus {

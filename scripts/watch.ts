@@ -15,13 +15,12 @@ import { mkdirSync, readdirSync, readFileSync, watch, writeFileSync } from "node
 import path from "node:path";
 import { emitKeypressEvents, type Key } from "node:readline";
 import pc from "picocolors";
-import { z } from "zod";
 import type { Command, Flags } from "../chapters/common/flags.ts";
 import { hintCommand, hintStateFile } from "./hint.ts";
 import { isMain, readArgs, requireStep, runMain } from "./learner.ts";
 import { filesReached } from "./learner-imports.ts";
-import { classify, nextStep, type StepReport, type StepStatus } from "./progress.ts";
-import type { FileOutcome, TestOutcome } from "./step-runner.ts";
+import { classify, nextStep, ranStatus, type StepReport, type StepStatus } from "./progress.ts";
+import type { FileOutcome } from "./step-runner.ts";
 import { readStateFile } from "./state-file.ts";
 import { exercisesDir, root, steps, type Step } from "./steps.ts";
 import { demoSteps, recordRuns, runDemoOnYourFiles } from "./mine.ts";
@@ -428,29 +427,11 @@ export function watchStateFile(env: NodeJS.ProcessEnv = process.env): string {
 export function readWatchState(file: string): Record<string, StepStatus> {
   const state: Record<string, StepStatus> = {};
   for (const [id, saved] of Object.entries(readStateFile(file))) {
-    const read = savedStatus.safeParse(saved);
+    const read = ranStatus.safeParse(saved);
     if (read.success) state[id] = read.data;
   }
   return state;
 }
-
-const testOutcome = z.object({
-  name: z.string(),
-  state: z.enum(["passed", "failed", "skipped", "pending"]),
-  errors: z.array(z.string()),
-  at: z.string().optional(),
-  diff: z.string().optional(),
-}) satisfies z.ZodType<TestOutcome>;
-
-/** Every StepStatus a run can leave (not "unchecked", which is never saved), field for field. */
-const savedStatus = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("passed"), total: z.number() }),
-  z.object({ kind: z.literal("failing"), failing: z.number(), total: z.number(), first: testOutcome }),
-  z.object({ kind: z.literal("not-started"), total: z.number(), waitsOn: z.array(z.string()), first: testOutcome }),
-  z.object({ kind: z.literal("waiting"), failing: z.number(), total: z.number(), waitsOn: z.array(z.string()) }),
-  z.object({ kind: z.literal("broken"), message: z.string() }),
-  z.object({ kind: z.literal("missing") }),
-]) satisfies z.ZodType<StepStatus>;
 
 function writeWatchState(file: string, states: Readonly<Record<string, StepStatus>>): void {
   try {
