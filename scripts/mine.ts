@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { register } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { runOnYourFiles, tellYourThrow, type NotDone, type YourFile } from "../chapters/05-session-log/demo/mine.ts";
+import { tellYourThrow, YOUR_FILES, type NotDone, type YourFile } from "../chapters/05-session-log/demo/mine.ts";
 import type { HookData } from "./mine-hook.ts";
 import type { StepStatus } from "./progress.ts";
 import type { FileOutcome } from "./step-runner.ts";
@@ -203,7 +203,10 @@ function standInsFrom(env: NodeJS.ProcessEnv): Map<string, string> | undefined {
   return new Map(Object.entries(given).map(([file, to]) => [file, path.resolve(root, to)]));
 }
 
-/** Decides which files are the learner's, registers the resolve hook, and tells the chapter (demo-mine.ts). */
+/**
+ * Decides which files are the learner's, registers the resolve hook, and tells the chapter the one way
+ * it hears it: WORKBOOK_YOUR_FILES in the run's environment (chapters/05-session-log/demo/mine.ts).
+ */
 export async function startMine(env: NodeJS.ProcessEnv = process.env, say: (line: string) => void = console.error): Promise<YourFile[]> {
   const as = standInsFrom(env);
   const verdicts =
@@ -218,7 +221,7 @@ export async function startMine(env: NodeJS.ProcessEnv = process.env, say: (line
   const files = yourFiles(verdicts, as);
   const data: HookData = { entries: [...resolveMapping(files)] };
   register("./mine-hook.ts", import.meta.url, { data });
-  runOnYourFiles(files);
+  env[YOUR_FILES] = JSON.stringify(files);
   return files;
 }
 
