@@ -5,18 +5,17 @@
 //
 // Stryker is not a dependency of the workbook (every learner would install it), and its 10.x CLI
 // refuses Node 20: this script installs the pinned 9.6.1, which runs on Node 20, into a folder of
-// its own under the system's temporary folder (`npm install --no-save --prefix`), once, and starts
-// it from there. The workbook's node_modules and package-lock.json are never touched. The runner's
+// its own under the system's temporary folder, once (scripts/on-demand.ts), and starts it from
+// there. The workbook's node_modules and package-lock.json are never touched. The runner's
 // peers (`vitest`, `typescript`) are linked to the workbook's, so the tests and the runner share one vitest.
 //
 // The tests Stryker runs are vitest.mutation.config.ts's. Reports land in reports/mutation/ (the
 // HTML page, mutation.json, and the incremental file that lets the next run retest only what changed).
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { root } from "../chapters/common/root.ts";
+import { installOnDemand } from "./on-demand.ts";
 
 const STRYKER_VERSION = "9.6.1";
 
@@ -30,27 +29,10 @@ export const MUTATED_FILES = [
   "!**/*.test.ts",
 ];
 
-const prefix = path.join(tmpdir(), `workbook-stryker-${STRYKER_VERSION}`);
-const modules = path.join(prefix, "node_modules");
-
-function installedVersion(): string | undefined {
-  const manifest = path.join(modules, "@stryker-mutator/vitest-runner/package.json");
-  return existsSync(manifest) ? JSON.parse(readFileSync(manifest, "utf8")).version : undefined;
-}
-
-function installStryker(): void {
-  if (installedVersion() === STRYKER_VERSION && existsSync(path.join(modules, "@stryker-mutator/core"))) return;
-  console.log(`Installing Stryker ${STRYKER_VERSION} into ${prefix} (once) …`);
-  mkdirSync(prefix, { recursive: true });
-  writeFileSync(path.join(prefix, "package.json"), '{ "private": true }\n');
-  const packages = [`@stryker-mutator/core@${STRYKER_VERSION}`, `@stryker-mutator/vitest-runner@${STRYKER_VERSION}`];
-  // --legacy-peer-deps: the runner's peer vitest is the workbook's own, linked below, never a second copy.
-  const flags = ["--no-save", "--legacy-peer-deps", "--no-audit", "--no-fund", "--prefix", prefix];
-  execFileSync("npm", ["install", ...flags, ...packages], { stdio: "inherit" });
-}
+const STRYKER = [`@stryker-mutator/core@${STRYKER_VERSION}`, `@stryker-mutator/vitest-runner@${STRYKER_VERSION}`];
 
 /** Stryker's peers, linked to the workbook's own copies: one vitest, one TypeScript. */
-function linkWorkbookPeers(): void {
+function linkWorkbookPeers(modules: string): void {
   for (const name of ["vitest", "typescript"]) {
     const link = path.join(modules, name);
     rmSync(link, { recursive: true, force: true });
@@ -59,8 +41,10 @@ function linkWorkbookPeers(): void {
 }
 
 async function main(): Promise<void> {
-  installStryker();
-  linkWorkbookPeers();
+  // --legacy-peer-deps: the runner's peer vitest is the workbook's own, linked below, never a second copy.
+  const prefix = installOnDemand(`workbook-stryker-${STRYKER_VERSION}`, STRYKER, ["--legacy-peer-deps"]);
+  const modules = path.join(prefix, "node_modules");
+  linkWorkbookPeers(modules);
   const entry = path.join(modules, "@stryker-mutator/core/dist/src/index.js");
   const { Stryker } = await import(pathToFileURL(entry).href);
   const named = process.argv.slice(2);
