@@ -2,18 +2,18 @@
 //   npx vitest exercises          → the learner's own files (the default: watch mode while you work)
 //   --mode workbook               → chapter and fixture tests, plus every exercise test against the answers
 //   --mode check                  → every exercise test against the shipped stubs and the decoys
-// `npm test` (scripts/test.ts) runs the workbook mode and the check mode (scripts/check-exercises.ts) side by side.
+// `npm test` (scripts/maintainer/test.ts) runs the workbook mode and the check mode (scripts/maintainer/check-exercises.ts) side by side.
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Plugin } from "vite";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
-import { decoyRunsDir, decoyStandIn, writeDecoyRuns } from "./scripts/decoy-runs.ts";
+import { decoyRunsDir, decoyStandIn, writeDecoyRuns } from "./scripts/maintainer/decoy-runs.ts";
 import { answerFiles, shippedStubs } from "./scripts/steps.ts";
 
 /**
  * Makes every import of a learner's file load another file instead (an answer, a shipped stub or a
  * decoy). With `inLearnerFolder`, a stand-in's own relative imports resolve as if it stood where the
- * file it replaces stands: a shipped stub in scripts/stubs/ imports the learner folder's `./todo.ts`.
+ * file it replaces stands: a shipped stub in scripts/maintainer/stubs/ imports the learner folder's `./todo.ts`.
  */
 function standIn(replacements: ReadonlyMap<string, string>, inLearnerFolder = false): Plugin {
   const standsFor = new Map([...replacements].map(([learnerFile, standIn]) => [standIn, learnerFile]));
@@ -55,7 +55,7 @@ const answers: TestProjectInlineConfiguration = {
   test: { name: "answers", include: [exerciseTests], isolate: false },
 };
 
-// The stubs as shipped (scripts/stubs/), never the learner's edits: npm test holds mid-exercise too.
+// The stubs as shipped (scripts/maintainer/stubs/), never the learner's edits: npm test holds mid-exercise too.
 const stubs: TestProjectInlineConfiguration = {
   extends: true,
   plugins: [standIn(shippedStubs(), true)],
@@ -64,7 +64,7 @@ const stubs: TestProjectInlineConfiguration = {
 
 // Every decoy in one project, files sharing workers like the stubs (a fresh process per decoy cost more
 // CPU than its tests): each decoy has a generated run file that imports its step's test file, and the
-// plugin gives that run the decoy (scripts/decoy-runs.ts).
+// plugin gives that run the decoy (scripts/maintainer/decoy-runs.ts).
 const decoyProject = (): TestProjectInlineConfiguration => {
   writeDecoyRuns();
   return {
@@ -76,7 +76,7 @@ const decoyProject = (): TestProjectInlineConfiguration => {
       include: ["*.decoy.test.ts"],
       isolate: false,
       // One failing test catches the decoy: the ones after it are skipped (see the file).
-      setupFiles: ["scripts/decoy-setup.ts"],
+      setupFiles: ["scripts/maintainer/decoy-setup.ts"],
     },
   };
 };

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { guideAnchor, NotImplementedError, stubStepOf } from "../exercises/05-session-log/todo.ts";
-import { stepTable, withTable } from "./guide-table.ts";
+import { stepTable, withTable } from "./maintainer/guide-table.ts";
 import {
   decoys,
   exercisesDir,

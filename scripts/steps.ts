@@ -13,9 +13,9 @@ export const manifestFile = path.join(root, "steps.toml");
 export const exercisesDir = path.join(root, "exercises/05-session-log");
 export const chapterDir = path.join(root, "chapters/05-session-log");
 export const solutionsDir = path.join(root, "solutions/05-session-log");
-export const decoysDir = path.join(root, "scripts/decoys");
+export const decoysDir = path.join(root, "scripts/maintainer/decoys");
 /** The stubs as the workbook ships them, never edited by a learner. */
-export const shippedStubsDir = path.join(root, "scripts/stubs/05-session-log");
+export const shippedStubsDir = path.join(root, "scripts/maintainer/stubs/05-session-log");
 export const guideFile = path.join(exercisesDir, "README.md");
 
 const text = z.string().min(1);

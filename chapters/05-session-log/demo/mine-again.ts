@@ -10,7 +10,7 @@ import type { Env } from "../../common/settings.ts";
 import { root } from "../../common/root.ts";
 import { YOUR_FILES } from "./mine.ts";
 
-const PRELOAD = path.join(root, "scripts/mine-preload.ts");
+const PRELOAD = path.join(root, "scripts/learner/mine-preload.ts");
 /** Set in the second run: if the hook is missing there too, that run says so instead of starting a third. */
 const AGAIN = "WORKBOOK_MINE_AGAIN";
 

@@ -1,6 +1,6 @@
 // What the demo says about the learner's files under --mine, in process: the resolve hook itself is
-// tested as a child process (scripts/mine.test.ts); here the chapter only hears which files are whose,
-// from WORKBOOK_YOUR_FILES in the environment it is given, as scripts/mine.ts says it.
+// tested as a child process (scripts/learner/mine.test.ts); here the chapter only hears which files are whose,
+// from WORKBOOK_YOUR_FILES in the environment it is given, as scripts/learner/mine.ts says it.
 import { describe, expect, test } from "vitest";
 import { DeepSeekError } from "../../common/deepseek-errors.ts";
 import { replayDifference, YOUR_FILES, yourFilesBanner, yourFilesIn, yourFilesSentIt, type YourFile } from "./mine.ts";

@@ -1,5 +1,5 @@
 // `npm run demo -- --mine`: the demo on the learner's own files. Which file runs is decided before the
-// demo starts, at module resolution, by scripts/mine.ts (a Node resolve hook registered for that run);
+// demo starts, at module resolution, by scripts/learner/mine.ts (a Node resolve hook registered for that run);
 // this chapter file only hears the outcome and speaks about it: the first lines (which files are
 // yours, which are still the answers and why), and, when something goes wrong, which of your files
 // were in play. The chapter never imports a learner's file itself.
@@ -31,7 +31,7 @@ const yourFile = z.object({
 export type YourFile = z.output<typeof yourFile>;
 
 /**
- * How the chapter hears which files are the learner's, the one way it does: scripts/mine-preload.ts
+ * How the chapter hears which files are the learner's, the one way it does: scripts/learner/mine-preload.ts
  * decides it before any chapter file loads and puts it in this environment variable of the run (JSON,
  * a YourFile list); the chapter reads it and tells the tools nothing back. Unset: no resolve hook.
  */
@@ -58,7 +58,7 @@ const STREAMED_ONLY = "streamed-step.ts";
 
 /**
  * The first lines of a `--mine` run; a string (a usage error) when `--mine` was given but the run was
- * not started with the resolve hook (scripts/mine-preload.ts): only the answers would run.
+ * not started with the resolve hook (scripts/learner/mine-preload.ts): only the answers would run.
  * `streams`: whether this run streams; a file of yours it does not use is not listed as running.
  */
 export function yourFilesBanner(env: Env, command: string, streams = true): string[] | string {
