@@ -1,6 +1,6 @@
 // The tests Stryker runs against each mutant (scripts/maintainer/mutation.ts; CONTRIBUTING.md says how to run it).
 // They are the workbook run's two projects, `chapter` and `answers` (the exercise tests resolved against
-// the answers by the standIn plugin, so 05.7 and 05.8 count), less the test files that only start
+// the answers by the swapFiles plugin, so 05.7 and 05.8 count), less the test files that only start
 // programs or drive a browser: a mutant lives in the test process, and a child process or a page loads
 // the file as written, so those tests cannot kill it and would only add minutes to every run. The
 // program-starting tests of files that also test in process are skipped by name (scripts/maintainer/mutation-setup.ts).

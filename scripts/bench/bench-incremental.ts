@@ -10,11 +10,10 @@
 // session, but it should not leak into the incremental figures, nor depend on which ran first.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { performance } from "node:perf_hooks";
 import type { Message } from "../../chapters/common/messages.ts";
 import { deriveMessages } from "../../chapters/05-session-log/projection.ts";
 import type { Session } from "../../chapters/05-session-log/session.ts";
-import { calculatorEvents, calculatorSession, median, middle, newSession, type EventInput } from "./bench-lib.ts";
+import { calculatorEvents, calculatorSession, median, middle, newSession, time, type EventInput } from "./bench-lib.ts";
 
 const derivations = {
   full: (session: Session): readonly Message[] => deriveMessages(session.events),
@@ -29,13 +28,6 @@ const lengths = [1_000, 2_000, 4_000, 8_000, 16_000, 24_000, 32_000, 48_000];
 /** A user message, the commonest append before a model call; it also makes the derivation grow. */
 function appendQuestion(session: Session): void {
   session.append("user/message", { content: "再算一次？" });
-}
-
-/** ms that `work` takes, once. */
-function time(work: () => void): number {
-  const start = performance.now();
-  work();
-  return performance.now() - start;
 }
 
 /**

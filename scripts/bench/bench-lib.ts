@@ -1,18 +1,21 @@
-// What every benchmark shares: a median timer, and a log shaped like real runs (the book's 12-event
+// What every benchmark shares: a timer and a median one, and a log shaped like real runs (the book's 12-event
 // calculator round trip, turn after turn) to append from.
 import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import type { JsonObject } from "../../chapters/05-session-log/json-value.ts";
 import { Session } from "../../chapters/05-session-log/session.ts";
 
+/** Times `work` once, in milliseconds. */
+export function time(work: () => void): number {
+  const start = performance.now();
+  work();
+  return performance.now() - start;
+}
+
 /** Runs `work` several times and keeps the median, which shrugs off a slow outlier (or a GC pause). */
 export function median(runs: number, work: () => void): number {
   const times: number[] = [];
-  for (let run = 0; run < runs; run++) {
-    const start = performance.now();
-    work();
-    times.push(performance.now() - start);
-  }
+  for (let run = 0; run < runs; run++) times.push(time(work));
   return middle(times);
 }
 

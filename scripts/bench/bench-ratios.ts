@@ -5,11 +5,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { readLogFile } from "../../chapters/05-session-log/disk/log-file.ts";
 import { Session } from "../../chapters/05-session-log/session.ts";
-import { calculatorEvents, calculatorSession, loadNow, middle, newSession } from "./bench-lib.ts";
+import { calculatorEvents, calculatorSession, loadNow, middle, newSession, time } from "./bench-lib.ts";
 import { streamedTurn } from "./bench-replay.ts";
 
 export interface RatioRow {
@@ -22,13 +21,6 @@ export interface RatioRow {
 }
 
 const PAIRS = 15; // on a shared machine a single pair can be off by 2×; the median of 15 settles
-
-/** Times `work` once, in milliseconds. */
-function time(work: () => void): number {
-  const start = performance.now();
-  work();
-  return performance.now() - start;
-}
 
 /** Runs the floor and then the operation PAIRS times; `prepare` makes each pair's fresh input first. */
 function pairs<T>(what: string, goal: number, prepare: () => T, floor: (input: T) => void, operation: (input: T) => void): RatioRow {

@@ -1,6 +1,6 @@
 // `--mine` for the demo and the view: run the chapter with each learner file whose steps are done
 // standing in for the answer. The swap happens at module resolution (scripts/learner/mine-hook.ts, registered
-// by `startMine` before any chapter file loads), from the mapping the vitest stand-in plugin uses:
+// by `startMine` before any chapter file loads), from the mapping the vitest plugin that swaps files (swapFiles) uses:
 // `answerFiles()` in the step manifest, learner file → answer. For a file whose every step is done the
 // hook turns that mapping round (an import of the answer loads the learner's file); for the others it
 // keeps it (an import of the learner's file, from another learner file, loads the answer).
@@ -196,7 +196,7 @@ function writeRecord(file: string, record: Record): void {
  * For tests: `WORKBOOK_MINE_AS` is a JSON object from a learner file name to the file (from the repo
  * root) that stands as the learner's, done; every other file counts as its untouched stub. No test runs.
  */
-function standInsFrom(env: NodeJS.ProcessEnv): Map<string, string> | undefined {
+function mineAsFrom(env: NodeJS.ProcessEnv): Map<string, string> | undefined {
   const text = env.WORKBOOK_MINE_AS;
   if (text === undefined || text === "") return undefined;
   const given = JSON.parse(text) as { [file: string]: string };
@@ -208,7 +208,7 @@ function standInsFrom(env: NodeJS.ProcessEnv): Map<string, string> | undefined {
  * it hears it: WORKBOOK_YOUR_FILES in the run's environment (chapters/05-session-log/demo/mine.ts).
  */
 export async function startMine(env: NodeJS.ProcessEnv = process.env, say: (line: string) => void = console.error): Promise<YourFile[]> {
-  const as = standInsFrom(env);
+  const as = mineAsFrom(env);
   const verdicts =
     as === undefined
       ? await checkSteps({

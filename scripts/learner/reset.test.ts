@@ -126,7 +126,7 @@ describe("npm run reset", () => {
       writeFileSync(path.join(exercises, step.file), "// learner's work\n");
       resetCommand([step.id], { exercisesDir: exercises }); // reset's own source: the workbook's scripts/maintainer/stubs/
       const checked = stubsRun.get(path.join(exercisesDir, step.file));
-      expect(checked, `the stubs run has a stand-in for ${step.file}`).toBe(path.join(shippedStubsDir, step.file));
+      expect(checked, `the stubs run swaps in the shipped stub for ${step.file}`).toBe(path.join(shippedStubsDir, step.file));
       expect(readFileSync(path.join(exercises, step.file)).equals(readFileSync(checked!)), `${step.id}: reset restores ${step.file}`).toBe(
         true,
       );

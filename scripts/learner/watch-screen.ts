@@ -135,13 +135,13 @@ function currentStep({ step, status }: StepReport, lastKnown: boolean): string[]
     const { first } = status;
     lines.push(pc.bold("第一个失败 / first failure: ") + visible(first.name));
     const reason = reasonOf(first);
-    if (reason !== undefined) lines.push(...clip(reason, maxMessageLines).map((line) => `  ${pc.red(line)}`));
+    if (reason !== undefined) lines.push(...visibleLines(reason, maxMessageLines).map((line) => `  ${pc.red(line)}`));
     // vitest may colour its diff: those colours go, and anything else the diff quotes is shown, not obeyed.
     const diff = first.diff === undefined ? undefined : stripVTControlCharacters(first.diff);
-    if (diff !== undefined) lines.push(...clip(diff, maxDiffLines).map((line) => `  ${line}`));
+    if (diff !== undefined) lines.push(...visibleLines(diff, maxDiffLines).map((line) => `  ${line}`));
     if (first.at !== undefined) lines.push(`  ${pc.dim("在 / at")} ${pc.cyan(visible(first.at))}`);
   }
-  if (status.kind === "broken") lines.push(...clip(loadError(status.message), maxMessageLines).map((line) => `  ${pc.red(line)}`));
+  if (status.kind === "broken") lines.push(...visibleLines(loadError(status.message), maxMessageLines).map((line) => `  ${pc.red(line)}`));
   lines.push("", `说明 / guide:  ${guideLink(step)}`);
   return lines;
 }
@@ -156,13 +156,13 @@ function demoLines(demo: NonNullable<Screen["demo"]>): string[] {
   if ("running" in demo) return [title, pc.yellow("运行中 / running …")];
   const lines = demo.output.split("\n");
   const skipped = lines.length - demoHead - demoTail;
-  const shown =
+  const kept =
     skipped <= 0 ? lines : [...lines.slice(0, demoHead), pc.dim(`  … (${skipped} 行省略 / more lines)`), ...lines.slice(-demoTail)];
   const end =
     demo.code === 0
       ? pc.green("演示正常结束 / the demo ended well")
       : pc.red(`演示以退出码 ${demo.code} 结束 / the demo exited with ${demo.code}`);
-  return [title, ...shown, end];
+  return [title, ...kept, end];
 }
 
 function verdict(status: StepStatus): string {
@@ -187,7 +187,7 @@ function verdict(status: StepStatus): string {
 }
 
 /** At most `max` lines of a failure's text, each made visible: it quotes values from code and data. */
-function clip(text: string, max: number): string[] {
+function visibleLines(text: string, max: number): string[] {
   const lines = text
     .replace(/\s+$/, "")
     .split("\n")

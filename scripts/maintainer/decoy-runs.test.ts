@@ -5,14 +5,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Plugin } from "vite";
 import { describe, expect, test } from "vitest";
-import { decoyOf, decoyRunFile, decoyStandIn, writeDecoyRuns } from "./decoy-runs.ts";
+import { decoyOf, decoyRunFile, swapInDecoys, writeDecoyRuns } from "./decoy-runs.ts";
 import { answerFiles, decoys, exercisesDir } from "../steps.ts";
 
 type Resolve = (source: string, importer: string) => Promise<string | null>;
 
 /** The plugin's resolveId with Vite's own resolution stood in for by a plain path join. */
 function resolver(): Resolve {
-  const hook = decoyStandIn().resolveId as Extract<Plugin["resolveId"], (...args: never[]) => unknown>;
+  const hook = swapInDecoys().resolveId as Extract<Plugin["resolveId"], (...args: never[]) => unknown>;
   const context = {
     resolve: async (source: string, importer: string) => ({ id: path.resolve(path.dirname(importer.replace(/\?.*$/, "")), source) }),
   };

@@ -2,7 +2,7 @@
 // modules they loaded (isolate: false), as the stubs project does. Vitest runs each file once per
 // project, but a step's test file must run once per decoy of the step: so each decoy gets a run file,
 // one line importing its step's test file, and the file's name says which decoy stands in.
-// `decoyStandIn` follows that name down the learner folder's imports: each module there is loaded once
+// `swapInDecoys` follows that name down the learner folder's imports: each module there is loaded once
 // per decoy (`…/json.ts?decoy=json-shallow-freeze`), so no decoy's module is cached for another's run,
 // while the answers, the chapter and node_modules load once for all of them.
 import { createHash } from "node:crypto";
@@ -56,10 +56,10 @@ export function writeDecoyRuns(): void {
  * learner file loads its answer, and any other module of the learner folder is loaded as the decoy's
  * own copy, so that what it imports is resolved for this decoy too.
  */
-export function decoyStandIn(): Plugin {
+export function swapInDecoys(): Plugin {
   const answers = answerFiles();
   return {
-    name: "workbook-decoy-stand-in",
+    name: "workbook-swap-in-decoys",
     enforce: "pre",
     async resolveId(source, importer, options) {
       const decoy = importer === undefined ? undefined : decoyOf(importer);

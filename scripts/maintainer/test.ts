@@ -1,6 +1,6 @@
 // `npm test`: the whole workbook in one command.
 //   1. the answers run (--mode workbook): the chapter's own tests, and every exercise test run against
-//      the answers (the chapter folder for 05.1–05.5, solutions/ for the 练习);
+//      the answers (the chapter for the book's steps and the challenges, 05.1–05.8; solutions/ for the 练习);
 //   2. the workbook checks (scripts/maintainer/check-exercises.ts): every exercise test fails on its shipped stub,
 //      every decoy is caught, and (with `--fresh-clone`, as .ci/run passes it) every learner file is
 //      still its shipped stub.
