@@ -3,19 +3,17 @@
 // is kept per step in a small state file (.workbook/hints.json at the repo root, or
 // $WORKBOOK_STATE_DIR/hints.json), so it survives between runs. `--reset` forgets (one step, or
 // every step when no id is given).
-import { readStateFile } from "./state-file.ts";
-import { mkdirSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { readStateFile, stateFile, writeStateFile } from "./state-file.ts";
 import pc from "picocolors";
 import type { Command, Flags } from "../../chapters/common/flags.ts";
 import { isMain, readArgs, requireStep, runMain } from "../command.ts";
-import { guideLink, root, steps, type Step } from "../steps.ts";
+import { guideLink, steps, type Step } from "../steps.ts";
 
 /** Step id → how many of its hints have been shown. */
 export type HintState = Readonly<Record<string, number>>;
 
 export function hintStateFile(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(env.WORKBOOK_STATE_DIR ?? path.join(root, ".workbook"), "hints.json");
+  return stateFile("hints.json", env);
 }
 
 /** A missing or unreadable state file just means no hints were asked for yet. */
@@ -28,8 +26,7 @@ export function readHintState(file: string): HintState {
 }
 
 export function writeHintState(file: string, state: HintState): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`);
+  writeStateFile(file, state);
 }
 
 /** One more hint for `id`, never past the last one. */

@@ -10,10 +10,10 @@
 // stuck loop cannot hold up, as in `npm run watch`), and the verdict is kept in .workbook/mine.json
 // under a fingerprint of every learner file those tests load: the next run reuses it only while those
 // bytes are unchanged, and `npm run watch` keeps it fresh as it runs steps anyway.
-import { readStateFile } from "./state-file.ts";
+import { readStateFile, stateFile, writeStateFile } from "./state-file.ts";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { register } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -101,10 +101,9 @@ export interface CheckOptions {
   readonly onRun?: (list: readonly Step[]) => void;
 }
 
-export const recordFile = (env: NodeJS.ProcessEnv = process.env) =>
-  path.join(env.WORKBOOK_STATE_DIR ?? path.join(root, ".workbook"), "mine.json");
+export const recordFile = (env: NodeJS.ProcessEnv = process.env) => stateFile("mine.json", env);
 
-type Record = { [stepId: string]: { readonly fingerprint: string; readonly verdict: Verdict } };
+type Verdicts = { [stepId: string]: { readonly fingerprint: string; readonly verdict: Verdict } };
 
 /** Each demo step's verdict, running only the tests whose files changed since they last ran. */
 export async function checkSteps(options: CheckOptions = {}): Promise<Map<string, Verdict>> {
@@ -135,7 +134,7 @@ export async function checkSteps(options: CheckOptions = {}): Promise<Map<string
     } finally {
       await tests.close();
     }
-    writeRecord(file, record);
+    writeStateFile(file, record);
   }
   return verdicts;
 }
@@ -156,7 +155,7 @@ export function recordRuns<T extends StepTests>(
       if (outcome !== undefined && demoSteps().includes(step))
         record[step.id] = { fingerprint: before[index] ?? "", verdict: verdictOf(classify(outcome, step.id)) };
     }
-    writeRecord(file, record);
+    writeStateFile(file, record);
     return outcomes;
   };
   return tests;
@@ -180,14 +179,9 @@ export function fingerprint(step: Step, dir = exercisesDir): string {
   return hash.digest("hex");
 }
 
-function readRecord(file: string): Record {
+function readRecord(file: string): Verdicts {
   // None yet, or unreadable: the tests run again. An entry of another shape never matches a fingerprint.
-  return readStateFile(file) as Record;
-}
-
-function writeRecord(file: string, record: Record): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+  return readStateFile(file) as Verdicts;
 }
 
 // ── starting a run ───────────────────────────────────────────────────────────────────────────────

@@ -11,7 +11,7 @@
 // milliseconds. Starting that instance takes seconds, so the first screen does not wait for it: it
 // shows each step's last known state (kept in .workbook/watch-state.json) and updates as the tests
 // answer (both measured by `npm run bench:watch`, see README).
-import { mkdirSync, readdirSync, readFileSync, watch, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, watch } from "node:fs";
 import path from "node:path";
 import { emitKeypressEvents, type Key } from "node:readline";
 import pc from "picocolors";
@@ -21,8 +21,8 @@ import { isMain, readArgs, requireStep, runMain } from "../command.ts";
 import { filesReached } from "./imports.ts";
 import { classify, nextStep, ranStatus, type StepReport, type StepStatus } from "./progress.ts";
 import type { FileOutcome } from "./step-runner.ts";
-import { readStateFile } from "./state-file.ts";
-import { exercisesDir, root, steps, type Step } from "../steps.ts";
+import { readStateFile, stateFile, writeStateFile } from "./state-file.ts";
+import { exercisesDir, steps, type Step } from "../steps.ts";
 import { demoSteps, recordRuns, runDemoOnYourFiles } from "./mine.ts";
 import { renderScreen, type DemoRun, type Screen } from "./watch-screen.ts";
 import { WatchRunner } from "./watch-runner.ts";
@@ -417,7 +417,7 @@ export function readWatchArgs(argv: readonly string[], list: readonly Step[] = s
 
 /** Where the loop keeps each step's last known state: beside the hints, in .workbook/ (ignored by git). */
 export function watchStateFile(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(env.WORKBOOK_STATE_DIR ?? path.join(root, ".workbook"), "watch-state.json");
+  return stateFile("watch-state.json", env);
 }
 
 /**
@@ -435,8 +435,7 @@ export function readWatchState(file: string): Record<string, StepStatus> {
 
 function writeWatchState(file: string, states: Readonly<Record<string, StepStatus>>): void {
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, `${JSON.stringify(states)}\n`);
+    writeStateFile(file, states);
   } catch {
     // Only a head start for the next first screen: the loop works without it.
   }
