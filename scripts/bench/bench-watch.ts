@@ -202,6 +202,7 @@ if (process.argv.includes("--in-copy")) {
       "fixtures",
       "scripts",
       "solutions",
+      "steps.toml",
       "package.json",
       "tsconfig.json",
       "vitest.config.ts",
