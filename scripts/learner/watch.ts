@@ -342,7 +342,11 @@ export class WatchLoop {
  */
 export function stepsImporting(files: readonly string[], list: readonly Step[], dir = exercisesDir): Step[] {
   const texts = new Map<string, string>();
-  const read = (file: string) => texts.get(file) ?? texts.set(file, readFileSync(file, "utf8")).get(file) ?? "";
+  const read = (file: string) => {
+    const text = texts.get(file) ?? readFileSync(file, "utf8");
+    texts.set(file, text);
+    return text;
+  };
   return list.filter((step) => {
     const reached = filesReached(path.join(dir, step.test), dir, read);
     return files.some((file) => reached.has(path.resolve(file)));
