@@ -1,24 +1,24 @@
-// Three ways to run the same exercise tests (see scripts/steps.ts):
+// Three ways to run the same exercise tests (the steps: steps.toml, read by scripts/steps.ts):
 //   npx vitest exercises          → the learner's own files (the default: watch mode while you work)
 //   --mode workbook               → chapter and fixture tests, plus every exercise test against the answers
 //   --mode check                  → every exercise test against the shipped stubs and the decoys
-// `npm test` (scripts/test.ts) runs the workbook mode and the check mode (scripts/check-exercises.ts) side by side.
+// `npm test` (scripts/maintainer/test.ts) runs the workbook mode and the check mode (scripts/maintainer/check-exercises.ts) side by side.
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Plugin } from "vite";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
-import { decoyRunsDir, decoyStandIn, writeDecoyRuns } from "./scripts/decoy-runs.ts";
+import { decoyRunsDir, swapInDecoys, writeDecoyRuns } from "./scripts/maintainer/decoy-runs.ts";
 import { answerFiles, shippedStubs } from "./scripts/steps.ts";
 
 /**
  * Makes every import of a learner's file load another file instead (an answer, a shipped stub or a
- * decoy). With `inLearnerFolder`, a stand-in's own relative imports resolve as if it stood where the
- * file it replaces stands: a shipped stub in scripts/stubs/ imports the learner folder's `./todo.ts`.
+ * decoy). With `inLearnerFolder`, a swapped-in file's own relative imports resolve as if it stood where the
+ * file it replaces stands: a shipped stub in scripts/maintainer/stubs/ imports the learner folder's `./todo.ts`.
  */
-function standIn(replacements: ReadonlyMap<string, string>, inLearnerFolder = false): Plugin {
-  const standsFor = new Map([...replacements].map(([learnerFile, standIn]) => [standIn, learnerFile]));
+function swapFiles(replacements: ReadonlyMap<string, string>, inLearnerFolder = false): Plugin {
+  const standsFor = new Map([...replacements].map(([learnerFile, replacement]) => [replacement, learnerFile]));
   return {
-    name: "workbook-stand-in",
+    name: "workbook-swap-files",
     enforce: "pre",
     async resolveId(source, importer, options) {
       if (importer === undefined || !source.startsWith(".")) return null;
@@ -26,7 +26,7 @@ function standIn(replacements: ReadonlyMap<string, string>, inLearnerFolder = fa
       const resolved = await this.resolve(source, from, { ...options, skipSelf: true });
       const replacement = resolved && replacements.get(resolved.id);
       if (replacement) return { id: replacement };
-      return from === importer ? null : resolved; // a stand-in's import, resolved from the learner folder
+      return from === importer ? null : resolved; // a swapped-in file's import, resolved from the learner folder
     },
   };
 }
@@ -51,32 +51,32 @@ const chapter: TestProjectInlineConfiguration = {
 
 const answers: TestProjectInlineConfiguration = {
   extends: true,
-  plugins: [standIn(answerFiles())],
+  plugins: [swapFiles(answerFiles())],
   test: { name: "answers", include: [exerciseTests], isolate: false },
 };
 
-// The stubs as shipped (scripts/stubs/), never the learner's edits: npm test holds mid-exercise too.
+// The stubs as shipped (scripts/maintainer/stubs/), never the learner's edits: npm test holds mid-exercise too.
 const stubs: TestProjectInlineConfiguration = {
   extends: true,
-  plugins: [standIn(shippedStubs(), true)],
+  plugins: [swapFiles(shippedStubs(), true)],
   test: { name: "stubs", include: [exerciseTests], isolate: false },
 };
 
 // Every decoy in one project, files sharing workers like the stubs (a fresh process per decoy cost more
 // CPU than its tests): each decoy has a generated run file that imports its step's test file, and the
-// plugin gives that run the decoy (scripts/decoy-runs.ts).
+// plugin gives that run the decoy (scripts/maintainer/decoy-runs.ts).
 const decoyProject = (): TestProjectInlineConfiguration => {
   writeDecoyRuns();
   return {
     extends: true,
-    plugins: [decoyStandIn()],
+    plugins: [swapInDecoys()],
     test: {
       name: "decoys",
       dir: decoyRunsDir,
       include: ["*.decoy.test.ts"],
       isolate: false,
       // One failing test catches the decoy: the ones after it are skipped (see the file).
-      setupFiles: ["scripts/decoy-setup.ts"],
+      setupFiles: ["scripts/maintainer/decoy-setup.ts"],
     },
   };
 };

@@ -1,9 +1,9 @@
-// The tests Stryker runs against each mutant (scripts/mutation.ts; CONTRIBUTING.md says how to run it).
+// The tests Stryker runs against each mutant (scripts/maintainer/mutation.ts; CONTRIBUTING.md says how to run it).
 // They are the workbook run's two projects, `chapter` and `answers` (the exercise tests resolved against
-// the answers by the standIn plugin, so 05.7 and 05.8 count), less the test files that only start
+// the answers by the swapFiles plugin, so 05.7 and 05.8 count), less the test files that only start
 // programs or drive a browser: a mutant lives in the test process, and a child process or a page loads
 // the file as written, so those tests cannot kill it and would only add minutes to every run. The
-// program-starting tests of files that also test in process are skipped by name (scripts/mutation-setup.ts).
+// program-starting tests of files that also test in process are skipped by name (scripts/maintainer/mutation-setup.ts).
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import workbook from "./vitest.config.ts";
 
@@ -13,12 +13,12 @@ export const startsPrograms = [
   "chapters/05-session-log/disk/disk-faults.test.ts",
   "chapters/05-session-log/demo/hostile-text.test.ts",
   "chapters/05-session-log/demo/output-file.test.ts",
-  "scripts/mine.test.ts",
-  "scripts/watch-terminal.test.ts",
+  "scripts/learner/mine.test.ts",
+  "scripts/learner/watch-terminal.test.ts",
 ];
 
 /** The chapter's own tests and the fixtures'; of the scripts', only the one about system errors. */
-const mutationTests = ["chapters/**/*.test.ts", "fixtures/**/*.test.ts", "scripts/system-errors.test.ts"];
+const mutationTests = ["chapters/**/*.test.ts", "fixtures/**/*.test.ts", "scripts/maintainer/system-errors.test.ts"];
 
 const base = workbook({ mode: "workbook", command: "serve" });
 
@@ -32,7 +32,7 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    setupFiles: ["scripts/mutation-setup.ts"],
+    setupFiles: ["scripts/maintainer/mutation-setup.ts"],
     // Instrumented code counts every branch it takes: a property test runs several times slower.
     testTimeout: 120_000,
     projects: (base.test?.projects ?? []).map((project) => forMutants(project as TestProjectInlineConfiguration)),

@@ -1,10 +1,11 @@
-// The manifest (scripts/steps.ts) is the one source every tool reads: these tests check that what it
-// names exists, and that the guide agrees with it.
+// The manifest (steps.toml, read by scripts/steps.ts) is the one source every tool reads: these tests
+// check that a wrong file is refused where it is wrong, that what it names exists, and that the guide
+// agrees with it.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { guideAnchor, NotImplementedError, stubStepOf } from "../exercises/05-session-log/todo.ts";
-import { stepTable, withTable } from "./guide-table.ts";
+import { stepTable, withTable } from "./maintainer/guide-table.ts";
 import {
   decoys,
   exercisesDir,
@@ -12,6 +13,9 @@ import {
   guideFile,
   guideLink,
   inLearnerOrder,
+  ManifestError,
+  manifestFile,
+  readManifest,
   root,
   shippedStubsDir,
   steps,
@@ -21,6 +25,51 @@ import {
 
 const guide = readFileSync(guideFile, "utf8");
 const ids = steps.map((step) => step.id);
+
+describe("reading the manifest (steps.toml)", () => {
+  const manifest = readFileSync(manifestFile, "utf8");
+
+  test("text that is not TOML is refused with its line and column, in both languages", () => {
+    expect(() => readManifest('[[step]]\nid = "05.1\n')).toThrow(
+      new ManifestError(
+        "steps.toml 第 2 行第 11 列不是合法的 TOML / steps.toml line 2, column 11 is not valid TOML: " +
+          "Invalid TOML document: control characters are not allowed in strings",
+      ),
+    );
+  });
+
+  test("an entry with a field missing or of the wrong type is named by its number, its id and the field, in both languages", () => {
+    const wrong = manifest
+      .replace('bookSection = "5.4 节"\n', "")
+      .replace('mistake = "tool/call is projected as a second assistant message"', "mistake = 3");
+    expect(() => readManifest(wrong)).toThrow(
+      new ManifestError(
+        [
+          "steps.toml 第 3 个练习步骤（05.3）的 bookSection：无效输入：期望 string，实际接收 undefined / " +
+            "steps.toml, step #3 (05.3), field bookSection: Invalid input: expected string, received undefined",
+          "steps.toml 第 3 个练习步骤（05.3）的 decoys[0].mistake：无效输入：期望 string，实际接收 数字 / " +
+            "steps.toml, step #3 (05.3), field decoys[0].mistake: Invalid input: expected string, received number",
+        ].join("\n"),
+      ),
+    );
+  });
+
+  test("a field the schema does not know is refused, so a misspelt one is never silently left out", () => {
+    expect(() => readManifest(manifest.replace("hints = [", "hint = ["))).toThrow(
+      'steps.toml 第 1 个练习步骤（05.1）：出现未知的键(key): "hint" / steps.toml, step #1 (05.1): Unrecognized key: "hint"',
+    );
+    expect(() => readManifest(manifest.replace('kind = "practice"', 'kind = "extra"'))).toThrow(
+      "steps.toml, step #6 (p2), field kind: Invalid option: expected one of",
+    );
+    expect(() => readManifest("")).toThrow(
+      "steps.toml 的 step：无效输入：期望 数组，实际接收 undefined / steps.toml, field step: Invalid input: expected array, received undefined",
+    );
+  });
+
+  test("answer folders are read from the workbook's root", () => {
+    expect(readManifest(manifest).find((step) => step.id === "05.7")?.answerDir).toBe(path.join(root, "chapters/05-session-log/disk"));
+  });
+});
 
 describe("the step manifest", () => {
   test("step ids are unique", () => {

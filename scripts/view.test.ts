@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { replayScenario } from "../fixtures/test-helpers.ts";
 import { embeddedLog } from "../chapters/05-session-log/testing/page-testing.ts";
 import { LARGE_PAGE_EVENTS } from "../chapters/05-session-log/timeline/page.ts";
-import { UsageError } from "./learner.ts";
+import { UsageError } from "./command.ts";
 import { viewCommand } from "./view.ts";
 import { runInProcess } from "../chapters/05-session-log/testing/demo-testing.ts";
 import { accountLines, accountOfLog } from "../chapters/05-session-log/disk/log-account.ts";

@@ -22,7 +22,7 @@ import { Session } from "../chapters/05-session-log/session.ts";
 import { startLiveServer } from "../chapters/05-session-log/timeline/live-server.ts";
 import { largePageNote, writeTimelinePage, type PageOptions } from "../chapters/05-session-log/timeline/page.ts";
 import { findScenario, runScenario, scenarios, UnknownScenarioError, type Scenario } from "../fixtures/scenarios.ts";
-import { isMain, runMain, shown, UsageError } from "./learner.ts";
+import { isMain, runMain, shown, UsageError } from "./command.ts";
 import { root } from "./steps.ts";
 
 export interface ViewIO {
@@ -61,7 +61,7 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
   if (typeof args === "number") return args;
   const { values } = args;
   const scenario = values.scenario ?? "calculator";
-  // --mine: your files were swapped in before this file loaded (scripts/mine.ts); say which, and which
+  // --mine: your files were swapped in before this file loaded (scripts/learner/mine.ts); say which, and which
   // this run does not use (streamed-step.ts, when the scenario does not stream). `npm run view --mine`
   // (no --) leaves --mine to npm: said, not run on the answers instead.
   const streams = values.load === undefined && scenarios.some((known) => known.name === scenario && known.stream === true);

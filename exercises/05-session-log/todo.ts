@@ -1,34 +1,31 @@
 // Every stub in this folder calls `todo(...)` until you replace its body. The error says which step
 // you are on and where its instructions are, so a red test always tells you what to do next.
-// (This file is also where the workbook's tools learn that format: they import it, it imports nothing.)
+// (This file is also where the workbook's tools learn that format: they import it.)
+import { readFileSync } from "node:fs";
+import { parse } from "smol-toml";
 
 /** The guide's anchor for a step: each step's section in README.md opens with `<a id="step-05-3"></a>`. */
 export function guideAnchor(step: string): string {
   return `step-${step.replaceAll(".", "-")}`;
 }
 
-/**
- * Each step's title in Chinese, for the error's Chinese half (the step manifest, scripts/steps.ts,
- * takes its Chinese titles from here, so they are written once).
- */
-export const STEP_TITLES_ZH = {
-  "05.1": "freezeJson：校验、复制并深度冻结事件数据",
-  "05.2": "Session：append、events、subscribe",
-  "05.3": "投影：哪些事件变成消息",
-  "05.4": "Session.fromLog：重放已保存的日志",
-  "05.5": "runAgent：日志化的智能体循环",
-  p2: "代码助手的检查与界面事件：记录、重放，但不进入模型",
-  p3: "只追加日志上的遮蔽（redaction）",
-  p4: "新的过程事件（model/usage）与成本面板的派生视图",
-  "05.6": "增量投影：每个事件在提交时只投影一次",
-  "05.7": "日志落盘：JSONL 订阅者、容忍撕裂尾行的读取、崩溃修复",
-  "05.8": "流式分片：留存但不发送",
-} as const;
-
 /** `练习步骤 05.2（Session：append、events、subscribe）`: the step's id, and its Chinese title when it has one. */
 function stepInChinese(step: string): string {
-  const title = (STEP_TITLES_ZH as Readonly<Record<string, string>>)[step];
+  titles ??= readTitles();
+  const title = titles.get(step);
   return title === undefined ? `练习步骤 ${step} ` : `练习步骤 ${step}（${title}）`;
+}
+
+let titles: ReadonlyMap<string, string> | undefined;
+
+/**
+ * Each step's Chinese title, from the workbook's step list (steps.toml, at its root), read when a stub
+ * first throws rather than when it is imported. Only the titles are read here: the tools read the
+ * whole list, and check it (scripts/steps.ts).
+ */
+function readTitles(): ReadonlyMap<string, string> {
+  const entries: unknown = parse(readFileSync(new URL("../../steps.toml", import.meta.url), "utf8")).step;
+  return new Map((entries as readonly { id: string; titleZh: string }[]).map(({ id, titleZh }) => [id, titleZh]));
 }
 
 const opening = "not implemented yet — step ";

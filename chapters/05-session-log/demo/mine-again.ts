@@ -8,15 +8,15 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Env } from "../../common/settings.ts";
 import { root } from "../../common/root.ts";
-import { hasYourFiles } from "./mine.ts";
+import { YOUR_FILES } from "./mine.ts";
 
-const PRELOAD = path.join(root, "scripts/mine-preload.ts");
+const PRELOAD = path.join(root, "scripts/learner/mine-preload.ts");
 /** Set in the second run: if the hook is missing there too, that run says so instead of starting a third. */
 const AGAIN = "WORKBOOK_MINE_AGAIN";
 
 /** Whether this is a `--mine` run started without the hook, to be started again with it. */
 export function needsTheHook(argv: readonly string[], env: Env): boolean {
-  return argv.includes("--mine") && !argv.includes("--help") && !hasYourFiles() && env[AGAIN] === undefined;
+  return argv.includes("--mine") && !argv.includes("--help") && env[YOUR_FILES] === undefined && env[AGAIN] === undefined;
 }
 
 /** Runs `script argv` again in a child process with the hook preloaded; resolves with its exit code. */

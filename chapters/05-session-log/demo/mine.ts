@@ -1,10 +1,11 @@
 // `npm run demo -- --mine`: the demo on the learner's own files. Which file runs is decided before the
-// demo starts, at module resolution, by scripts/mine.ts (a Node resolve hook registered for that run);
+// demo starts, at module resolution, by scripts/learner/mine.ts (a Node resolve hook registered for that run);
 // this chapter file only hears the outcome and speaks about it: the first lines (which files are
 // yours, which are still the answers and why), and, when something goes wrong, which of your files
 // were in play. The chapter never imports a learner's file itself.
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
+import { z } from "zod";
 import { DeepSeekError } from "../../common/deepseek.ts";
 import type { Message } from "../../common/messages.ts";
 import type { Env } from "../../common/settings.ts";
@@ -12,32 +13,37 @@ import { clip, scrubKey, visible } from "../../common/text.ts";
 import type { Explanation } from "./explain.ts";
 import { AgentRunError } from "../loop-types.ts";
 
+const notDone = z.enum(["stub", "not-started", "failing", "waiting", "broken"]);
 /** Why a step's answer still runs instead of the learner's file. */
-export type NotDone = "stub" | "not-started" | "failing" | "waiting" | "broken";
+export type NotDone = z.output<typeof notDone>;
 
 /** One learner file the demo can run: the learner's own (every step it belongs to done), or the answer. */
-export interface YourFile {
+const yourFile = z.object({
   /** The file's name in exercises/05-session-log/, e.g. "session.ts". */
-  readonly file: string;
+  file: z.string(),
   /** The steps whose code lives in it (05.2 and 05.4 share session.ts). */
-  readonly steps: readonly string[];
+  steps: z.array(z.string()),
   /** Where the code that runs as yours is (absolute): found in a stack trace, it names the file. */
-  readonly path: string;
+  path: z.string(),
   /** Undefined when your file runs; otherwise the steps not done yet, and why. */
-  readonly notDone?: readonly { readonly step: string; readonly why: NotDone; readonly waitsOn?: readonly string[] }[];
+  notDone: z.array(z.object({ step: z.string(), why: notDone, waitsOn: z.array(z.string()).optional() })).optional(),
+});
+export type YourFile = z.output<typeof yourFile>;
+
+/**
+ * How the chapter hears which files are the learner's, the one way it does: scripts/learner/mine-preload.ts
+ * decides it before any chapter file loads and puts it in this environment variable of the run (JSON,
+ * a YourFile list); the chapter reads it and tells the tools nothing back. Unset: no resolve hook.
+ */
+export const YOUR_FILES = "WORKBOOK_YOUR_FILES";
+
+/** The learner's files as the preload said them; undefined when the run was started without it. */
+export function yourFilesIn(env: Env): readonly YourFile[] | undefined {
+  const said = env[YOUR_FILES];
+  return said === undefined ? undefined : z.array(yourFile).parse(JSON.parse(said));
 }
 
-let yourFiles: readonly YourFile[] | undefined;
-
-/** Said by scripts/mine.ts once the resolve hook is in place, before any chapter file is loaded. */
-export function runOnYourFiles(files: readonly YourFile[]): void {
-  yourFiles = files;
-}
-
-/** True once scripts/mine.ts has said which files are whose: the resolve hook is in place. */
-export const hasYourFiles = (): boolean => yourFiles !== undefined;
-
-const yours = () => (yourFiles ?? []).filter((file) => file.notDone === undefined);
+const yours = (env: Env) => (yourFilesIn(env) ?? []).filter((file) => file.notDone === undefined);
 
 const WHY: Readonly<Record<NotDone, readonly [zh: string, en: string]>> = {
   stub: ["还是桩", "still the stub"],
@@ -52,17 +58,17 @@ const STREAMED_ONLY = "streamed-step.ts";
 
 /**
  * The first lines of a `--mine` run; a string (a usage error) when `--mine` was given but the run was
- * not started with the resolve hook (scripts/mine-preload.ts): only the answers would run.
+ * not started with the resolve hook (scripts/learner/mine-preload.ts): only the answers would run.
  * `streams`: whether this run streams; a file of yours it does not use is not listed as running.
  */
-export function yourFilesBanner(command: string, streams = true): string[] | string {
+export function yourFilesBanner(env: Env, command: string, streams = true): string[] | string {
+  const yourFiles = yourFilesIn(env);
   if (yourFiles === undefined) {
     return `--mine 要在加载章节代码之前换上你的文件，请这样运行 / --mine swaps your files in before the chapter loads; run it as: ${command}`;
   }
-  const unused = streams ? [] : yours().filter((file) => file.file === STREAMED_ONLY);
-  const mine = yours()
-    .filter((file) => !unused.includes(file))
-    .map((file) => file.file);
+  const own = yourFiles.filter((file) => file.notDone === undefined);
+  const unused = streams ? [] : own.filter((file) => file.file === STREAMED_ONLY);
+  const mine = own.filter((file) => !unused.includes(file)).map((file) => file.file);
   const answers = yourFiles.filter((file) => file.notDone !== undefined);
   const zhAnswers = answers.map((file) => `${file.file}（${whyNot(file, "，", (ids) => `练习步骤 ${ids.join("、")} `, 0)}）`);
   const enAnswers = answers.map(
@@ -82,7 +88,7 @@ export function yourFilesBanner(command: string, streams = true): string[] | str
  * and the answers would run without a word); otherwise nothing.
  */
 export function mineOpening(mine: boolean, env: Env, command: string, streams: boolean): string[] | string {
-  if (mine) return yourFilesBanner(command, streams);
+  if (mine) return yourFilesBanner(env, command, streams);
   if (env.npm_config_mine === undefined) return [];
   return `--mine 被 npm 拿走了（少了 --），这次会跑答案而不是你的文件，请这样运行 / npm took --mine for itself (the -- is missing), so the answers would run, not your files; type: ${command}`;
 }
@@ -111,9 +117,9 @@ const IN_PLAY = {
 } as const;
 
 /** A line naming the learner's files that were in play for `symptom`; none when only answers ran. */
-export function yourFilesInPlay(symptom: keyof typeof IN_PLAY): string[] {
+export function yourFilesInPlay(symptom: keyof typeof IN_PLAY, env: Env = process.env): string[] {
   const suspects: readonly string[] = IN_PLAY[symptom];
-  const inPlay = yours()
+  const inPlay = yours(env)
     .filter((file) => suspects.includes(file.file))
     .sort((a, b) => suspects.indexOf(a.file) - suspects.indexOf(b.file));
   if (inPlay.length === 0) return [];
@@ -129,10 +135,10 @@ export function yourFilesInPlay(symptom: keyof typeof IN_PLAY): string[] {
  * Under a request the model was not meant to get (offline: it differs from the recording; live: DeepSeek
  * refused it, e.g. because reasoning_content went missing): the learner's files that built it.
  */
-export function yourFilesSentIt(mismatch: string | undefined, failure: AgentRunError | undefined): string[] {
+export function yourFilesSentIt(mismatch: string | undefined, failure: AgentRunError | undefined, env: Env = process.env): string[] {
   const refused = failure?.cause instanceof DeepSeekError && failure.cause.kind === "bad_request";
   if (mismatch === undefined && !refused) return [];
-  const lines = yourFilesInPlay("request");
+  const lines = yourFilesInPlay("request", env);
   const said = `${mismatch ?? ""} ${failure?.cause instanceof Error ? failure.cause.message : ""}`;
   if (lines.length > 0 && said.includes("reasoning_content")) {
     lines.unshift(
@@ -170,13 +176,13 @@ export const THREW = {
 
 /**
  * A thrown error whose stack passes through one of the learner's files, told with the file and its
- * steps. A failed model call passes through the loop too, but it is the model's story (demo-explain.ts).
+ * steps. A failed model call passes through the loop too, but it is the model's story (explain.ts).
  */
-export function explainYourThrow(error: unknown, when: keyof typeof THREW = "demo"): Explanation | undefined {
+export function explainYourThrow(error: unknown, when: keyof typeof THREW = "demo", env: Env = process.env): Explanation | undefined {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     if (e instanceof DeepSeekError) return undefined;
     if (e instanceof AgentRunError) continue; // the loop's wrapper: what it wraps is what happened
-    const at = whereYoursThrew(e);
+    const at = whereYoursThrew(e, yours(env));
     if (at === undefined) continue;
     const { file, line } = at;
     const [zh, en] = THREW[when];
@@ -199,7 +205,7 @@ export function explainYourThrow(error: unknown, when: keyof typeof THREW = "dem
  * on when it is not the learner's.
  */
 export function tellYourThrow(error: unknown, out: (line: string) => void, env: Env, when: keyof typeof THREW = "demo"): number {
-  const told = explainYourThrow(error, when);
+  const told = explainYourThrow(error, when, env);
   if (told === undefined) throw error;
   // The message is the learner's text (it may quote a log or a model): shown, not obeyed.
   const say = (line: string) => out(visible(scrubKey(line, env.DEEPSEEK_API_KEY?.trim() ?? ""), { lines: true }));
@@ -212,9 +218,9 @@ export function tellYourThrow(error: unknown, out: (line: string) => void, env: 
  * The innermost frame of `error` in one of the learner's files, as `file:line:column` a learner would
  * open: where their code threw, not a caller of theirs (agent-loop.ts calls streamed-step.ts).
  */
-function whereYoursThrew(error: Error): { file: YourFile; line: string } | undefined {
+function whereYoursThrew(error: Error, yours: readonly YourFile[]): { file: YourFile; line: string } | undefined {
   for (const frame of (error.stack ?? "").split("\n")) {
-    const file = yours().find((candidate) => frame.replaceAll("file://", "").includes(`${candidate.path}:`));
+    const file = yours.find((candidate) => frame.replaceAll("file://", "").includes(`${candidate.path}:`));
     const match = /:(\d+):(\d+)\)?\s*$/.exec(frame);
     if (file !== undefined && match !== null) return { file, line: `${path.relative(process.cwd(), file.path)}:${match[1]}:${match[2]}` };
   }

@@ -1,7 +1,7 @@
 // Large logs, made for real: a sparse file past the reader's limit (truncate makes gigabytes without
 // writing them), a multi-MB log read a piece at a time, and the demo loading a log in a process whose
 // heap is too small for a second copy of the log as one JSON text. Speed and peak memory are measured
-// in `npm run bench` (scripts/bench-disk.ts), never asserted here.
+// in `npm run bench` (scripts/bench/bench-disk.ts), never asserted here.
 import { execFile } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,5 +1,5 @@
 // A large log made for real, for the large-log tests (disk/large-log.test.ts) and `npm run bench`
-// (scripts/bench-disk.ts): what a long run of streamed replies leaves on disk.
+// (scripts/bench/bench-disk.ts): what a long run of streamed replies leaves on disk.
 import { closeSync, openSync, writeSync } from "node:fs";
 
 /**

@@ -1,0 +1,34 @@
+// Setup for the mutation run only (vitest.mutation.config.ts): skips the tests, inside files that also
+// test in process, whose every check is on a program they start. A mutant lives in the test process; a
+// child process loads the file as written (and, in Stryker's sandbox, as instrumented), so such a test
+// cannot kill it. Whole files of such tests are left out by the config's `startsPrograms` instead.
+import { beforeEach } from "vitest";
+
+/** Each test's name, as written in its file (the file beside it, for whoever renames one). */
+export const PROGRAM_TESTS: ReadonlySet<string> = new Set([
+  // chapters/05-session-log/demo/demo.test.ts
+  "`tsx demo.ts --offline` runs and exits 0",
+  "a usage error goes to stderr, not stdout, with exit 2",
+  "a reader closing the pipe early (`npm run demo | head`) ends it quietly with exit 0",
+  // chapters/05-session-log/demo/disk.test.ts
+  "offline, --ask with a question of your own is refused: only the follow-up question was recorded",
+  "SIGKILL during a --save run leaves a file that loads; --load repairs the open step and turn",
+  "Ctrl-C (SIGINT) during a --save run exits 130, says where the log is, and the file loads, the turn closed as interrupted",
+  "live, --load --ask goes on with the repaired conversation: the model is sent the loaded messages and the new question",
+  // chapters/05-session-log/demo/live.test.ts
+  "`tsx demo.ts` with a key calls DEEPSEEK_BASE_URL, says so in both languages, and prints the same four sections",
+  "the first chunk's text is printed while the stand-in still holds the rest of the reply",
+  "Ctrl-C mid-stream stops the run through runAgent's signal: exit 130, the turn ends interrupted, the saved log passes findLogProblems",
+  // chapters/05-session-log/disk/not-a-file.test.ts
+  "a FIFO and a link to /dev/zero, each in a real process: one sentence, exit 1, no model call, no lock folder",
+  // chapters/05-session-log/disk/lock-identity.test.ts
+  "while a live run writes w.jsonl, --load --continue through a symbolic link or a hard link is refused and the file is unchanged",
+  // scripts/maintainer/system-errors.test.ts
+  "as a real process: --save into a missing folder prints the sentence and exits 1, no stack trace",
+  "as a real process: --live --port on a port in use prints the sentence and exits 1, no stack trace",
+  "--out through a file is said before any call is made (and paid for): exit 1",
+]);
+
+beforeEach((context) => {
+  if (PROGRAM_TESTS.has(context.task.name)) context.skip();
+});
