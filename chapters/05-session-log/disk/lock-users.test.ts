@@ -1,10 +1,10 @@
 // The lock between users: every log's lock lives in one place for the whole machine (LOCK_PLACE), so it
-// must be open to every user, and an error there must say that it is the lock that cannot be made, not
-// the log. Each case is real: the user nobody (setpriv), a log folder nobody cannot write, and a fresh
+// must be open to every user, no user may take another's lock away, and an error there must say that it
+// is the lock that cannot be made, not the log. Each case is real: the user nobody (setpriv), a log folder nobody cannot write, and a fresh
 // /tmp, or a LOCK_PLACE nobody cannot write, in a private mount namespace (unshare -m, as root), so that
 // the machine's own LOCK_PLACE, which other tests are using, is never touched.
 import { execFile } from "node:child_process";
-import { chmodSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { root } from "../../common/root.ts";
 import { asNobody, nodeWithTsx, startDemo, startsPrograms } from "../testing/demo-testing.ts";
 import { readLogFile } from "./log-file.ts";
-import { LOCK_PLACE } from "./log-lock.ts";
+import { LOCK_PLACE, lockFolderOf, lockLogFile } from "./log-lock.ts";
 
 let dir = "";
 beforeEach(() => {
@@ -76,6 +76,32 @@ describe("LOCK_PLACE between users", () => {
     const run = await inOwnNamespace(`mount -t tmpfs none /tmp && umask 077 && exec ${shellWords([node, ...args])}`, { TMPDIR: tsxCache });
     expect(run.code, run.output).toBe(0);
     expect(JSON.parse(run.output)).toEqual({ place: "1777", nobody: { farLink: "LOCKED", repair: "LOCKED", own: "taken" } });
+  });
+});
+
+describe("another user's lock left behind", () => {
+  test("is not taken over (the sticky bit lets no user remove another's): the sentence names the lock folder, and nothing is written", {
+    ...startsPrograms,
+  }, async () => {
+    const log = path.join(folder("shared", 0o777), "w.jsonl");
+    writeFileSync(log, "");
+    chmodSync(log, 0o666);
+    lockLogFile(log)(); // LOCK_PLACE is there, as after any run
+    const lock = lockFolderOf(log);
+    mkdirSync(lock); // root's run, killed long ago: its lock never refreshed since
+    const then = new Date(Date.now() - 60_000);
+    utimesSync(lock, then, then);
+    try {
+      const demo = startDemo(["--offline", "--save", log], { TMPDIR: folder("tmp", 0o777) }, { nobody: true });
+      const { code } = await demo.exited;
+      expect(code, demo.stdout()).toBe(1);
+      expect(demo.stdout()).toContain(
+        `操作不被允许（${lock}），无法保存到 ${log} / Cannot save to ${log}: ${lock}: the operation is not permitted (EPERM)`,
+      );
+      expect(readFileSync(log, "utf8")).toBe("");
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
   });
 });
 
