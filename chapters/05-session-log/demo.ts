@@ -151,7 +151,7 @@ async function demo(argv: readonly string[], io: DemoIO, page: { written: boolea
 
     heading(["④ 重放：同一份日志 → 新会话 → 完全相同的消息历史", "Replay: same log → new session → same messages"]);
     const code = replayFromText(session, out);
-    for (const line of savedNote(plan, session)) out(`  ${line}`);
+    for (const line of savedNote(opened)) out(`  ${line}`);
     if (io.signal?.aborted) for (const line of ["", ...interruptedNote(argv, session.events)]) out(line);
     return io.signal?.aborted ? 130 : code;
   } finally {

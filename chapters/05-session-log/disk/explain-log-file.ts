@@ -30,6 +30,8 @@ const SAID: Readonly<Record<LogFileErrorCode, (error: LogFileError) => string>> 
   REPLAY: replayRefused,
   NOT_THIS_LOG: () => "文件里已有的内容不是这个会话的事件（另一份日志、事件多了或少了，或有一行撕裂的行），不往里追加",
   FILE_CHANGED: () => "写入时文件被别的程序改动了（另一个写入者在追加），之后的事件都不再写入",
+  FILE_REPLACED: () =>
+    "这个名字已经不指向写入者打开的那个文件了（别的程序把另一个文件改名到这里、把它移走或删掉了），之后的事件都不再写进这个名字下的文件",
   WRITE_FAILED: () => "写入失败（磁盘已满，或超过了文件大小上限），之后的事件都不再写入；文件里已有的事件每条都完整",
   LOCKED: () => "文件锁在另一个进程手里：一份日志同一时刻只有一个写入者",
 };

@@ -66,6 +66,8 @@ export type LogFileErrorCode =
   | "NOT_THIS_LOG"
   /** The file changed under a writer (another writer appended to it): nothing more is written. */
   | "FILE_CHANGED"
+  /** The path no longer names the file the writer holds open (renamed over, moved, deleted): nothing more is written. */
+  | "FILE_REPLACED"
   /** A write failed (a full disk, a file size limit): the writer took back its partial line and stopped. */
   | "WRITE_FAILED"
   /** Another live process holds the file's lock (log-lock.ts): one log, one writer. */
@@ -85,7 +87,7 @@ export class LogFileError extends Error {
   }
 }
 
-export type WriterStop = Extract<LogFileErrorCode, "FILE_CHANGED" | "WRITE_FAILED" | "LOCKED">;
+export type WriterStop = Extract<LogFileErrorCode, "FILE_CHANGED" | "FILE_REPLACED" | "WRITE_FAILED" | "LOCKED">;
 
 /** A writer stopped for good: `written` events reached the file, each one whole, and none from `firstLost` on will. */
 export class LogWriteError extends LogFileError {

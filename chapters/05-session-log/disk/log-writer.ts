@@ -2,6 +2,10 @@
 // line of JSON the moment the session commits it, and keeps three promises:
 //   - one writer per file: it holds the file's lock (log-lock.ts) from attach to stop, whichever name
 //     (a link) the file was reached by, and it writes nothing but a regular file (regular-file.ts);
+//   - the name still leads to what it wrote: before each write, and when it stops, it checks that the
+//     path names the file it holds open. A file renamed over it (`cp w.jsonl t && mv t w.jsonl`, an
+//     editor's safe save) or the file moved or deleted would otherwise go on taking lines no name
+//     leads to, and "Saved" would be said of a file that holds something else: it stops (FILE_REPLACED);
 //   - a file never holds anything the session did not log: at the first write that fails it takes back
 //     its own partial line, stops for good, and throws — the Session hands that to `onListenerError`,
 //     and the owner of the session decides what a lost log means (the demo stops before the next model
@@ -13,12 +17,12 @@
 //     them. So a killed process loses at most the CHUNK_GROUP - 1 chunks still waiting, a power loss at
 //     most the chunks written since the last flushed event, and a message is never on disk without the
 //     chunks it was built from: they come before it, and the flush that saves it saves them too.
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, statSync, writeSync } from "node:fs";
 import type { SessionEvent } from "../events.ts";
 import { LogFileError, LogWriteError, type WriterStop } from "./log-file-types.ts";
 import { lockLogFile, type LockOptions } from "./log-lock.ts";
 import type { SessionLog } from "../session-types.ts";
-import { parseLine } from "./jsonl.ts";
+import { parseLine, startsWithBom, UTF8_BOM } from "./jsonl.ts";
 import { entriesOfRow, rowsOf } from "./log-rows.ts";
 import { linesOf, piecesOf } from "./read-lines.ts";
 import { openRegularFile } from "./regular-file.ts";
@@ -31,7 +35,8 @@ export const CHUNK_GROUP = 64;
  * waits, closing the file, releasing the lock). The file must be new, empty, or hold exactly the
  * session's events so far: a writer never mixes two logs in one file. Throws LogFileError "NOT_A_FILE"
  * for a folder, a device or a FIFO (before anything is locked or read), "LOCKED" when another live
- * process writes the file, "NOT_THIS_LOG" when it holds something else.
+ * process writes the file, "NOT_THIS_LOG" when it holds something else. Stopping throws LogWriteError
+ * "FILE_REPLACED" when the path no longer names the file written: what it holds is not this log.
  *
  * Each write is followed by fsync before `append` returns, so an event the session has acknowledged is
  * in the file even if the process is killed a moment later (the write) or the machine loses power (the
@@ -54,10 +59,20 @@ export function attachLogFile(session: SessionLog, file: string, options: Pick<L
   let written = session.events.length; // events wholly in the file
   let waiting: SessionEvent[] = [];
 
+  /** Stops with FILE_REPLACED unless `file` still names the file this writer holds open (fstat against stat). */
+  const checkNamed = () => {
+    const named = statSync(file, { throwIfNoEntry: false });
+    const held = fstatSync(fd);
+    if (named?.dev === held.dev && named.ino === held.ino) return;
+    const why =
+      "the name no longer leads to the file this writer holds open: another program renamed a file over it, moved it or deleted it";
+    throw stopBecause("FILE_REPLACED", why);
+  };
   const flush = (durably: boolean) => {
     const first = waiting[0];
     if (first === undefined) return;
     if (lockLost) throw stopBecause("LOCKED", lockLost.message, lockLost);
+    checkNamed();
     // Anything but our own bytes at the end means someone else wrote here: stop rather than interleave.
     const found = fstatSync(fd).size;
     if (found !== size) {
@@ -99,6 +114,7 @@ export function attachLogFile(session: SessionLog, file: string, options: Pick<L
     if (!open) return;
     try {
       flush(true); // the chunks of a reply cut short (Ctrl-C, an error) still belong in the file
+      checkNamed(); // and the file they went to is still the one the name leads to
     } finally {
       stop();
     }
@@ -130,8 +146,13 @@ function heldAlready(fd: number, events: readonly SessionEvent[]): { size: numbe
   let size = 0;
   let held = 0; // events the lines so far hold
   let line = 0;
-  for (const { bytes, terminated } of linesOf(piecesOf(fd))) {
+  for (const { bytes: read, terminated } of linesOf(piecesOf(fd))) {
     line++;
+    // A UTF-8 byte order mark an editor put before the first line is not ours, but harms nothing: the
+    // reader skips it (log-reader.ts) and lines appended after it read back as ever. So the log goes on.
+    const skipped = line === 1 && startsWithBom(read) ? UTF8_BOM.length : 0;
+    const bytes = read.subarray(skipped);
+    size += skipped;
     const parsed = terminated ? parseLine(bytes) : undefined;
     const row = parsed?.ok ? entriesOfRow(parsed.value) : undefined;
     const count = row !== undefined && "entries" in row ? row.entries.length : 1;

@@ -55,13 +55,20 @@ export function spawnDemo(args: string[], env: Record<string, string>): Promise<
   });
 }
 
+/** `command` run as the user nobody (uid and gid 65534, no other groups), for faults that root never meets (permissions). */
+export function asNobody([command, args]: [string, string[]]): [string, string[]] {
+  return ["setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", command, ...args]];
+}
+
 /**
  * The demo as its own node process (not through tsx's CLI, which would relay or swallow signals), its
  * output read as it comes: `printed(text)` resolves once the output holds `text`, escape codes aside.
+ * `nobody`: run it as the user nobody (asNobody).
  */
-export function startDemo(args: string[], env: Record<string, string>) {
+export function startDemo(args: string[], env: Record<string, string>, { nobody = false } = {}) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
-  const child = spawn(...nodeWithTsx("chapters/05-session-log/demo.ts", args), {
+  const program = nodeWithTsx("chapters/05-session-log/demo.ts", args);
+  const child = spawn(...(nobody ? asNobody(program) : program), {
     cwd: root,
     env: { ...clean, ...env },
     stdio: ["ignore", "pipe", "pipe"],
