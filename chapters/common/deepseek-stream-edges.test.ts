@@ -175,6 +175,30 @@ describe("the abort signal", () => {
     expect(getEventListeners(controller.signal, "abort")).toEqual([]);
   });
 
+  test("an abort while a read of the stream is still waiting (a stalled body) stops it at once with the signal's reason", async () => {
+    const controller = new AbortController();
+    const reason = new Error("Ctrl-C");
+    let reading = () => {};
+    const waiting = new Promise<void>((resolve) => {
+      reading = resolve;
+    });
+    const stalled: AsyncIterable<unknown> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () => {
+          reading();
+          return new Promise<IteratorResult<unknown>>(() => {});
+        },
+        return: async () => ({ done: true, value: undefined }),
+      }),
+    };
+    const read = (async () => {
+      for await (const _ of readStream(stalled, call, controller.signal));
+    })();
+    await waiting;
+    controller.abort(reason);
+    await expect(read).rejects.toBe(reason);
+  });
+
   test("an abort while the last held-back chunks are handed on still stops the stream with the signal's reason", async () => {
     const controller = new AbortController();
     const reason = new Error("Ctrl-C");
