@@ -96,11 +96,12 @@ function replaceAcross(texts: readonly string[], pattern: RegExp, by: string): s
     let out = "";
     let kept = 0;
     for (const match of matches) {
-      // The match in this text's own positions: it may begin before the text, or end after it.
-      const [start, end] = [match.start - here, match.end - here];
-      if (end <= 0 || start >= text.length) continue;
-      out += text.slice(kept, Math.max(start, 0)) + (start >= 0 ? by : "");
-      kept = Math.min(end, text.length);
+      // The part of the match inside this text, in the text's own positions (it may begin before it).
+      const from = Math.max(match.start - here, 0);
+      const to = Math.min(match.end - here, text.length);
+      if (from >= to) continue;
+      out += text.slice(kept, from) + (match.start >= here ? by : "");
+      kept = to;
     }
     return out + text.slice(kept);
   });
