@@ -3,7 +3,7 @@
 // string before it can tell. The stream's own tests (deepseek-stream-key.test.ts) run both through the SDK.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { keyMayContinue, scrubKey, scrubKeyAcross } from "./text.ts";
+import { KeyScrubber, keyMayContinue, scrubKey, scrubKeyAcross } from "./text.ts";
 
 const key = "sk-0123456789abcdef0123";
 
@@ -78,6 +78,14 @@ describe("keyMayContinue: whether the next string could still make the end of th
     expect(keyMayContinue("see sk-01234X", key)).toBe(true);
     expect(keyMayContinue("see sk-01234X", "sk-0123456789ab"), "a 15-character key's start alone is no secret").toBe(false);
     expect(keyMayContinue("sk-01234X then", key), "only the last word can still grow").toBe(false);
+  });
+
+  test(`a key of exactly 16 characters is long: a last word holding its first 8 characters may continue, in a stream and in one text alike`, () => {
+    const sixteen = "sk-abcde-0123456";
+    expect(keyMayContinue("see sk-abcde-X", sixteen)).toBe(true);
+    const scrubber = new KeyScrubber(sixteen);
+    expect(scrubber.push("see sk-abcde-X"), "held back: the word may still grow").toBe("see ");
+    expect(scrubber.push("YZ ok")).toBe("[redacted] ok");
   });
 
   test("an ordinary end, a whole key at the end, stars, and a key shorter than 8 characters cannot continue into the key", () => {

@@ -68,6 +68,7 @@ const MASKED_KEY = /[\w-]*\*{3,}[\w-]*/g;
  * Pass the key as it was sent (trimmed), so that an echo of it is found.
  */
 export function scrubKey(text: string, key: string): string {
+  // Stryker disable next-line StringLiteral: one text, so join never writes its separator
   return scrubKeyAcross([text], key).join("");
 }
 
