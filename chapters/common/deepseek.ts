@@ -73,6 +73,9 @@ export class DeepSeekClient implements StreamingChatClient {
       baseURL: this.baseURL,
       timeout: this.timeoutMs,
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+      // The SDK would print a stream event it cannot parse to stderr as the server sent it, key and
+      // escape sequences and all. Every failure reaches the learner as our DeepSeekError instead.
+      logLevel: "off",
       // The SDK keeps the fetch it is given. Looking up globalThis.fetch on every call means a mock
       // server (MSW) started after this client was built still sees the request.
       fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
