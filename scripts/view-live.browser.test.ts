@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatClient } from "../chapters/common/deepseek.ts";
-import { replayScenario } from "../fixtures/test-helpers.ts";
+import { replayScenario } from "../chapters/05-session-log/testing/scenario-replay.ts";
 import { viewCommand } from "./view.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
 import { startLiveServer } from "../chapters/05-session-log/timeline/live-server.ts";

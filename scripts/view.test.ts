@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { replayScenario } from "../fixtures/test-helpers.ts";
+import { replayScenario } from "../chapters/05-session-log/testing/scenario-replay.ts";
 import { embeddedLog } from "../chapters/05-session-log/testing/page-testing.ts";
 import { LARGE_PAGE_EVENTS } from "../chapters/05-session-log/timeline/page.ts";
 import { UsageError } from "./learner.ts";

@@ -21,7 +21,8 @@ import { refuseOutput } from "../chapters/05-session-log/demo/output-file.ts";
 import { Session } from "../chapters/05-session-log/session.ts";
 import { startLiveServer } from "../chapters/05-session-log/timeline/live-server.ts";
 import { largePageNote, writeTimelinePage, type PageOptions } from "../chapters/05-session-log/timeline/page.ts";
-import { findScenario, runScenario, scenarios, UnknownScenarioError, type Scenario } from "../fixtures/scenarios.ts";
+import { findScenario, scenarios, UnknownScenarioError, type Scenario } from "../fixtures/scenarios.ts";
+import { runScenario } from "../chapters/05-session-log/demo/scenarios.ts";
 import { isMain, runMain, shown, UsageError } from "./learner.ts";
 import { root } from "./steps.ts";
 

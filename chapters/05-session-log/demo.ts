@@ -16,7 +16,7 @@ import { readFlags, type Command, type Flags } from "../common/flags.ts";
 import { DeepSeekConfigError, type Env } from "../common/settings.ts";
 import { cannotWrite, explainSystemError, isSystemError, SYSTEM_ERROR_EXIT } from "../common/system-errors.ts";
 import { visible } from "../common/text.ts";
-import { findScenario, runScenario } from "../../fixtures/scenarios.ts";
+import { findScenario } from "../../fixtures/scenarios.ts";
 import { findLogProblems } from "./invariants.ts";
 import type { SessionEvent } from "./events.ts";
 import { AgentRunError } from "./loop-types.ts";
@@ -28,6 +28,7 @@ import { DISK_FLAGS, interruptedNote, openSession, planDisk, savedNote } from ".
 import { explainYourThrow, mineOpening, replayDifference, tellYourThrow, yourFilesInPlay, yourFilesSentIt } from "./demo/mine.ts";
 import { needsTheHook, runAgainWithTheHook } from "./demo/mine-again.ts";
 import { connect, endQuietlyWhenPipeCloses, goesLive, REPLAY_MS } from "./demo/setup.ts";
+import { runScenario } from "./demo/scenarios.ts";
 import { subscriberView } from "./demo/stream.ts";
 import { refuseOutput } from "./demo/output-file.ts";
 
