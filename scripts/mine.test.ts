@@ -48,7 +48,7 @@ function runWith(command: string, args: string[], as: Record<string, string> | u
 const run = (script: "demo" | "view", args: string[], as: Record<string, string> | undefined) =>
   runWith(
     process.execPath,
-    ["--import", "tsx", "--import", "./scripts/mine-preload.ts", script === "demo" ? chapter("demo.ts") : "scripts/view.ts", ...args],
+    ["--import", "tsx", "--import", "./scripts/mine-preload.ts", script === "demo" ? chapter("demo.ts") : chapter("demo/view.ts"), ...args],
     as,
   );
 

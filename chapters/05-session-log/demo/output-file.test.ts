@@ -93,7 +93,7 @@ describe("a page is written whole or not at all", () => {
     expect(earlier.view.length, "a page larger than the limit, or the test proves nothing").toBeGreaterThan(FILE_SIZE_LIMIT);
 
     const [view, demo] = await Promise.all([
-      runLimited("scripts/view.ts", ["--scenario", "calculator", "--out", viewPage]),
+      runLimited("chapters/05-session-log/demo/view.ts", ["--scenario", "calculator", "--out", viewPage]),
       runLimited("chapters/05-session-log/demo.ts", ["--offline", "--html", demoPage]),
     ]);
     for (const [run, page] of [

@@ -4,27 +4,27 @@
 //   npm run view -- --live [--scenario NAME] [--port N]   run the loop and watch it in a browser
 //                                                         (live with DEEPSEEK_API_KEY, offline otherwise)
 import path from "node:path";
-import { readFlags, type Command, type Flags } from "../chapters/common/flags.ts";
-import { DeepSeekConfigError, type Env } from "../chapters/common/settings.ts";
-import { cannotWrite, explainSystemError, isSystemError } from "../chapters/common/system-errors.ts";
-import { visible } from "../chapters/common/text.ts";
-import { explainSetting } from "../chapters/05-session-log/demo/explain.ts";
-import { explainYourThrow, mineOpening, tellYourThrow } from "../chapters/05-session-log/demo/mine.ts";
-import { needsTheHook, runAgainWithTheHook } from "../chapters/05-session-log/demo/mine-again.ts";
-import { connect, type Connection } from "../chapters/05-session-log/demo/setup.ts";
-import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
-import { accountLines, accountOfLog, type LogAccount } from "../chapters/05-session-log/disk/log-account.ts";
-import { explainLogFileError } from "../chapters/05-session-log/disk/explain-log-file.ts";
-import { LogFileError } from "../chapters/05-session-log/disk/log-file-types.ts";
-import { readLogFile } from "../chapters/05-session-log/disk/log-file.ts";
-import { refuseOutput } from "../chapters/05-session-log/demo/output-file.ts";
-import { Session } from "../chapters/05-session-log/session.ts";
-import { startLiveServer } from "../chapters/05-session-log/timeline/live-server.ts";
-import { largePageNote, writeTimelinePage, type PageOptions } from "../chapters/05-session-log/timeline/page.ts";
-import { findScenario, scenarios, UnknownScenarioError, type Scenario } from "../fixtures/scenarios.ts";
-import { runScenario } from "../chapters/05-session-log/demo/scenarios.ts";
-import { isMain, runMain, shown, UsageError } from "./learner.ts";
-import { root } from "./steps.ts";
+import { readFlags, type Command, type Flags } from "../../common/flags.ts";
+import { isMain, runMain, shown, UsageError } from "../../common/program.ts";
+import { root } from "../../common/root.ts";
+import { DeepSeekConfigError, type Env } from "../../common/settings.ts";
+import { cannotWrite, explainSystemError, isSystemError } from "../../common/system-errors.ts";
+import { visible } from "../../common/text.ts";
+import { explainSetting } from "./explain.ts";
+import { explainYourThrow, mineOpening, tellYourThrow } from "./mine.ts";
+import { needsTheHook, runAgainWithTheHook } from "./mine-again.ts";
+import { connect, type Connection } from "./setup.ts";
+import { AgentRunError } from "../loop-types.ts";
+import { accountLines, accountOfLog, type LogAccount } from "../disk/log-account.ts";
+import { explainLogFileError } from "../disk/explain-log-file.ts";
+import { LogFileError } from "../disk/log-file-types.ts";
+import { readLogFile } from "../disk/log-file.ts";
+import { refuseOutput } from "./output-file.ts";
+import { Session } from "../session.ts";
+import { startLiveServer } from "../timeline/live-server.ts";
+import { largePageNote, writeTimelinePage, type PageOptions } from "../timeline/page.ts";
+import { findScenario, scenarios, UnknownScenarioError, type Scenario } from "../../../fixtures/scenarios.ts";
+import { runScenario } from "./scenarios.ts";
 
 export interface ViewIO {
   readonly out: (line: string) => void;
@@ -149,7 +149,7 @@ function loadLog(file: string, io: ViewIO): { session: Session; name: string; so
   }
 }
 
-// ── a scenario's turn, replayed from its fixture or live (the demo's connection: demo-setup.ts) ──
+// ── a scenario's turn, replayed from its fixture or live (the demo's connection: setup.ts) ──
 
 /** The demo's connection, or a usage error explaining a refused setting in both languages. */
 function connectTo(scenario: Scenario, offline: boolean, env: Env): Connection {
@@ -233,7 +233,7 @@ async function watchLive(name: string, port: number, io: ViewIO): Promise<void> 
 
 const argv = process.argv.slice(2);
 if (isMain(import.meta.url) && needsTheHook(argv, process.env)) {
-  // --mine started without the resolve hook (`tsx scripts/view.ts --mine`): run again with it.
+  // --mine started without the resolve hook (`tsx chapters/05-session-log/demo/view.ts --mine`): run again with it.
   process.exitCode = await runAgainWithTheHook(process.argv[1] ?? "", argv);
 } else if (isMain(import.meta.url)) {
   await runMain(async () => {
