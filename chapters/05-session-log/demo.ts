@@ -17,6 +17,7 @@ import { DeepSeekConfigError, type Env } from "../common/settings.ts";
 import { cannotWrite, explainSystemError, isSystemError, SYSTEM_ERROR_EXIT } from "../common/system-errors.ts";
 import { visible } from "../common/text.ts";
 import { findScenario } from "../../fixtures/scenarios.ts";
+import { freezeParsedJson } from "./fast/json-fast.ts";
 import { findLogProblems } from "./invariants.ts";
 import type { SessionEvent } from "./events.ts";
 import { AgentRunError } from "./loop-types.ts";
@@ -199,7 +200,7 @@ function writePage(
 
 function replayFromText(session: Session, out: (line: string) => void): number {
   // Event by event, as the JSONL file holds them (one JSON text of a large log would pass V8's longest
-  // string, ~512 MiB); each parse is ours alone, so fromLog freezes it in place (trusted, session.ts).
+  // string, ~512 MiB); each parse is ours alone, so fromLog freezes it in place (fast/json-fast.ts).
   let characters = 0;
   const rebuilt = Session.fromLog(
     session.events.map((event) => {
@@ -207,7 +208,7 @@ function replayFromText(session: Session, out: (line: string) => void): number {
       characters += text.length;
       return JSON.parse(text) as unknown;
     }),
-    { trusted: true },
+    { quickFreeze: freezeParsedJson },
   );
   const original = session.deriveMessages();
   const replayed = rebuilt.deriveMessages();

@@ -4,7 +4,6 @@
 // at most MAX_JSON_DEPTH (500) levels, the most a saved log can hold (see json-value.ts), and 500
 // calls use a small part of the call stack (log-depth.test.ts checks how small).
 import { clip } from "../common/text.ts";
-import { copyPlainJson } from "./json-fast.ts";
 import { formatPath, JsonValueError, MAX_JSON_DEPTH, type JsonPrimitive, type JsonValue } from "./json-value.ts";
 
 /** Where a value sits: its parent's spot and its key there. `undefined` is the root, `$`. */
@@ -13,13 +12,6 @@ type Spot = { readonly parent: Spot; readonly key: string | number } | undefined
 type Copy = JsonValue[] | { [key: string]: JsonValue };
 
 export function freezeJson(value: unknown): JsonValue {
-  // Plain data, the usual case, takes a quick pass (json-fast.ts); anything it is not sure of takes
-  // the careful walk, which finds and names the first problem.
-  return copyPlainJson(value) ?? freezeJsonCarefully(value);
-}
-
-/** The careful walk alone: the book's freezeJson, and the reference the quick passes are tested against. */
-export function freezeJsonCarefully(value: unknown): JsonValue {
   return freeze(value, undefined, new Set());
 }
 
