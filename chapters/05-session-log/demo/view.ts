@@ -8,7 +8,7 @@ import { readFlags, type Command, type Flags } from "../../common/flags.ts";
 import { isMain, runMain, shown, UsageError } from "../../common/program.ts";
 import { root } from "../../common/root.ts";
 import { DeepSeekConfigError, type Env } from "../../common/settings.ts";
-import { cannotWrite, explainSystemError, isSystemError } from "../../common/system-errors.ts";
+import { explainSystemError, isSystemError } from "../../common/system-errors.ts";
 import { visible } from "../../common/text.ts";
 import { explainSetting } from "./explain.ts";
 import { explainYourThrow, mineOpening, tellYourThrow } from "./mine.ts";
@@ -22,7 +22,8 @@ import { readLogFile } from "../disk/log-file.ts";
 import { refuseOutput } from "./output-file.ts";
 import { Session } from "../session.ts";
 import { startLiveServer } from "../timeline/live-server.ts";
-import { largePageNote, writeTimelinePage, type PageOptions } from "../timeline/page.ts";
+import { largePageNote } from "../timeline/page.ts";
+import { cannotWritePage, writePage } from "./page.ts";
 import { findScenario, scenarios, UnknownScenarioError, type Scenario } from "../../../fixtures/scenarios.ts";
 import { runScenario } from "./scenarios.ts";
 
@@ -85,11 +86,13 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
     return 2;
   }
   // An --out that cannot be written is said before the turn is run for it.
-  const unwritable = values.out === undefined ? undefined : cannotWrite(values.out, WRITE_PAGE);
+  const unwritable = values.out === undefined ? undefined : cannotWritePage(values.out);
   if (unwritable !== undefined) throw new UsageError(unwritable);
   const { session, name, source, account } = values.load === undefined ? await replayForPage(scenario, io) : loadLog(values.load, io);
   const file = values.out ?? path.join(io.outDir ?? defaultOutDir, `timeline-${name}.html`);
-  const written = writePage(session, file, { source, account: account?.lines }, values.load);
+  const page = writePage(session.events, file, "--out", [values.load], { source, account: account?.lines });
+  if ("refused" in page) throw new UsageError(page.refused);
+  const { written } = page;
   const counts = `${session.events.length} events, ${session.deriveMessages().length} messages`;
   io.out(`时间线页面 / Timeline page: ${shown(written)} (${counts})`);
   const large = largePageNote(session.events.length);
@@ -98,19 +101,6 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
 }
 
 const defaultOutDir = path.join(root, ".workbook");
-const WRITE_PAGE = ["无法写入时间线页面", "Cannot write the timeline page"] as const;
-
-function writePage(session: Session, file: string, options: PageOptions, log: string | undefined): string {
-  // Asked again right before writing: what the name leads to may have changed since (output-file.ts).
-  const refused = refuseOutput("--out", file, [log]);
-  if (refused !== undefined) throw new UsageError(refused);
-  try {
-    return writeTimelinePage(session.events, file, options);
-  } catch (error) {
-    if (isSystemError(error)) throw new UsageError(explainSystemError(error, WRITE_PAGE, file));
-    throw error;
-  }
-}
 
 function readPort(text: string | undefined): number {
   if (text === undefined) return 0;
