@@ -106,7 +106,11 @@ export class Session implements SessionLog {
     if (fields === undefined) {
       throw new ReplayError(index, "NOT_AN_EVENT", `expected an object with id, type, ts and data, got ${describeValue(stored)}`);
     }
-    const { id, type, ts, data, unexpected } = fields;
+    const { id, type, ts, data, inherited, unexpected } = fields;
+    if (inherited !== undefined) {
+      const own = "an event is a record of its own id, type, ts and data, as JSON.parse makes it";
+      throw new ReplayError(index, "NOT_AN_EVENT", `its field "${inherited}" is inherited, not its own: ${own}`);
+    }
     if (unexpected.length > 0) {
       throw new ReplayError(index, "UNEXPECTED_KEY", `unexpected key ${describeValue(unexpected[0])} (an event has id, type, ts and data)`);
     }
@@ -162,7 +166,9 @@ export class Session implements SessionLog {
     for (const subscription of audience) {
       if (!this.#listeners.has(subscription)) continue; // unsubscribed since the event was appended
       try {
-        subscription.listener(event);
+        const returned: unknown = subscription.listener(event);
+        // An async listener fails later, by rejecting: that is contained and reported as a throw is.
+        if (returned instanceof Promise) returned.catch((error: unknown) => this.#reportListenerError(error, event));
       } catch (error) {
         this.#reportListenerError(error, event);
       }
@@ -225,9 +231,16 @@ function readStored<T>(index: number, code: "NOT_A_LOG" | "NOT_AN_EVENT", readin
   }
 }
 
-/** A stored entry's fields, each read once, or `undefined` when the entry is not an object. */
+/**
+ * A stored entry's fields, each read once, or `undefined` when the entry is not an object. `inherited`
+ * names a field the entry does not hold itself but gets from its prototype (Object.create({ id: 0, … })):
+ * reading it would load an event from fields that are not the entry's.
+ */
 function fieldsOf(stored: unknown) {
   if (typeof stored !== "object" || stored === null || Array.isArray(stored)) return undefined;
+  const inherited = EVENT_FIELDS.find((field) => !Object.hasOwn(stored, field) && field in stored);
   const { id, type, ts, data, ...extra } = stored as Record<string, unknown>;
-  return { id, type, ts, data, unexpected: Object.keys(extra) };
+  return { id, type, ts, data, inherited, unexpected: Object.keys(extra) };
 }
+
+const EVENT_FIELDS = ["id", "type", "ts", "data"] as const;
