@@ -16,7 +16,7 @@ import { SYSTEM_ERROR_EXIT } from "../common/system-errors.ts";
 import { visible } from "../common/text.ts";
 import { findScenario } from "../../fixtures/scenarios.ts";
 import { freezeParsedJson } from "./fast/json-fast.ts";
-import { findLogProblems } from "./invariants.ts";
+import { checkLogStructure } from "./invariants.ts";
 import { AgentRunError } from "./loop-types.ts";
 import { Session } from "./session.ts";
 import { formatLog, formatMessages } from "./demo/format.ts";
@@ -133,7 +133,7 @@ function replayFromText(session: Session, out: (line: string) => void): number {
   for (const line of replayDifference(original, replayed)) out(`  ${line}`);
   if (!equal) for (const line of yourFilesInPlay("replay")) out(`  ${line}`);
   // What the book leaves for "a fuller implementation": are turns and steps closed, calls answered?
-  const problems = findLogProblems(rebuilt.events);
+  const problems = checkLogStructure(rebuilt.events);
   for (const line of structureCheck(problems.length, rebuilt.events)) out(`  ${line}`);
   for (const problem of problems) out(`    ${problem.code}  ${problem.message}`);
   if (problems.length > 0) for (const line of yourFilesInPlay("structure")) out(`  ${line}`);
