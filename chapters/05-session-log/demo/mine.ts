@@ -170,7 +170,7 @@ export const THREW = {
 
 /**
  * A thrown error whose stack passes through one of the learner's files, told with the file and its
- * steps. A failed model call passes through the loop too, but it is the model's story (demo-explain.ts).
+ * steps. A failed model call passes through the loop too, but it is the model's story (explain.ts).
  */
 export function explainYourThrow(error: unknown, when: keyof typeof THREW = "demo"): Explanation | undefined {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
