@@ -167,6 +167,11 @@ describe("the workbook's structure", () => {
     ]);
   });
 
+  test("the chapter's top level holds the book's modules and demo.ts only, at most 14 source files", () => {
+    const top = files.filter((file) => path.dirname(file) === chapterDir && !file.endsWith(".test.ts")).map(relative);
+    expect(top.length, `put what goes past the book in a folder of its own (fast/, demo/, …): ${top.join(", ")}`).toBeLessThanOrEqual(14);
+  });
+
   test(`no file under chapters/ is over ${maxLines} lines`, () => {
     const chapterFiles = files.filter((file) => relative(file).startsWith("chapters/"));
     const lengths = new Map(chapterFiles.map((file) => [relative(file), readFileSync(file, "utf8").split("\n").length - 1]));

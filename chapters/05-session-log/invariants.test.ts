@@ -3,12 +3,9 @@ import { calculator } from "../common/calculator.ts";
 import type { ChatClient } from "../common/deepseek.ts";
 import type { AssistantMessage } from "../common/messages.ts";
 import { runAgent } from "./agent-loop.ts";
-import { closingEvents } from "./disk/log-file.ts";
-import { RepairError } from "./disk/log-file-types.ts";
-import { checkLogStructure, findLogProblems } from "./invariants.ts";
+import { findLogProblems } from "./invariants.ts";
 import { Session } from "./session.ts";
-import type { EventData, SessionEvent } from "./events.ts";
-import { deriveTimeline, problemsOf } from "./timeline/view-model.ts";
+import type { SessionEvent } from "./events.ts";
 
 const callReply: AssistantMessage = {
   role: "assistant",
@@ -174,103 +171,5 @@ describe("findLogProblems: turns and steps closed, every tool call answered once
       expect(messages[i]).toMatch(part);
     });
     expect(messages).toHaveLength(4);
-  });
-});
-
-describe("checkLogStructure (④ and the timeline page): one story per log, never clean where --load refuses to repair", () => {
-  type Entry = readonly [type: string, data: EventData<string>];
-  const header = { header: { model: "m", system: "s", tools: [] }, reason: "initial" } as const;
-  const call = { id: "call_1", name: "calculator", arguments: "{}" };
-  const opening = (turn: number): Entry[] => [
-    ["turn/start", { turn }],
-    ["user/message", { content: "q" }],
-    ["request/header", header],
-  ];
-  const answer = (turn: number, step: number): Entry[] => [
-    ["step/start", { turn, step }],
-    ["assistant/message", { content: "a", tool_calls: [] }],
-    ["step/end", { turn, step }],
-  ];
-  const callStep = (step: number, result = true): Entry[] => [
-    ["step/start", { turn: 1, step }],
-    ["assistant/message", { content: "", tool_calls: [call] }],
-    ["tool/call", { call_id: call.id, name: call.name, arguments: call.arguments }],
-    ...(result ? [["tool/result", { call_id: call.id, content: "7", is_error: false }] as Entry] : []),
-    ["step/end", { turn: 1, step }],
-  ];
-  const end = (turn: number): Entry => ["turn/end", { turn, reason: "completed" }];
-  const logOf = (entries: readonly Entry[]) => {
-    const session = new Session({ clock: () => 0 });
-    for (const [type, data] of entries) session.append(type, data);
-    return session.events;
-  };
-
-  it.each([
-    [
-      "a skipped turn number",
-      [...opening(1), ...answer(1, 1), end(1), ...opening(3), ...answer(3, 1), end(3)],
-      7,
-      /^turn\/start says turn 3, but it is turn 2/,
-    ],
-    [
-      "a skipped step number",
-      [...opening(1), ...callStep(1), ...answer(1, 3), end(1)],
-      8,
-      /^step\/start says turn 1 step 3, but the next is turn 1 step 2/,
-    ],
-    [
-      "tool events outside a step",
-      [
-        ...opening(1),
-        ...answer(1, 1),
-        ["tool/call", { call_id: "x", name: "calculator", arguments: "{}" }],
-        ["tool/result", { call_id: "x", content: "1", is_error: false }],
-        end(1),
-      ],
-      6,
-      /^tool\/call outside any step/,
-    ],
-    [
-      "a result answering an earlier step's call",
-      [
-        ...opening(1),
-        ...callStep(1, false),
-        ...answer(1, 2).slice(0, 1),
-        ["tool/result", { call_id: call.id, content: "7", is_error: false }],
-        ...answer(1, 2).slice(1),
-        end(1),
-      ],
-      6,
-      /^step\/end while call call_1 still has no result/,
-    ],
-  ] as const)("%s: findLogProblems alone finds nothing; checkLogStructure names the event repair refuses", (_, entries, index, why) => {
-    const log = logOf(entries as readonly Entry[]);
-    expect(findLogProblems(log), "findLogProblems does not check the loop's order: that is why ④ runs both").toEqual([]);
-    const refused = (() => {
-      try {
-        closingEvents(log);
-      } catch (error) {
-        return error;
-      }
-      return expect.fail("--load's repair should refuse this log");
-    })();
-    expect(refused).toBeInstanceOf(RepairError);
-    expect((refused as RepairError).index).toBe(index);
-    const problems = checkLogStructure(log);
-    expect(problems.map((p) => `${p.code}@${p.index}`)).toEqual([`NOT_LOOP_ORDER@${index}`]);
-    expect(problems[0]?.message.slice(`event #${index}: `.length)).toMatch(why);
-    expect(problems[0]?.message).toMatch(/\(the agent loop never writes it there, so --load refuses to repair this log\)$/);
-    expect(problemsOf(deriveTimeline(log)), "the page tells the same story").toEqual(problems);
-  });
-
-  it("adds nothing where findLogProblems already names the event, or where the log is the loop's own (a crash's prefix too)", async () => {
-    const log = await calculatorLog();
-    for (let length = 0; length <= log.length; length++) {
-      expect(checkLogStructure(log.slice(0, length))).toEqual(findLogProblems(log.slice(0, length)));
-    }
-    const session = new Session({ clock: () => 0 });
-    session.append("turn/start", { turn: 1 });
-    session.append("step/end", { turn: 1, step: 1 });
-    expect(checkLogStructure(session.events).map((p) => `${p.code}@${p.index}`)).toEqual(["OPEN_TURN@0", "UNEXPECTED_BOUNDARY@1"]);
   });
 });
