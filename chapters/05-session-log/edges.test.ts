@@ -56,7 +56,7 @@ describe("freezeJson: the chapter's answer at the edges", () => {
     });
     // A prototype dressed up as Object.prototype, whose constructor is not the built-in Object.
     const lookAlike = Object.create(null) as { constructor?: unknown };
-    lookAlike.constructor = function Object() {};
+    lookAlike.constructor = { Object: () => {} }.Object; // a function named "Object", not the built-in one
     (lookAlike.constructor as { prototype: unknown }).prototype = lookAlike;
     expect(thrownBy(() => freezeJson({ v: Object.create(lookAlike) }))).toMatchObject({
       path: "$.v",
