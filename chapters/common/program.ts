@@ -9,6 +9,9 @@ import { root } from "./root.ts";
 import { explainSystemError, isSystemError, SYSTEM_ERROR_EXIT } from "./system-errors.ts";
 import { visible } from "./text.ts";
 
+/** A sentence or a label in both languages, [中文, English]: Chinese first, English beside. */
+export type Bilingual = readonly [zh: string, en: string];
+
 /** A mistake in how a command was called: printed in red, without a stack trace, exit code 1. */
 export class UsageError extends Error {
   override readonly name = "UsageError";
