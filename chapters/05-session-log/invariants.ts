@@ -1,6 +1,10 @@
 // Beyond 5.6: the book notes that a fuller replay would also check that turns and steps are closed
 // and that every tool call got its result. `fromLog` cannot demand that — a log cut short by a crash
 // is still a true record and must load — so these checks are a separate report, not a rejection.
+// findLogProblems does not check the order the agent loop writes in; `--load` does, before it repairs
+// (disk/loop-order.ts). One story per log: checkLogStructure, what ④ and the timeline page show, runs
+// both, so neither calls clean a log the loader then refuses.
+import { whereTheLoopStopped } from "./disk/loop-order.ts";
 import { isEventOfType } from "./events.ts";
 import type { SessionEvent } from "./events.ts";
 
@@ -12,7 +16,8 @@ export type LogProblemCode =
   | "ORPHAN_TOOL_RESULT"
   | "DUPLICATE_TOOL_RESULT"
   | "STRAY_CHUNK"
-  | "BAD_CHUNK_IDS";
+  | "BAD_CHUNK_IDS"
+  | "NOT_LOOP_ORDER";
 
 export interface LogProblem {
   /** The event the problem is about (for something never closed: where it was opened). */
@@ -78,6 +83,23 @@ export function findLogProblems(events: readonly SessionEvent[]): LogProblem[] {
   if (openStep) report(openStep.id, "OPEN_STEP", `step ${openStep.data.step} never ended`);
   if (openTurn) report(openTurn.id, "OPEN_TURN", `turn ${openTurn.data.turn} never ended`);
   return problems.sort((a, b) => a.index - b.index);
+}
+
+/**
+ * findLogProblems, and the loader's own check: the first event the agent loop could not have written
+ * where it stands (a skipped turn or step number, a tool event outside a step, a result answering an
+ * earlier step's call), unless a problem above already names that event.
+ */
+export function checkLogStructure(events: readonly SessionEvent[]): LogProblem[] {
+  const problems = findLogProblems(events);
+  const stop = whereTheLoopStopped(events);
+  if (stop.fits || problems.some((problem) => problem.index === stop.index)) return problems;
+  const misfit: LogProblem = {
+    index: stop.index,
+    code: "NOT_LOOP_ORDER",
+    message: `event #${stop.index}: ${stop.why} (the agent loop never writes it there, so --load refuses to repair this log)`,
+  };
+  return [...problems, misfit].sort((a, b) => a.index - b.index);
 }
 
 /**

@@ -14,7 +14,7 @@ import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import { eventLines, runInProcess, section, startsPrograms, tsx } from "../../chapters/05-session-log/testing/demo-testing.ts";
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { startStandIn } from "../../fixtures/standin.ts";
-import { replayScenario } from "../../fixtures/test-helpers.ts";
+import { replayScenario } from "../../chapters/05-session-log/testing/scenario-replay.ts";
 import { classify } from "./progress.ts";
 import type { FileOutcome } from "./step-runner.ts";
 import { checkSteps, demoSteps, fingerprint, resolveMapping, runDemoOnYourFiles, yourFiles, type StepTests, type Verdict } from "./mine.ts";
@@ -53,7 +53,7 @@ const run = (script: "demo" | "view", args: string[], as: Record<string, string>
       "tsx",
       "--import",
       "./scripts/learner/mine-preload.ts",
-      script === "demo" ? chapter("demo.ts") : "scripts/view.ts",
+      script === "demo" ? chapter("demo.ts") : chapter("demo/view.ts"),
       ...args,
     ],
     as,

@@ -15,7 +15,7 @@ import { nodeWithTsx, runInProcess, spawnDemo, startsPrograms } from "../../chap
 import { startStandIn } from "../../fixtures/standin.ts";
 import { runMain } from "../command.ts";
 import { root } from "../steps.ts";
-import { viewCommand } from "../view.ts";
+import { viewCommand } from "../../chapters/05-session-log/demo/view.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "system-errors-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -169,7 +169,7 @@ describe("view", () => {
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
     const { port } = taken.address() as AddressInfo;
     try {
-      const run = await spawnProgram("scripts/view.ts", ["--live", "--port", String(port)], {});
+      const run = await spawnProgram("chapters/05-session-log/demo/view.ts", ["--live", "--port", String(port)], {});
       expect(run.code).toBe(1);
       expect(run.stderr.trim()).toBe(
         `错误 / error: 端口已被占用（用 --port 换一个，或者 --port 0 任选一个空闲端口），无法监听 127.0.0.1:${port} / ` +

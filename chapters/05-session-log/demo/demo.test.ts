@@ -1,6 +1,6 @@
 // The chapter demo offline, on the streamed calculator fixture (and with --no-stream on the book's own):
-// the book's four sections, its first lines, its flags, and `tsx demo.ts` run as a program. Live runs: demo-live.test.ts; what it says when
-// something fails: demo-explain.test.ts.
+// the book's four sections, its first lines, its flags, and `tsx demo.ts` run as a program. Live runs:
+// live.test.ts; what it says when something fails: explain.test.ts.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -58,7 +58,7 @@ function spawnRaw(script: string, args: string[], settings: Record<string, strin
 
 const demo = (...args: string[]) => spawnRaw("chapters/05-session-log/demo.ts", args);
 const liveDemo = (settings: Record<string, string>) => spawnRaw("chapters/05-session-log/demo.ts", [], settings);
-const view = (...args: string[]) => spawnRaw("scripts/view.ts", args);
+const view = (...args: string[]) => spawnRaw("chapters/05-session-log/demo/view.ts", args);
 /** The demo's main in this process (what it prints goes through the same lines as the program's). */
 const inProcess = async (...args: string[]) => ({ output: (await runInProcess(args)).text });
 

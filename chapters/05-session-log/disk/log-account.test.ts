@@ -1,6 +1,6 @@
 // The account of a loaded log, line by line: what was read (and in which format), what was skipped or
 // torn, and what repair appends or why it refuses, Chinese first with the English beside it. The demo's
-// --load and `npm run view -- --load` print these lines (scripts/view.test.ts checks both print them).
+// --load and `npm run view -- --load` print these lines (demo/view.test.ts checks both print them).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

@@ -3,7 +3,7 @@
 // Chinese first, English beside it. The events repair appends are shown whole (the demo's ② cuts data).
 import { closingEvents } from "./log-file.ts";
 import { RepairError, type ClosingEvent, type LoadedLog, type TornLine } from "./log-file-types.ts";
-import type { Bilingual } from "../timeline/labels.ts";
+import type { Bilingual } from "../../common/program.ts";
 
 export interface LogAccount {
   /** The story, line by line: [中文, English]. */

@@ -8,6 +8,7 @@ import { LogFileError, MAX_ARRAY_BYTES, MAX_LOG_BYTES, type LoadedLog, type Read
 import { entriesOfRow } from "./log-rows.ts";
 import { linesOf, piecesOf, type Line } from "./read-lines.ts";
 import { openToRead } from "./regular-file.ts";
+import { freezeParsedJson } from "../fast/json-fast.ts";
 import { Session } from "../session.ts";
 import { ReplayError } from "../session-types.ts";
 import { decode, parseLine, startsWithBom, startsWithBracket, UTF8_BOM, utf16Bom } from "./jsonl.ts";
@@ -167,11 +168,11 @@ function tooLarge(source: string, limit: number, what: string): LogFileError {
 }
 
 /**
- * Session.fromLog, with its ReplayError's event index told as the line the event was on. `trusted`:
- * the entries are this reader's own JSON.parse results (unpacked rows included), held by no one else,
- * so the session freezes them in place instead of copying them (same checks, same errors; see
- * session.ts). A Session without that option (a learner's, under `--mine`) ignores it and copies, as
- * the book's does.
+ * Session.fromLog, with its ReplayError's event index told as the line the event was on. The entries
+ * are this reader's own JSON.parse results (unpacked rows included), held by no one else, so the
+ * session may freeze them in place instead of copying them (freezeParsedJson: same checks, same
+ * errors). A Session without that option (a learner's, under `--mine`) ignores it and copies, as the
+ * book's does.
  */
 function replay(
   entries: unknown,
@@ -180,7 +181,7 @@ function replay(
   lineOf: (index: number) => number | undefined,
 ): Session {
   try {
-    return Session.fromLog(entries, { ...options, trusted: true });
+    return Session.fromLog(entries, { ...options, quickFreeze: freezeParsedJson });
   } catch (error) {
     if (!(error instanceof ReplayError)) throw error;
     throw new LogFileError("REPLAY", source, lineOf(error.index), error.message, { cause: error });

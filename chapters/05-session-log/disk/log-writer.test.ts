@@ -135,5 +135,5 @@ describe("a page never overwrites a log (output-file.ts)", () => {
     expect(() => readFileSync(file), "nothing written, not even the log").toThrow(/ENOENT/);
   });
 
-  // view --load F --out F: scripts/view.test.ts ("a page never overwrites the log it loads").
+  // view --load F --out F: demo/view.test.ts ("a page never overwrites the log it loads").
 });

@@ -1,9 +1,10 @@
 // The page's words, Chinese with English beside them, like the demo's headings. Kept apart from the
 // drawing code so a reader of dom.ts sees structure, and a translator sees only words.
+import type { Bilingual } from "../../common/program.ts";
 import type { HiddenReason } from "./view-model.ts";
 
-/** A label in both languages: [中文, English]. */
-export type Bilingual = readonly [zh: string, en: string];
+// A label in both languages: [中文, English] (chapters/common/program.ts).
+export type { Bilingual };
 
 export const labels = {
   title: ["会话时间线", "Session timeline"],

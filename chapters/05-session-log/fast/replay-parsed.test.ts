@@ -1,11 +1,13 @@
-// Session.fromLog(log, { trusted: true }), the log file reader's replay: the same checks and the same
-// errors as the default replay, but the parsed data is frozen in place and kept instead of copied.
+// Session.fromLog(log, { quickFreeze: freezeParsedJson }), the log file reader's replay: the same checks
+// and the same errors as the default replay, but the parsed data is frozen in place and kept instead of
+// copied.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { eventInputsArb, jsonValueArb, tickingClock } from "../../exercises/05-session-log/arbitraries.ts";
-import { MAX_JSON_DEPTH } from "./json-value.ts";
-import { ReplayError } from "./session-types.ts";
-import { Session } from "./session.ts";
+import { eventInputsArb, jsonValueArb, tickingClock } from "../../../exercises/05-session-log/arbitraries.ts";
+import { MAX_JSON_DEPTH } from "../json-value.ts";
+import { ReplayError } from "../session-types.ts";
+import { Session } from "../session.ts";
+import { freezeParsedJson } from "./json-fast.ts";
 
 /** A random valid log as the reader has it: each event parsed from its own line. */
 const linesArb = eventInputsArb.map((inputs) => {
@@ -44,10 +46,11 @@ const damagedArb = linesArb
 
 type Outcome = { readonly events: unknown } | { readonly error: unknown };
 
-function replayed(lines: readonly string[], trusted: boolean): Outcome {
+/** The reader's replay (in place) or the default one (a copy) of the lines. */
+function replayed(lines: readonly string[], inPlace: boolean): Outcome {
   const entries = lines.map((line): unknown => JSON.parse(line));
   try {
-    return { events: Session.fromLog(entries, { trusted }).events };
+    return { events: Session.fromLog(entries, inPlace ? { quickFreeze: freezeParsedJson } : {}).events };
   } catch (error) {
     if (!(error instanceof ReplayError)) throw error;
     const cause = error.cause instanceof Error ? `${error.cause.name}: ${error.cause.message}` : undefined;
@@ -55,11 +58,11 @@ function replayed(lines: readonly string[], trusted: boolean): Outcome {
   }
 }
 
-describe("Session.fromLog with { trusted: true }", () => {
+describe("Session.fromLog with { quickFreeze: freezeParsedJson }", () => {
   test("takes over the parsed data: each event keeps the very object parsed, now frozen", () => {
     const lines = ['{"id":0,"type":"user/message","ts":5,"data":{"content":"hi"}}', '{"id":1,"type":"note","ts":6,"data":{"a":[1]}}'];
     const entries = lines.map((line) => JSON.parse(line) as { data: { a?: number[] } });
-    const session = Session.fromLog(entries, { trusted: true });
+    const session = Session.fromLog(entries, { quickFreeze: freezeParsedJson });
     expect(
       session.events.map((event) => event.data),
       "no copy: the reader's parsed objects are the log's",

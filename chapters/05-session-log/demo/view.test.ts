@@ -2,16 +2,16 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { replayScenario } from "../fixtures/test-helpers.ts";
-import { embeddedLog } from "../chapters/05-session-log/testing/page-testing.ts";
-import { LARGE_PAGE_EVENTS } from "../chapters/05-session-log/timeline/page.ts";
-import { UsageError } from "./command.ts";
+import { replayScenario } from "../testing/scenario-replay.ts";
+import { embeddedLog } from "../testing/page-testing.ts";
+import { LARGE_PAGE_EVENTS } from "../timeline/page.ts";
+import { UsageError } from "../../common/program.ts";
 import { viewCommand } from "./view.ts";
-import { runInProcess } from "../chapters/05-session-log/testing/demo-testing.ts";
-import { accountLines, accountOfLog } from "../chapters/05-session-log/disk/log-account.ts";
-import { readLogFile } from "../chapters/05-session-log/disk/log-file.ts";
-import { TURN_FINISHED } from "../chapters/05-session-log/disk/log-file-types.ts";
-import { Session } from "../chapters/05-session-log/session.ts";
+import { runInProcess } from "../testing/demo-testing.ts";
+import { accountLines, accountOfLog } from "../disk/log-account.ts";
+import { readLogFile } from "../disk/log-file.ts";
+import { TURN_FINISHED } from "../disk/log-file-types.ts";
+import { Session } from "../session.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "view-"));
 
