@@ -92,6 +92,11 @@ function readLines(lines: Iterable<Line>, source: string) {
     }
     const row = entriesOfRow(parsed.value);
     if ("why" in row) throw badLine(source, line, `the line is a damaged packed row (${row.why})`); // JSON, so no crash tore it
+    if ("error" in row) {
+      // What replay would say of that event, said now: the rest of the file is not read for nothing.
+      const index = entries.length + row.chunk;
+      throw replayRefused(source, line, new ReplayError(index, "SCHEMA", row.error.message, { cause: row.error }));
+    }
     firstEventOfLine.push(entries.length);
     for (const entry of row.entries) entries.push(entry);
   }
@@ -183,6 +188,10 @@ function replay(
     return Session.fromLog(entries, { ...options, trusted: true });
   } catch (error) {
     if (!(error instanceof ReplayError)) throw error;
-    throw new LogFileError("REPLAY", source, lineOf(error.index), error.message, { cause: error });
+    throw replayRefused(source, lineOf(error.index), error);
   }
+}
+
+function replayRefused(source: string, line: number | undefined, error: ReplayError): LogFileError {
+  return new LogFileError("REPLAY", source, line, error.message, { cause: error });
 }
