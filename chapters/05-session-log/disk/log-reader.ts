@@ -22,7 +22,7 @@ export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog 
   const { fd, size } = openToRead(file);
   try {
     if (size > MAX_LOG_BYTES) throw tooLarge(file, MAX_LOG_BYTES, "a log");
-    return parsePieces(piecesOf(fd), { source: file, ...options });
+    return parsePieces(piecesOf(fd), size, { source: file, ...options });
   } finally {
     closeSync(fd);
   }
@@ -40,11 +40,15 @@ export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog 
  * line is torn it is "NOTHING_READ" (only a file of zero bytes is an empty log).
  */
 export function parseLogText(input: string | Uint8Array, options: ReadOptions = {}): LoadedLog {
-  return parsePieces([typeof input === "string" ? Buffer.from(input, "utf8") : input], options);
+  const bytes = typeof input === "string" ? Buffer.from(input, "utf8") : input;
+  return parsePieces([bytes], bytes.length, options);
 }
 
-/** parseLogText over bytes that come in pieces: the first piece tells the format, the rest follow. */
-function parsePieces(pieces: Iterable<Uint8Array>, options: ReadOptions): LoadedLog {
+/**
+ * parseLogText over `size` bytes that come in pieces: the first piece tells the format, the rest follow.
+ * A JSON array is parsed whole, so one larger than MAX_ARRAY_BYTES is refused before more is read.
+ */
+function parsePieces(pieces: Iterable<Uint8Array>, size: number, options: ReadOptions): LoadedLog {
   const { source = "log", ...sessionOptions } = options;
   const rest = pieces[Symbol.iterator]();
   const raw = rest.next().value ?? new Uint8Array();
@@ -60,7 +64,8 @@ function parsePieces(pieces: Iterable<Uint8Array>, options: ReadOptions): Loaded
     );
   const bytes = chain(first, rest);
   if (startsWithBracket(first)) {
-    const session = replay(parseJsonArray(wholeArray(bytes, source), source), source, sessionOptions, () => undefined);
+    if (size > MAX_ARRAY_BYTES) throw tooLarge(source, MAX_ARRAY_BYTES, "a JSON array log");
+    const session = replay(parseJsonArray(Buffer.concat([...bytes]), source), source, sessionOptions, () => undefined);
     return { session, torn: undefined, format: "json-array", bom, crlf: false };
   }
   const { entries, torn, crlf, lineOfEvent } = readLines(linesOf(bytes), source);
@@ -133,18 +138,6 @@ function nothingRead(source: string, torn: TornLine): LogFileError {
     1,
     `no event could be read: the file's only line ${what} (${torn.bytes} bytes). This is not an empty log; a log is UTF-8 JSONL (one event per line) or one JSON array of events`,
   );
-}
-
-/** A JSON array is one JSON text, so it is parsed whole: its bytes are gathered, up to MAX_ARRAY_BYTES. */
-function wholeArray(pieces: Iterable<Uint8Array>, source: string): Buffer {
-  const gathered: Uint8Array[] = [];
-  let size = 0;
-  for (const piece of pieces) {
-    size += piece.length;
-    if (size > MAX_ARRAY_BYTES) throw tooLarge(source, MAX_ARRAY_BYTES, "a JSON array log");
-    gathered.push(piece);
-  }
-  return Buffer.concat(gathered);
 }
 
 function parseJsonArray(bytes: Uint8Array, source: string): unknown {
