@@ -21,9 +21,10 @@ type Delivery = { readonly event: SessionEvent; readonly audience: readonly Subs
 export interface ReplayOptions extends SessionOptions {
   /**
    * The caller parsed the log itself with JSON.parse, holds no other reference to it, and hands it
-   * over (as the log file reader does): each event's data is then frozen in place instead of copied,
-   * and only what JSON text cannot rule out is checked (json-fast.ts). The checks and their errors are
-   * the same; what differs is that the input is frozen and kept. Never for a log anyone else holds.
+   * over (as the log file reader does): each event, its record and its data, is then frozen in place
+   * instead of copied, and only what JSON text cannot rule out is checked (json-fast.ts). The checks and
+   * their errors are the same; what differs is that the input is frozen and kept (a record's keys in the
+   * order it has them). Never for a log anyone else holds.
    */
   readonly trusted?: boolean;
 }
@@ -122,6 +123,9 @@ export class Session implements SessionLog {
     try {
       const frozenData = freezeEventData(data, trusted);
       checkEventData(type, frozenData, this.#schemas);
+      // Trusted and frozen in place: the caller's own record becomes the event (its keys are id, type, ts
+      // and data, checked above), so a large log is not held twice while it is replayed.
+      if (trusted && frozenData === data) return Object.freeze(stored) as SessionEvent;
       return makeEvent(index, type, ts, frozenData);
     } catch (error) {
       if (error instanceof JsonValueError) {

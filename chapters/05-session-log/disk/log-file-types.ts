@@ -52,6 +52,8 @@ export type LogFileErrorCode =
   | "UNREADABLE"
   /** Larger than the reader takes (MAX_LOG_BYTES, MAX_ARRAY_BYTES): refused before it is read. */
   | "TOO_LARGE"
+  /** Its events would take more memory than a loaded log may have here (log-memory.ts): a LogMemoryError. */
+  | "TOO_LARGE_IN_MEMORY"
   /** The file is not UTF-8 text (it opens with a UTF-16 byte order mark). */
   | "NOT_UTF8"
   /** Not one event could be read (the only line is torn): never taken for an empty log. */
@@ -82,6 +84,25 @@ export class LogFileError extends Error {
     options?: ErrorOptions,
   ) {
     super(`${source}${line === undefined ? "" : ` line ${line}`}: ${detail}`, options);
+  }
+}
+
+/**
+ * A log refused for what it would cost in memory (log-memory.ts), at the line where the cost passed
+ * `limit`: `estimate` bytes for the `events` read by then (a JSON array: undefined, refused before it is
+ * parsed, by its size). The file itself may be fine; a larger heap reads it.
+ */
+export class LogMemoryError extends LogFileError {
+  declare readonly code: "TOO_LARGE_IN_MEMORY";
+  constructor(
+    source: string,
+    line: number | undefined,
+    readonly events: number | undefined,
+    readonly estimate: number,
+    readonly limit: number,
+    detail: string,
+  ) {
+    super("TOO_LARGE_IN_MEMORY", source, line, detail);
   }
 }
 
