@@ -36,10 +36,10 @@ export interface ReadOptions extends SessionOptions {
 }
 
 /**
- * The largest JSONL log the reader takes. A loaded log lives in memory, every event of it (the demo, the
- * timeline and repair all need the whole session), and while it is read the parsed lines wait beside
- * the session they become; `demo --load` of a 500 MiB log of streamed chunks peaked at 2.5 GB. 512 MiB
- * keeps that inside Node's default heap on a 64-bit machine with 16 GB or more (about 4 GiB).
+ * The largest JSONL log the reader takes, refused by its size before a byte is read. A loaded log lives
+ * in memory, every event of it (the demo, the timeline and repair all need the whole session), so a
+ * smaller file is still refused, at a line, when its events would cost more memory than a loaded log may
+ * have in this process (log-memory.ts): what a log costs is counted by its events, not its bytes.
  */
 export const MAX_LOG_BYTES = 512 * 2 ** 20;
 /** The largest log written as one JSON array: it is one JSON text, parsed whole, as one string. */

@@ -1,8 +1,10 @@
 // The log on disk, reading side (05.7): a file is replayed into a Session line by line, checking every
 // line, dropping only a last line that a crash cut short. The file is read a piece at a time
 // (read-lines.ts), never as one buffer, and a file larger than the reader takes is refused in a
-// sentence before a byte is read (MAX_LOG_BYTES). A packed row of chunks (log-rows.ts) is unpacked into
-// the events it holds, so a line may hold several events and errors name the line, not the event's index.
+// sentence before a byte is read (MAX_LOG_BYTES); one whose events would cost more memory than a loaded
+// log may have is refused at the line where the count passes that (log-memory.ts). A packed row of
+// chunks (log-rows.ts) is unpacked into the events it holds, so a line may hold several events and
+// errors name the line, not the event's index.
 import { closeSync } from "node:fs";
 import { LogFileError, MAX_ARRAY_BYTES, MAX_LOG_BYTES, type LoadedLog, type ReadOptions, type TornLine } from "./log-file-types.ts";
 import { ARRAY_COST_PER_BYTE, lineCost, memoryForALog, tooMuchMemory } from "./log-memory.ts";
@@ -16,8 +18,9 @@ import { decode, parseLine, startsWithBom, startsWithBracket, UTF8_BOM, utf16Bom
 /**
  * Reads a log file (JSONL, or a JSON array of events) into a Session; see parseLogText. Only a regular
  * file is read (regular-file.ts): a folder, a device such as /dev/zero (endless) or a FIFO (it waits for
- * a writer) is a LogFileError "NOT_A_FILE", a file that cannot be opened is "UNREADABLE", and one larger
- * than MAX_LOG_BYTES is "TOO_LARGE", each in a sentence.
+ * a writer) is a LogFileError "NOT_A_FILE", a file that cannot be opened is "UNREADABLE", one larger
+ * than MAX_LOG_BYTES is "TOO_LARGE", and one too large for this process's memory is
+ * "TOO_LARGE_IN_MEMORY", each in a sentence.
  */
 export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog {
   const { fd, size } = openToRead(file);

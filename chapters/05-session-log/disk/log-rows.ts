@@ -55,13 +55,12 @@ export function rowsOf(events: readonly SessionEvent[]): Buffer {
     run = [];
   };
   for (const event of events) {
-    const last = run.at(-1);
     if (!isPackable(event)) {
       endRun();
       lines.push(lineOf(event));
       continue;
     }
-    if (last !== undefined && !(sameAttempt(last, event) && event.id === last.id + 1 && run.length < CHUNK_GROUP)) endRun();
+    if (!joinsRow(run, event)) endRun();
     run.push(event);
   }
   endRun();
@@ -72,8 +71,12 @@ function isPackable(event: SessionEvent): event is ChunkEvent {
   return event.type === "assistant/chunk" && sameKeys(Object.keys(event.data), CHUNK_KEYS);
 }
 
-function sameAttempt(a: ChunkEvent, b: ChunkEvent): boolean {
-  return a.data.turn === b.data.turn && a.data.step === b.data.step && a.data.attempt === b.data.attempt;
+/** Whether `event` goes in the row of `run`: the same attempt, the very next id, and room left in the row. */
+function joinsRow(run: readonly ChunkEvent[], event: ChunkEvent): boolean {
+  const last = run.at(-1);
+  if (last === undefined) return true;
+  const sameAttempt = last.data.turn === event.data.turn && last.data.step === event.data.step && last.data.attempt === event.data.attempt;
+  return sameAttempt && event.id === last.id + 1 && run.length < CHUNK_GROUP;
 }
 
 function pack(run: readonly ChunkEvent[]): PackedRow {

@@ -43,7 +43,7 @@ function refusal(read: () => unknown): LogFileError {
 }
 
 describe("a row holds 1 to CHUNK_GROUP chunks: anything else is a damaged line, refused by its line number", () => {
-  test(`a row of CHUNK_GROUP + 1 chunks is BAD_LINE, before another line and as the last line (not torn)`, () => {
+  test("a row of CHUNK_GROUP + 1 chunks is BAD_LINE, before another line and as the last line (not torn); 1 and CHUNK_GROUP read", () => {
     const over = row(texts(CHUNK_GROUP + 1));
     for (const lines of [
       [START, STEP, over, START.replace('"id":0', '"id":67')],
@@ -54,7 +54,9 @@ describe("a row holds 1 to CHUNK_GROUP chunks: anything else is a damaged line, 
       expect(error.line).toBe(3);
       expect(error.message).toContain(`a packed row holds 1 to ${CHUNK_GROUP} chunks (the most the writer groups), this one has 65 chunks`);
     }
-    expect(parseLogText(`${[START, STEP, row(texts(CHUNK_GROUP))].join("\n")}\n`).session.events).toHaveLength(2 + CHUNK_GROUP);
+    for (const count of [1, CHUNK_GROUP]) {
+      expect(parseLogText(`${[START, STEP, row(texts(count))].join("\n")}\n`).session.events, `${count} chunks`).toHaveLength(2 + count);
+    }
   });
 
   test("a file whose only line is an empty packed row is not an empty log: BAD_LINE line 1 (only a file of zero bytes is empty)", () => {
