@@ -91,7 +91,7 @@ function timeLine(stderr: string, fileBytes: number): string {
   const [kb, seconds, status] = (stderr.trim().split("\n").at(-1) ?? "").split(" ");
   const bytes = Number(kb) * 1024;
   const met = bytes <= 3 * fileBytes && (fileBytes < 450e6 || bytes <= 1e9);
-  const exit = status === "0" ? "" : `, exit ${status} (refused: TOO_LARGE_IN_MEMORY)`;
+  const exit = status === "0" ? "" : status === "1" ? ", exit 1: refused (TOO_LARGE_IN_MEMORY)" : `, exit ${status}`;
   return `${(bytes / 1e6).toFixed(0)} MB max RSS (${(bytes / fileBytes).toFixed(1)}× the file, goal ${met ? "met" : "NOT met"}), ${Number(seconds).toFixed(1)} s${exit}`;
 }
 

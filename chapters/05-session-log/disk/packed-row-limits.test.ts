@@ -68,6 +68,11 @@ describe("a row holds 1 to CHUNK_GROUP chunks: anything else is a damaged line, 
     const error = refusal(() => readLogFile(file));
     expect(error).toMatchObject({ code: "BAD_LINE", line: 1 });
     expect(error.message).toContain("this one has 0 chunks");
+    writeFileSync(
+      file,
+      `${JSON.stringify({ packed: "assistant/chunk", id: 0, ts: 1, dt: [0], turn: 1, step: 1, attempt: 1, chunks: "x" })}\n`,
+    );
+    expect(refusal(() => readLogFile(file)).message).toContain("this one has no chunks array");
     writeFileSync(file, "");
     expect(readLogFile(file).session.events).toEqual([]);
   });
