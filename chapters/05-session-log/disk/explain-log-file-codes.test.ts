@@ -49,20 +49,22 @@ describe("a replay refusal", () => {
 describe("a log refused for the memory it would take", () => {
   const MiB = 2 ** 20;
 
-  test("JSONL: the line, the events by then, the estimate and the limit, in Chinese as in English", () => {
-    const error = new LogMemoryError("run.jsonl", 1200, 76_800, 15.5 * MiB, 12.25 * MiB, "what the reader counted");
+  test("JSONL: the line, the events by then, the whole log's estimate, the limit and a heap that takes it, in Chinese as in English", () => {
+    const memory = { events: 76_800, estimate: 45.5 * MiB, limit: 12.25 * MiB, heap: 512 };
+    const error = new LogMemoryError("run.jsonl", 1200, memory, "what the reader counted");
     expect(explainLogFileError(error, ["无法读入", "Cannot load"])).toBe(
-      "无法读入 run.jsonl：内存放不下这份日志：读到第 1200 行已有 76800 条事件，在内存里约 15.5 MiB（每条事件约 200 字节，不少于它那一行的字节数），" +
-        "超过了这里读入一份日志的上限 12.3 MiB（本进程剩余堆内存的四分之一）。文件本身没有损坏：用更大的堆再读，例如 NODE_OPTIONS=--max-old-space-size=8192" +
+      "无法读入 run.jsonl：内存放不下这份日志：读到第 1200 行已有 76800 条事件，照这个比例，整份日志在内存里约 45.5 MiB（每条事件约 200 字节，不少于它那一行的字节数），" +
+        "超过了这里读入一份日志的上限 12.3 MiB（本进程剩余堆内存的四分之一）。文件本身没有损坏：用更大的堆再读，例如 NODE_OPTIONS=--max-old-space-size=512" +
         " / Cannot load run.jsonl line 1200: what the reader counted",
     );
   });
 
   test("a JSON array: refused by its size before it is parsed, at three times its size", () => {
-    const error = new LogMemoryError("run.json", undefined, undefined, 60 * MiB, 40 * MiB, "what the reader counted");
+    const memory = { events: undefined, estimate: 60 * MiB, limit: 40 * MiB, heap: 1024 };
+    const error = new LogMemoryError("run.json", undefined, memory, "what the reader counted");
     expect(inChinese(error)).toBe(
       "内存放不下这份日志：JSON 数组日志要整个解析，它的文本和事件同时在内存里，约为文件大小的 3 倍，约 60.0 MiB，" +
-        "超过了这里读入一份日志的上限 40.0 MiB（本进程剩余堆内存的四分之一）。文件本身没有损坏：用更大的堆再读，例如 NODE_OPTIONS=--max-old-space-size=8192",
+        "超过了这里读入一份日志的上限 40.0 MiB（本进程剩余堆内存的四分之一）。文件本身没有损坏：用更大的堆再读，例如 NODE_OPTIONS=--max-old-space-size=1024",
     );
   });
 

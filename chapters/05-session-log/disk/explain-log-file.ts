@@ -38,14 +38,14 @@ const SAID: Readonly<Record<LogFileErrorCode, (error: LogFileError) => string>> 
 
 function tooMuchMemory(error: LogFileError): string {
   if (!(error instanceof LogMemoryError)) return "内存放不下这份日志";
-  const { line, events, estimate, limit } = error;
+  const { events, estimate, limit, heap } = error.memory;
   const counted =
     events === undefined
       ? `JSON 数组日志要整个解析，它的文本和事件同时在内存里，约为文件大小的 ${ARRAY_COST_PER_BYTE} 倍，约 ${mib(estimate)} MiB`
-      : `读到第 ${line} 行已有 ${events} 条事件，在内存里约 ${mib(estimate)} MiB（每条事件约 ${EVENT_BYTES} 字节，不少于它那一行的字节数）`;
+      : `读到第 ${error.line} 行已有 ${events} 条事件，照这个比例，整份日志在内存里约 ${mib(estimate)} MiB（每条事件约 ${EVENT_BYTES} 字节，不少于它那一行的字节数）`;
   return (
     `内存放不下这份日志：${counted}，超过了这里读入一份日志的上限 ${mib(limit)} MiB（本进程剩余堆内存的四分之一）。` +
-    "文件本身没有损坏：用更大的堆再读，例如 NODE_OPTIONS=--max-old-space-size=8192"
+    `文件本身没有损坏：用更大的堆再读，例如 NODE_OPTIONS=--max-old-space-size=${heap}`
   );
 }
 

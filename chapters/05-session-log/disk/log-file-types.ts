@@ -88,18 +88,17 @@ export class LogFileError extends Error {
 }
 
 /**
- * A log refused for what it would cost in memory (log-memory.ts), at the line where the cost passed
- * `limit`: `estimate` bytes for the `events` read by then (a JSON array: undefined, refused before it is
- * parsed, by its size). The file itself may be fine; a larger heap reads it.
+ * A log refused for what it would cost in memory (log-memory.ts), at the line where the count passed the
+ * limit: `estimate` and `limit` in bytes, `events` read by then (a JSON array: undefined, refused by its
+ * size before it is parsed), and `heap`, a `--max-old-space-size` (MiB) that would take it. The file itself
+ * may be fine.
  */
 export class LogMemoryError extends LogFileError {
   declare readonly code: "TOO_LARGE_IN_MEMORY";
   constructor(
     source: string,
     line: number | undefined,
-    readonly events: number | undefined,
-    readonly estimate: number,
-    readonly limit: number,
+    readonly memory: { readonly events: number | undefined; readonly estimate: number; readonly limit: number; readonly heap: number },
     detail: string,
   ) {
     super("TOO_LARGE_IN_MEMORY", source, line, detail);

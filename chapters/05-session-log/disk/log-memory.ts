@@ -29,16 +29,22 @@ export function memoryForALog(): number {
   return Math.floor((heap_size_limit - used_heap_size) / 4);
 }
 
-/** The refusal: `events` read by `line` (JSONL), or none yet (a JSON array, refused before it is parsed). */
+/**
+ * The refusal. `estimate`: what the whole log would take (for JSONL, what the lines read so far cost,
+ * scaled to the file's size); `events`: how many the lines read by `line` held (a JSON array: undefined,
+ * refused by its size before it is parsed). It names a heap that would take the log: four times the
+ * estimate and what this process already uses, in steps of 512 MiB.
+ */
 export function tooMuchMemory(source: string, line: number | undefined, events: number | undefined, estimate: number, limit: number) {
+  const heap = Math.ceil((4 * estimate + getHeapStatistics().used_heap_size) / 2 ** 29) * 512;
   const counted =
     events === undefined
       ? `a JSON array is parsed whole, its text and its events in memory at once: about ${ARRAY_COST_PER_BYTE} times its size, ${mib(estimate)} MiB`
-      : `by this line it holds ${events} events, about ${mib(estimate)} MiB in memory (an event takes about ${EVENT_BYTES} bytes, never less than its line)`;
+      : `by this line it holds ${events} events; at that rate the whole log would take about ${mib(estimate)} MiB in memory (an event takes about ${EVENT_BYTES} bytes, never less than its line)`;
   const detail =
     `the log would take more memory than a loaded log may have here: ${counted}, over the limit of ${mib(limit)} MiB ` +
-    "(a quarter of the heap this process has left). The file is not damaged: read it with a larger heap, e.g. NODE_OPTIONS=--max-old-space-size=8192";
-  return new LogMemoryError(source, line, events, estimate, limit, detail);
+    `(a quarter of the heap this process has left). The file is not damaged: read it with a larger heap, e.g. NODE_OPTIONS=--max-old-space-size=${heap}`;
+  return new LogMemoryError(source, line, { events, estimate, limit, heap }, detail);
 }
 
 /** Bytes in MiB, to a tenth. */

@@ -77,7 +77,7 @@ function parsePieces(pieces: Iterable<Uint8Array>, size: number, options: ReadOp
     const session = replay(parseJsonArray(Buffer.concat([...bytes]), source), source, sessionOptions, () => undefined);
     return { session, torn: undefined, format: "json-array", bom, crlf: false };
   }
-  const { entries, torn, crlf, lineOfEvent } = readLines(linesOf(bytes), source, limit);
+  const { entries, torn, crlf, lineOfEvent } = readLines(linesOf(bytes), source, { size, limit });
   if (entries.length === 0 && torn !== undefined) throw nothingRead(source, torn);
   return { session: replay(entries, source, sessionOptions, lineOfEvent), torn, format: "jsonl", bom, crlf };
 }
@@ -88,16 +88,16 @@ function* chain(first: Uint8Array, rest: Iterator<Uint8Array>): Generator<Uint8A
 }
 
 /**
- * Parses each line and unpacks its rows, counting what they will cost in memory up to `limit`; only the
- * last line may be torn. `crlf`: some line ended "\r\n".
+ * Parses each line and unpacks its rows, counting what they will cost in memory up to `limit` (of a file
+ * of `size` bytes); only the last line may be torn. `crlf`: some line ended "\r\n".
  */
-function readLines(lines: Iterable<Line>, source: string, limit: number) {
+function readLines(lines: Iterable<Line>, source: string, { size, limit }: { size: number; limit: number }) {
   const entries: unknown[] = [];
   const firstEventOfLine: number[] = []; // [n - 1]: the index of the first event line n holds
   const types = new Map<string, string>(); // one copy of each event type (see shareType)
   let crlf = false;
   let line = 0;
-  let cost = 0;
+  let [cost, read] = [0, 0]; // what the lines so far cost in memory, and their bytes
   let notJson: { line: number; why: string; bytes: number } | undefined; // torn, unless another line follows
   for (const { bytes, terminated } of lines) {
     line++;
@@ -118,7 +118,8 @@ function readLines(lines: Iterable<Line>, source: string, limit: number) {
       throw replayRefused(source, line, new ReplayError(index, "SCHEMA", row.error.message, { cause: row.error }));
     }
     cost += lineCost(bytes.length, row.entries.length);
-    if (cost > limit) throw tooMuchMemory(source, line, entries.length + row.entries.length, cost, limit);
+    read += bytes.length + 1;
+    if (cost > limit) throw tooMuchMemory(source, line, entries.length + row.entries.length, cost * Math.max(1, size / read), limit);
     firstEventOfLine.push(entries.length);
     for (const entry of row.entries) entries.push(entry);
   }
