@@ -124,8 +124,9 @@ export class Session implements SessionLog {
       const frozenData = freezeEventData(data, trusted);
       checkEventData(type, frozenData, this.#schemas);
       // Trusted and frozen in place: the caller's own record becomes the event (its keys are id, type, ts
-      // and data, checked above), so a large log is not held twice while it is replayed.
-      if (trusted && frozenData === data) return Object.freeze(stored) as SessionEvent;
+      // and data, checked above), so a large log is not held twice while it is replayed. Not with an id
+      // of -0, which JSON text can hold and `id !== index` lets through: the event's id is 0.
+      if (trusted && frozenData === data && Object.is(id, index)) return Object.freeze(stored) as SessionEvent;
       return makeEvent(index, type, ts, frozenData);
     } catch (error) {
       if (error instanceof JsonValueError) {
