@@ -128,6 +128,10 @@ export class Session implements SessionLog {
     try {
       const frozenData = freezeEventData(data, quickFreeze);
       checkEventData(type, frozenData, this.#schemas);
+      // The quick freeze froze the caller's own data in place (the log file reader hands its parse over):
+      // then its record becomes the event too (its keys are id, type, ts and data, checked above), so a
+      // large log is not held twice. Not with an id of -0, which `id !== index` lets through: an event's id is 0.
+      if (frozenData === data && Object.is(id, index)) return Object.freeze(stored) as SessionEvent;
       return makeEvent(index, type, ts, frozenData);
     } catch (error) {
       if (error instanceof JsonValueError) {

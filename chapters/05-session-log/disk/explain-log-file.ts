@@ -2,7 +2,8 @@
 // its Chinese sentence here, and the English beside it is the error's own message (which names the
 // file, the line, and what was found). The demo (--load, --save) and `npm run view -- --load` both say it so.
 import { ReplayError, type ReplayRule } from "../session-types.ts";
-import { MAX_ARRAY_BYTES, MAX_LOG_BYTES, type LogFileError, type LogFileErrorCode } from "./log-file-types.ts";
+import { ARRAY_COST_PER_BYTE, EVENT_BYTES, mib } from "./log-memory.ts";
+import { LogMemoryError, MAX_ARRAY_BYTES, MAX_LOG_BYTES, type LogFileError, type LogFileErrorCode } from "./log-file-types.ts";
 
 /** What the demo or view was doing: [中文, English], e.g. ["无法读入", "Cannot load"]. */
 export type Doing = readonly [zh: string, en: string];
@@ -22,6 +23,7 @@ const SAID: Readonly<Record<LogFileErrorCode, (error: LogFileError) => string>> 
   UNREADABLE: () => "打不开这个文件",
   TOO_LARGE: () =>
     `文件太大：JSONL 日志最多 ${MAX_LOG_BYTES / 2 ** 20} MiB，JSON 数组日志最多 ${MAX_ARRAY_BYTES / 2 ** 20} MiB。读入的日志每条事件都留在内存里，太大的文件宁可拒绝，也不让程序耗尽内存`,
+  TOO_LARGE_IN_MEMORY: tooMuchMemory,
   NOT_UTF8: () => "这是 UTF-16 文本（开头是 UTF-16 的字节顺序标记），日志必须是 UTF-8",
   NOTHING_READ: () =>
     "一条事件也读不出来：文件唯一的一行是撕裂的。这不是空日志；日志是 UTF-8 的 JSONL（每行一条事件），或者一个事件的 JSON 数组",
@@ -35,6 +37,19 @@ const SAID: Readonly<Record<LogFileErrorCode, (error: LogFileError) => string>> 
   WRITE_FAILED: () => "写入失败（磁盘已满，或超过了文件大小上限），之后的事件都不再写入；文件里已有的事件每条都完整",
   LOCKED: () => "文件锁在另一个进程手里：一份日志同一时刻只有一个写入者",
 };
+
+function tooMuchMemory(error: LogFileError): string {
+  if (!(error instanceof LogMemoryError)) return "内存放不下这份日志";
+  const { events, estimate, limit, heap } = error.memory;
+  const counted =
+    events === undefined
+      ? `JSON 数组日志要整个解析，它的文本和事件同时在内存里，约为文件大小的 ${ARRAY_COST_PER_BYTE} 倍，约 ${mib(estimate)} MiB`
+      : `读到第 ${error.line} 行已有 ${events} 条事件，照这个比例，整份日志在内存里约 ${mib(estimate)} MiB（每条事件约 ${EVENT_BYTES} 字节，不少于它那一行的字节数）`;
+  return (
+    `内存放不下这份日志：${counted}，超过了这里读入一份日志的上限 ${mib(limit)} MiB（本进程剩余堆内存的四分之一）。` +
+    `文件本身没有损坏：用更大的堆再读，例如 NODE_OPTIONS=--max-old-space-size=${heap}`
+  );
+}
 
 /** Session.fromLog's rules (ReplayError codes), each as what was wrong with the event. */
 const RULES: Readonly<Record<ReplayRule, string>> = {

@@ -23,12 +23,9 @@ import { LogFileError, LogWriteError, type WriterStop } from "./log-file-types.t
 import { lockLogFile, type LockOptions } from "./log-lock.ts";
 import type { SessionLog } from "../session-types.ts";
 import { parseLine, startsWithBom, UTF8_BOM } from "./jsonl.ts";
-import { entriesOfRow, rowsOf } from "./log-rows.ts";
+import { CHUNK_GROUP, entriesOfRow, rowsOf } from "./log-rows.ts";
 import { linesOf, piecesOf } from "./read-lines.ts";
 import { openRegularFile } from "./regular-file.ts";
-
-/** At most this many chunk events wait in memory for the next write; a crash can lose them. */
-export const CHUNK_GROUP = 64;
 
 /**
  * Saves the session's log to `file` as it grows, and returns the function that stops (writing what

@@ -72,6 +72,16 @@ describe("Session.fromLog with { quickFreeze: freezeParsedJson }", () => {
     expect(session.deriveMessages()).toEqual([{ role: "user", content: "hi" }]);
   });
 
+  test("takes over the parsed record too: each event is the very object parsed, so a large log is never held twice; an id of -0 is not", () => {
+    const parsed = [JSON.parse('{"id":0,"type":"turn/start","ts":5,"data":{"turn":1}}') as unknown];
+    const session = Session.fromLog(parsed, { quickFreeze: freezeParsedJson });
+    expect(session.events[0], "the reader's record is the event").toBe(parsed[0]);
+    expect(Object.isFrozen(parsed[0])).toBe(true);
+    const negativeZero = [JSON.parse('{"id":0,"type":"turn/start","ts":5,"data":{"turn":1},"id":-0}') as unknown];
+    const replayed = Session.fromLog(negativeZero, { quickFreeze: freezeParsedJson }).events[0];
+    expect(Object.is(replayed?.id, 0), "the event's id is its index, 0, as in the default replay").toBe(true);
+  });
+
   test("without it, the stored log is copied, never shared (the default, for a log someone else holds)", () => {
     const entries = [JSON.parse('{"id":0,"type":"note","ts":6,"data":{"a":[1]}}') as { data: unknown }];
     const session = Session.fromLog(entries);
