@@ -3,7 +3,6 @@
 // first, the English beside it) and exit code 1, never in Node's raw error and stack trace. An output
 // that cannot be written is said before the run, not after it. Where the crash showed in a real
 // process, the test runs one.
-import { execFile } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
@@ -11,10 +10,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters as plain } from "node:util";
 import { afterAll, describe, expect, test, vi } from "vitest";
-import { nodeWithTsx, runInProcess, spawnDemo, startsPrograms } from "../../chapters/05-session-log/testing/demo-testing.ts";
-import { startStandIn } from "../../fixtures/standin.ts";
+import { DEMO, runInProcess, runProgram, startsPrograms, VIEW } from "../../chapters/05-session-log/testing/demo-testing.ts";
 import { runMain } from "../command.ts";
-import { root } from "../steps.ts";
 import { viewCommand } from "../../chapters/05-session-log/demo/view.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "system-errors-"));
@@ -135,7 +132,7 @@ describe("demo", () => {
 
   test("as a real process: --save into a missing folder prints the sentence and exits 1, no stack trace", startsPrograms, async () => {
     const file = path.join(dir, "missing", "run.jsonl");
-    const run = await spawnDemo(["--offline", "--save", file], {});
+    const run = await runProgram([DEMO, "--offline", "--save", file]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`Cannot save to ${file}: it does not exist`);
     expect(run.stderr, "Node's raw error is not for the learner").toBe("");
@@ -169,7 +166,7 @@ describe("view", () => {
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
     const { port } = taken.address() as AddressInfo;
     try {
-      const run = await spawnProgram("chapters/05-session-log/demo/view.ts", ["--live", "--port", String(port)], {});
+      const run = await runProgram([VIEW, "--live", "--port", String(port)]);
       expect(run.code).toBe(1);
       expect(run.stderr.trim()).toBe(
         `错误 / error: 端口已被占用（用 --port 换一个，或者 --port 0 任选一个空闲端口），无法监听 127.0.0.1:${port} / ` +
@@ -206,32 +203,3 @@ describe("every learner command (runMain)", () => {
     }
   });
 });
-
-describe("record", () => {
-  test("--out through a file is said before any call is made (and paid for): exit 1", startsPrograms, async () => {
-    const key = "sk-system-errors-test-0a1b2c3d";
-    const standIn = await startStandIn({ apiKey: key, replies: [] });
-    try {
-      const out = path.join(aFile, "fixtures");
-      const run = await spawnProgram("scripts/maintainer/record.ts", ["calculator", "--out", out], {
-        DEEPSEEK_API_KEY: key,
-        DEEPSEEK_BASE_URL: standIn.baseURL,
-      });
-      expect(run.code).toBe(1);
-      expect(run.stderr).toContain(`路径中的某一段不是文件夹，无法写入 fixture ${out}/calculator.json`);
-      expect(run.stderr).toContain("Nothing was recorded.");
-      expect(standIn.requests, "no model call before the output is known to be writable").toHaveLength(0);
-    } finally {
-      await standIn.close();
-    }
-  });
-});
-
-function spawnProgram(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; stderr: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
-  return new Promise((resolve) => {
-    execFile(...nodeWithTsx(script, args), { cwd: root, env: { ...clean, NO_COLOR: "1", ...env } }, (error, _stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
-    );
-  });
-}

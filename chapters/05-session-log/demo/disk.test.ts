@@ -10,6 +10,8 @@ import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
 import { ROUND_TRIP } from "../../../fixtures/test-helpers.ts";
 import { planDisk } from "./disk.ts";
 import { runInProcess, startDemo as startDemoProcess } from "../testing/demo-testing.ts";
+import { replayScenario } from "../testing/scenario-replay.ts";
+import { lineOf } from "../disk/jsonl.ts";
 import { findLogProblems } from "../invariants.ts";
 import { readLogFile } from "../disk/log-file.ts";
 import { TURN_INTERRUPTED } from "../disk/log-file-types.ts";
@@ -149,7 +151,7 @@ async function standInThatStalls(): Promise<StandIn> {
 
 /** The demo as its own process, live against `baseURL`, not streaming: the stand-in answers with calculator.json's plain replies. */
 function startDemo(args: string[], baseURL: string) {
-  return startDemoProcess(["--no-stream", ...args], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: baseURL });
+  return startDemoProcess(["--no-stream", ...args], { env: { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: baseURL } });
 }
 
 describe("a run stopped in the middle", () => {
@@ -213,16 +215,12 @@ describe("a run stopped in the middle", () => {
   test("live, --load --ask goes on with the repaired conversation: the model is sent the loaded messages and the new question", {
     timeout: 60_000,
   }, async () => {
-    standIn = await standInThatStalls();
+    // What a run killed during its second model call leaves (the test above makes one for real): the
+    // calculator turn up to step 2's step/start, the step and the turn open.
     const file = path.join(dir, "killed.jsonl");
-    const demo = startDemo(["--save", file], standIn.baseURL);
-    await standIn.received(2);
-    demo.child.kill("SIGKILL");
-    await demo.exited;
-    await standIn.close();
-    // A SIGKILLed holder leaves its lock, which goes stale after STALE_MS (disk-faults.test.ts waits for
-    // that takeover); here it is cleared by hand so the test need not wait.
-    rmSync(lockFolderOf(file), { recursive: true });
+    const killed = (await replayScenario("calculator")).session.events.slice(0, 9);
+    expect(killed.at(-1)?.type).toBe("step/start");
+    writeFileSync(file, Buffer.concat(killed.map(lineOf)));
 
     const answer = loadFixture(fixturePath("direct-answer")).exchanges[0]!.response;
     standIn = await startStandIn({ apiKey: KEY, replies: [answer] });

@@ -2,14 +2,12 @@
 // title change, a line erased and a fake "structure check ok" written over it, an OSC 52 clipboard
 // write) is read by `demo --load` and `view --load` as real programs, and not one control byte reaches
 // the terminal. The same holds when the file is broken and the error quotes it (JSON.parse does).
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startStandIn } from "../../../fixtures/standin.ts";
-import { root } from "../../common/root.ts";
-import { nodeWithTsx, runInProcess, startsPrograms } from "../testing/demo-testing.ts";
+import { DEMO, runInProcess, runProgram, startsPrograms, VIEW } from "../testing/demo-testing.ts";
 
 const TITLE = "\x1b]0;pwned\x07";
 const FAKE_CHECK = "\r\x1b[2K\x1b[1A  结构检查（轮次/步骤闭合、每个工具调用都有结果）: ok";
@@ -46,19 +44,9 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs a workbook program as a learner does, colour off, and returns its raw output, every byte as written. */
-function spawnRaw(script: string, args: string[], settings: Record<string, string> = {}): Promise<{ code: number; output: string }> {
-  const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", DEEPSEEK_API_KEY: "", ...settings };
-  return new Promise((resolve) => {
-    execFile(...nodeWithTsx(script, args), { cwd: root, env, encoding: "utf8" }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
-    );
-  });
-}
-
-const demo = (...args: string[]) => spawnRaw("chapters/05-session-log/demo.ts", args);
-const liveDemo = (settings: Record<string, string>) => spawnRaw("chapters/05-session-log/demo.ts", [], settings);
-const view = (...args: string[]) => spawnRaw("chapters/05-session-log/demo/view.ts", args);
+const demo = (...args: string[]) => runProgram([DEMO, ...args]);
+const liveDemo = (env: Record<string, string>) => runProgram([DEMO], { env });
+const view = (...args: string[]) => runProgram([VIEW, ...args]);
 /** The demo's main in this process (what it prints goes through the same lines as the program's). */
 const inProcess = async (...args: string[]) => ({ output: (await runInProcess(args)).text });
 

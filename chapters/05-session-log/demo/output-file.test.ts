@@ -4,18 +4,16 @@
 // socket and a device node (mknod, in the test's own folder: never the machine's /dev/null), a file
 // system that refuses writes past a size (`prlimit --fsize`, as a full disk refuses them), a 250-byte
 // name, and a read-only folder as the user nobody, under `demo --html` and `view --out`.
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { stripVTControlCharacters } from "node:util";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
-import { root } from "../../common/root.ts";
 import { readLogFile } from "../disk/log-file.ts";
-import { asNobody, nodeWithTsx, runInProcess, startsPrograms } from "../testing/demo-testing.ts";
+import { DEMO, runInProcess, runProgram, startsPrograms, VIEW } from "../testing/demo-testing.ts";
 import { writeTimelinePage } from "../timeline/page.ts";
 import { refuseOutput } from "./output-file.ts";
 
@@ -74,17 +72,6 @@ describe("--html never overwrites the log, by any name", () => {
 /** Where a page of the calculator run is cut short: a page is about 40 KB, the element carrying its log well past this. */
 const FILE_SIZE_LIMIT = 3000;
 
-/** `script` as its own process under `prlimit --fsize` (writes past the limit fail with EFBIG, as on a full disk). */
-function runLimited(script: string, args: string[]): Promise<{ code: number; output: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
-  const command = [`--fsize=${FILE_SIZE_LIMIT}`, process.execPath, "--import", "tsx", script, ...args];
-  return new Promise((resolve) => {
-    execFile("prlimit", command, { cwd: root, env: { ...clean, NO_COLOR: "1" } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, output: stripVTControlCharacters(stdout + stderr) }),
-    );
-  });
-}
-
 describe("a page is written whole or not at all", () => {
   test("a write the disk refuses leaves the earlier page as it was and no half page or temporary file: view --out and demo --html, exit 1", {
     timeout: 90_000,
@@ -95,9 +82,10 @@ describe("a page is written whole or not at all", () => {
     const earlier = { view: readFileSync(viewPage), demo: readFileSync(demoPage) };
     expect(earlier.view.length, "a page larger than the limit, or the test proves nothing").toBeGreaterThan(FILE_SIZE_LIMIT);
 
+    const limited = { fileSizeLimit: FILE_SIZE_LIMIT };
     const [view, demo] = await Promise.all([
-      runLimited("chapters/05-session-log/demo/view.ts", ["--scenario", "calculator", "--out", viewPage]),
-      runLimited("chapters/05-session-log/demo.ts", ["--offline", "--html", demoPage]),
+      runProgram([VIEW, "--scenario", "calculator", "--out", viewPage], limited),
+      runProgram([DEMO, "--offline", "--html", demoPage], limited),
     ]);
     for (const [run, page] of [
       [view, viewPage],
@@ -115,18 +103,6 @@ describe("a page is written whole or not at all", () => {
 });
 
 // ── a page never replaces what is not a regular file ───────────────────────────────────────────────
-
-/** `script` as its own process (as the user nobody when asked), its output without escape codes. */
-function runProgram(script: string, args: string[], { nobody = false } = {}): Promise<{ code: number; output: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
-  const program = nodeWithTsx(script, args);
-  const [command, rest] = nobody ? asNobody(program) : program;
-  return new Promise((resolve) => {
-    execFile(command, rest, { cwd: root, env: { ...clean, NO_COLOR: "1" } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, output: stripVTControlCharacters(stdout + stderr) }),
-    );
-  });
-}
 
 const notReplaced = (target: string, [zh, en]: readonly [string, string]) =>
   `这是${zh}，不是普通文件，不会用文件替换它，无法写入时间线页面 ${target} / ` +
@@ -160,7 +136,7 @@ describe("a page never replaces a FIFO, a socket or a device", () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
-    const view = await runProgram("chapters/05-session-log/demo/view.ts", ["--scenario", "calculator", "--out", device]);
+    const view = await runProgram([VIEW, "--scenario", "calculator", "--out", device]);
     expect(view.code, view.output).toBe(1);
     expect(view.output).toContain(notReplaced(device, ["设备", "a device"]));
     expect(statSync(device).isCharacterDevice(), "view --out left the device node as it was").toBe(true);
@@ -224,8 +200,8 @@ describe("a folder the user cannot write is refused before the run", () => {
     const earlier = readFileSync(page);
     const said = `没有权限（${folder}），无法写入时间线页面 ${page} / Cannot write the timeline page ${page}: ${folder}: permission denied (EACCES)`;
     const [demo, view] = await Promise.all([
-      runProgram("chapters/05-session-log/demo.ts", ["--offline", "--html", page], { nobody: true }),
-      runProgram("chapters/05-session-log/demo/view.ts", ["--scenario", "calculator", "--out", page], { nobody: true }),
+      runProgram([DEMO, "--offline", "--html", page], { nobody: true }),
+      runProgram([VIEW, "--scenario", "calculator", "--out", page], { nobody: true }),
     ]);
     for (const [what, { code, output }] of [
       ["demo", demo],

@@ -114,7 +114,7 @@ describe("the demo saves the whole session beside it, and says so", () => {
       const replies = loadFixture(fixturePath("calculator-streamed")).exchanges.map((exchange) => exchange.response);
       standIn = await startStandIn({ apiKey: KEY, replies, holdAfter: 6 });
       const file = path.join(dir, "w.jsonl");
-      const demo = startDemo(["--save", file], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
+      const demo = startDemo(["--save", file], { env: { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL } });
       await standIn.holding(); // the first reply is halfway: its turn is open in the file
       await demo.printed("Saving to");
       swap(file);
@@ -145,7 +145,7 @@ describe("the demo saves the whole session beside it, and says so", () => {
       chmodSync(dir, 0o777);
       const file = path.join(dir, "w.jsonl");
       const env = { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL };
-      const demo = startDemo(["--save", file], env, { nobody: true });
+      const demo = startDemo(["--save", file], { env, nobody: true });
       await standIn.holding();
       await demo.printed("Saving to");
       swap(file); // root may still rename in the folder below

@@ -2,14 +2,11 @@
 // writing them), a multi-MB log read a piece at a time, and the demo loading a log in a process whose
 // heap is too small for a second copy of the log as one JSON text. Speed and peak memory are measured
 // in `npm run bench` (scripts/bench/bench-disk.ts), never asserted here.
-import { execFile } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { root } from "../../common/root.ts";
-import { runInProcess } from "../testing/demo-testing.ts";
+import { DEMO, runInProcess, runProgram } from "../testing/demo-testing.ts";
 import { writeStreamedRunLog } from "../testing/large-log.ts";
 import { explainLogFileError } from "./explain-log-file.ts";
 import { LogFileError, MAX_ARRAY_BYTES, MAX_LOG_BYTES } from "./log-file-types.ts";
@@ -105,13 +102,9 @@ describe("a log is read a piece at a time, never as one buffer", () => {
   }, async () => {
     const file = path.join(dir, "streamed.jsonl");
     const events = writeStreamedRunLog(file, 20);
-    const node = [process.execPath, "--max-old-space-size=128", "--import", "tsx", "chapters/05-session-log/demo.ts"];
-    const run = await promisify(execFile)(node[0] as string, [...node.slice(1), "--offline", "--load", file], {
-      cwd: root,
-      maxBuffer: 2 ** 30,
-    }).catch((error: { code?: number; stderr?: string }) => error);
-    expect("stderr" in run ? run.stderr : "", "V8 ran out of memory: the demo held the log twice over").not.toMatch(/heap out of memory/);
-    expect("stdout" in run ? run.stdout : "").toContain(`Session.fromLog 重建 ${events} 条事件`);
+    const run = await runProgram([DEMO, "--offline", "--load", file], { heapMb: 128 });
+    expect(run.stderr, "V8 ran out of memory: the demo held the log twice over").not.toMatch(/heap out of memory/);
+    expect(run.stdout).toContain(`Session.fromLog 重建 ${events} 条事件`);
   });
 });
 

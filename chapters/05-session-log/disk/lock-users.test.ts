@@ -3,14 +3,12 @@
 // is the lock that cannot be made, not the log. Each case is real: the user nobody (setpriv), a log folder nobody cannot write, and a fresh
 // /tmp, or a LOCK_PLACE nobody cannot write, in a private mount namespace (unshare -m, as root), so that
 // the machine's own LOCK_PLACE, which other tests are using, is never touched.
-import { execFile } from "node:child_process";
 import { chmodSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { stripVTControlCharacters } from "node:util";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { root } from "../../common/root.ts";
-import { asNobody, nodeWithTsx, startDemo, startsPrograms } from "../testing/demo-testing.ts";
+import { DEMO, ended, programCommand, startDemo, startProcess, startsPrograms } from "../testing/demo-testing.ts";
 import { readLogFile } from "./log-file.ts";
 import { LOCK_PLACE, lockFolderOf, lockLogFile } from "./log-lock.ts";
 
@@ -30,14 +28,7 @@ function folder(name: string, mode: number): string {
 }
 
 /** `shell` run by sh as root in a mount namespace of its own (unshare -m): mounts made there are seen by nothing else. */
-function inOwnNamespace(shell: string, env: Record<string, string>): Promise<{ code: number; output: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
-  return new Promise((resolve) => {
-    execFile("unshare", ["-m", "sh", "-c", shell], { cwd: root, env: { ...clean, NO_COLOR: "1", ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, output: stripVTControlCharacters(stdout + stderr) }),
-    );
-  });
-}
+const inOwnNamespace = (shell: string, env: Record<string, string>) => ended(startProcess("unshare", ["-m", "sh", "-c", shell], env));
 
 /** argv as one line of sh, each word quoted. */
 const shellWords = (words: readonly string[]) => words.map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
@@ -71,9 +62,9 @@ describe("LOCK_PLACE between users", () => {
       ].join("\n"),
     );
     const tsxCache = folder("tmp", 0o777);
-    const [node, args] = nodeWithTsx(script, ["root", held, far, own]);
+    const node = programCommand([script, "root", held, far, own]);
     // A fresh /tmp, so that LOCK_PLACE is made by this run, under a umask that would keep every other user out.
-    const run = await inOwnNamespace(`mount -t tmpfs none /tmp && umask 077 && exec ${shellWords([node, ...args])}`, { TMPDIR: tsxCache });
+    const run = await inOwnNamespace(`mount -t tmpfs none /tmp && umask 077 && exec ${shellWords(node)}`, { TMPDIR: tsxCache });
     expect(run.code, run.output).toBe(0);
     expect(JSON.parse(run.output)).toEqual({ place: "1777", nobody: { farLink: "LOCKED", repair: "LOCKED", own: "taken" } });
   });
@@ -92,7 +83,7 @@ describe("another user's lock left behind", () => {
     const then = new Date(Date.now() - 60_000);
     utimesSync(lock, then, then);
     try {
-      const demo = startDemo(["--offline", "--save", log], { TMPDIR: folder("tmp", 0o777) }, { nobody: true });
+      const demo = startDemo(["--offline", "--save", log], { env: { TMPDIR: folder("tmp", 0o777) }, nobody: true });
       const { code } = await demo.exited;
       expect(code, demo.stdout()).toBe(1);
       expect(demo.stdout()).toContain(
@@ -117,7 +108,7 @@ describe("a log the user can write, in a folder the user cannot (item: name what
 
   test("is saved to: its lock is made in LOCK_PLACE, not beside it", { ...startsPrograms }, async () => {
     const log = readOnlyFolderLog();
-    const demo = startDemo(["--offline", "--save", log], { TMPDIR: folder("tmp", 0o777) }, { nobody: true });
+    const demo = startDemo(["--offline", "--save", log], { env: { TMPDIR: folder("tmp", 0o777) }, nobody: true });
     const { code } = await demo.exited;
     expect(code, demo.stdout()).toBe(0);
     const { session, torn } = readLogFile(log);
@@ -130,9 +121,9 @@ describe("a log the user can write, in a folder the user cannot (item: name what
   }, async () => {
     const log = readOnlyFolderLog();
     const tsxCache = folder("tmp", 0o777);
-    const [node, args] = asNobody(nodeWithTsx("chapters/05-session-log/demo.ts", ["--offline", "--save", log]));
+    const node = programCommand([DEMO, "--offline", "--save", log], { nobody: true });
     // In this namespace only: a LOCK_PLACE of root's that no one else may write in.
-    const shell = `mount -t tmpfs none /tmp && mkdir -m 0755 ${LOCK_PLACE} && exec ${shellWords([node, ...args])}`;
+    const shell = `mount -t tmpfs none /tmp && mkdir -m 0755 ${LOCK_PLACE} && exec ${shellWords(node)}`;
     const run = await inOwnNamespace(shell, { TMPDIR: tsxCache });
     expect(run.code, run.output).toBe(1);
     const lock = new RegExp(`${LOCK_PLACE}/dev-\\d+-inode-\\d+\\.lock`).exec(run.output)?.[0];

@@ -2,13 +2,11 @@
 // with consecutive ids. A row it cannot have written is refused by its line before its events are made
 // (a few bytes must not become millions of events), and the writer never packs what it cannot unpack
 // the same way. Real files, and a real heap limit where the old reader ran out of memory.
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { root } from "../../common/root.ts";
+import { readInHeap } from "../testing/demo-testing.ts";
 import type { SessionEvent } from "../events.ts";
 import { Session } from "../session.ts";
 import { LogFileError } from "./log-file-types.ts";
@@ -137,17 +135,3 @@ describe("the writer packs only what unpacks to the very same events", () => {
     expect(readLogFile(file).session.events).toEqual(session.events);
   });
 });
-
-/** readLogFile in its own node process with a heap of `mb` MB; it prints the load error's sentence, or how many events it read. */
-async function readInHeap(file: string, mb: number): Promise<{ stdout: string; stderr: string }> {
-  const script = [
-    `import { readLogFile } from ${JSON.stringify(path.join(root, "chapters/05-session-log/disk/log-file.ts"))};`,
-    `import { explainLogFileError } from ${JSON.stringify(path.join(root, "chapters/05-session-log/disk/explain-log-file.ts"))};`,
-    `try { console.log(readLogFile(${JSON.stringify(file)}).session.events.length, "events"); }`,
-    `catch (error) { console.log(explainLogFileError(error, ["无法读入", "Cannot load"])); }`,
-  ].join("\n");
-  const node = [`--max-old-space-size=${mb}`, "--import", "tsx", "--input-type=module", "-e", script];
-  return promisify(execFile)(process.execPath, node, { cwd: root, maxBuffer: 2 ** 26 }).catch(
-    (error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? "", stderr: error.stderr ?? "" }),
-  );
-}

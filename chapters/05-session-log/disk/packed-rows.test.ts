@@ -1,13 +1,13 @@
 // Packed chunk rows (log-rows.ts) keep every promise of the log on disk: the same events come back, the
 // file stays one JSON value per line (jq reads it), a torn or damaged row is told by its line, a writer
 // goes on only after the very bytes it would write, and a killed process loses only the group waiting.
-import { execFileSync, spawn } from "node:child_process";
-import { once } from "node:events";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { root } from "../../common/root.ts";
+import { startProgram } from "../testing/demo-testing.ts";
 import type { SessionEvent } from "../events.ts";
 import { Session } from "../session.ts";
 import { LogFileError } from "./log-file-types.ts";
@@ -182,10 +182,10 @@ describe("packed rows keep the writer's promises", () => {
         "setInterval(() => {}, 1000); // still streaming when it is killed",
       ].join("\n"),
     );
-    const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
-    await once(child.stdout, "data");
-    child.kill("SIGKILL");
-    await once(child, "exit");
+    const writer = startProgram([script]);
+    await writer.printed("streamed");
+    writer.child.kill("SIGKILL");
+    await writer.exited;
     const loaded = readLogFile(file);
     expect(loaded.torn, "every row reached the file whole").toBeUndefined();
     const kept = loaded.session.events.filter((event) => event.type === "assistant/chunk").length;
