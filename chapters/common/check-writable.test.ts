@@ -5,24 +5,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
+import { thrownAs } from "../../exercises/05-session-log/thrown.ts";
 import { cannotWrite, checkWritable } from "./system-errors.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "check-writable-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function thrown(action: () => unknown): unknown {
-  try {
-    action();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected checkWritable to refuse");
-}
-
 describe("checkWritable's refusals", () => {
   test("a folder in the file's place: EISDIR from open, naming the path as typed", () => {
-    const error = thrown(() => checkWritable(dir));
-    expect(error).toBeInstanceOf(Error);
+    const error = thrownAs(Error, () => checkWritable(dir), "checkWritable refuses a folder");
     expect(error).toMatchObject({ code: "EISDIR", syscall: "open", path: dir, message: `EISDIR: open '${dir}'` });
   });
 
