@@ -1,10 +1,10 @@
 // The chapter demo offline, on the streamed calculator fixture (and with --no-stream on the book's own):
 // the book's four sections, its first lines, its flags, and `tsx demo.ts` run as a program. Live runs:
 // live.test.ts; what it says when something fails: explain.test.ts.
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { compactJson } from "./format.ts";
 import { ROUND_TRIP } from "../../../fixtures/test-helpers.ts";
 import { embeddedLog } from "../testing/page-testing.ts";
@@ -175,8 +175,8 @@ describe("flags", () => {
     expect(lines.join("\n")).not.toContain("=== ①");
   });
 
-  test("--html FILE writes the run's timeline page, carrying the run's whole log", async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "demo-html-")), "run.html");
+  test("--html FILE writes the run's timeline page, carrying the run's whole log", async ({ dir }) => {
+    const file = path.join(dir, "run.html");
     const { code, lines } = await runInProcess(["--html", file]);
     expect(code).toBe(0);
     expect(lines.at(-1), "the demo says where the page is").toBe(`  时间线页面 / timeline page: ${file}`);

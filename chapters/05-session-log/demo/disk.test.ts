@@ -1,10 +1,10 @@
 // The demo's disk side: --save writes the log as it happens, --load tells the file's story without a
 // model, --continue goes on offline from a saved run, and a real process stopped mid-run (SIGKILL, or
 // Ctrl-C's SIGINT) leaves a file that --load reads and repairs.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
 import { ROUND_TRIP } from "../../../fixtures/test-helpers.ts";
@@ -18,16 +18,10 @@ import { TURN_INTERRUPTED } from "../disk/log-file-types.ts";
 import { lockFolderOf } from "../disk/log-lock.ts";
 
 const KEY = "sk-disk-test-key-1a2b3c4d5e6f";
-let dir = "";
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "demo-disk-"));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
 const eventLines = (text: string) => text.split("\n").filter((line) => /^ {2}#\d+ /.test(line));
 
 describe("offline, --no-stream: --save, --load, --continue keep the book's 12 events a turn", () => {
-  test("--save writes every event to the file as JSONL, and the file replays into the same log", async () => {
+  test("--save writes every event to the file as JSONL, and the file replays into the same log", async ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     const { code, text } = await runInProcess(["--no-stream", "--save", file]);
     expect(code).toBe(0);
@@ -38,7 +32,7 @@ describe("offline, --no-stream: --save, --load, --continue keep the book's 12 ev
     expect(readLogFile(file).session.events).toHaveLength(12);
   });
 
-  test("--load prints ②–④ from the file with no model call: the same events, and a replay that is deep-equal", async () => {
+  test("--load prints ②–④ from the file with no model call: the same events, and a replay that is deep-equal", async ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     const saved = await runInProcess(["--no-stream", "--save", file]);
     const { code, text } = await runInProcess(["--load", file]);
@@ -51,7 +45,7 @@ describe("offline, --no-stream: --save, --load, --continue keep the book's 12 ev
     expect(text).toContain("deep-equal to the original: true");
   });
 
-  test("--load --continue goes on offline from a saved run with the recorded follow-up, appending to the same file", async () => {
+  test("--load --continue goes on offline from a saved run with the recorded follow-up, appending to the same file", async ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     await runInProcess(["--no-stream", "--save", file]);
     const { code, text } = await runInProcess(["--no-stream", "--load", file, "--continue"]);
@@ -67,7 +61,9 @@ describe("offline, --no-stream: --save, --load, --continue keep the book's 12 ev
     ]);
   });
 
-  test("a torn last line is reported and dropped by --load, and going on in that file is refused in favour of a new one", async () => {
+  test("a torn last line is reported and dropped by --load, and going on in that file is refused in favour of a new one", async ({
+    dir,
+  }) => {
     const file = path.join(dir, "run.jsonl");
     await runInProcess(["--no-stream", "--save", file]);
     writeFileSync(file, `${readFileSync(file, "utf8")}{"id":12,"type":"turn/st`);
@@ -82,7 +78,9 @@ describe("offline, --no-stream: --save, --load, --continue keep the book's 12 ev
     expect(readLogFile(elsewhere).session.events).toHaveLength(24);
   });
 
-  test("a log that starts with a BOM (an editor's) goes on in that file: the BOM stays first, the new turn follows, and it loads back whole", async () => {
+  test("a log that starts with a BOM (an editor's) goes on in that file: the BOM stays first, the new turn follows, and it loads back whole", async ({
+    dir,
+  }) => {
     const file = path.join(dir, "run.jsonl");
     await runInProcess(["--no-stream", "--save", file]);
     writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(file)]));
@@ -96,7 +94,9 @@ describe("offline, --no-stream: --save, --load, --continue keep the book's 12 ev
     expect({ bom, torn, events: session.events.length }).toEqual({ bom: true, torn: undefined, events: 24 });
   });
 
-  test("a log with CRLF line ends is not written into (nothing in a log is edited), and the advice given, a new file, works", async () => {
+  test("a log with CRLF line ends is not written into (nothing in a log is edited), and the advice given, a new file, works", async ({
+    dir,
+  }) => {
     const file = path.join(dir, "run.jsonl");
     await runInProcess(["--no-stream", "--save", file]);
     writeFileSync(file, readFileSync(file, "utf8").replaceAll("\n", "\r\n"));
@@ -112,7 +112,7 @@ describe("offline, --no-stream: --save, --load, --continue keep the book's 12 ev
     expect(readLogFile(elsewhere).session.events).toHaveLength(24);
   });
 
-  test("--save refuses a file that already holds a log, and leaves it as it was", async () => {
+  test("--save refuses a file that already holds a log, and leaves it as it was", async ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     await runInProcess(["--no-stream", "--save", file]);
     const before = readFileSync(file);
@@ -131,7 +131,7 @@ describe("offline, --no-stream: --save, --load, --continue keep the book's 12 ev
     expect(text).toContain("Usage error: --continue 和 --ask");
   });
 
-  test("offline, --ask with a question of your own is refused: only the follow-up question was recorded", async () => {
+  test("offline, --ask with a question of your own is refused: only the follow-up question was recorded", async ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     await runInProcess(["--no-stream", "--save", file]);
     const { code, text } = await runInProcess(["--load", file, "--ask", "又一个问题"]);
@@ -160,7 +160,7 @@ describe("a run stopped in the middle", () => {
 
   test("SIGKILL during a --save run leaves a file that loads; --load repairs the open step and turn", {
     timeout: 60_000,
-  }, async () => {
+  }, async ({ dir }) => {
     standIn = await standInThatStalls();
     const file = path.join(dir, "killed.jsonl");
     const demo = startDemo(["--save", file], standIn.baseURL);
@@ -196,7 +196,7 @@ describe("a run stopped in the middle", () => {
 
   test("Ctrl-C (SIGINT) during a --save run exits 130, says where the log is, and the file loads, the turn closed as interrupted", {
     timeout: 60_000,
-  }, async () => {
+  }, async ({ dir }) => {
     standIn = await standInThatStalls();
     const file = path.join(dir, "interrupted.jsonl");
     const demo = startDemo(["--save", file], standIn.baseURL);
@@ -214,7 +214,7 @@ describe("a run stopped in the middle", () => {
 
   test("live, --load --ask goes on with the repaired conversation: the model is sent the loaded messages and the new question", {
     timeout: 60_000,
-  }, async () => {
+  }, async ({ dir }) => {
     // What a run killed during its second model call leaves (the test above makes one for real): the
     // calculator turn up to step 2's step/start, the step and the turn open.
     const file = path.join(dir, "killed.jsonl");

@@ -1,10 +1,9 @@
 // The demo live, against the loopback stand-in instead of DeepSeek: the same
 // four sections, streamed text shown before the reply is complete, Ctrl-C mid-stream, a step budget
 // spent, and every setting or failure explained without the key.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { fixturePath, isStreamed, loadFixture } from "../../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
 import { eventLines, messageLines, runInProcess, section, startDemo, startsPrograms, tsxDemo } from "../testing/demo-testing.ts";
@@ -133,9 +132,11 @@ describe("a slow stream, live", startsPrograms, () => {
     expect(demo.stdout()).toContain("deep-equal to the original: true");
   });
 
-  test("Ctrl-C mid-stream stops the run through runAgent's signal: exit 130, the turn ends interrupted, the saved log passes findLogProblems", async () => {
+  test("Ctrl-C mid-stream stops the run through runAgent's signal: exit 130, the turn ends interrupted, the saved log passes findLogProblems", async ({
+    dir,
+  }) => {
     standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("calculator-streamed"), holdAfter: HOLD_AFTER });
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "demo-ctrl-c-")), "run.jsonl");
+    const file = path.join(dir, "run.jsonl");
     const demo = startDemo(["--save", file], { env: { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL } });
     const seen = reasoningBeforeTheHold();
     await standIn.holding();

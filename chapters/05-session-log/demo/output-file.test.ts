@@ -5,11 +5,11 @@
 // system that refuses writes past a size (`prlimit --fsize`, as a full disk refuses them), a 250-byte
 // name, and a read-only folder as the user nobody, under `demo --html` and `view --out`.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
 import { readLogFile } from "../disk/log-file.ts";
@@ -18,16 +18,12 @@ import { writeTimelinePage } from "../timeline/page.ts";
 import { refuseOutput } from "./output-file.ts";
 
 const KEY = "sk-output-file-key-3c4d5e6f7a8b";
-let dir = "";
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "output-file-"));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
 const REFUSED = "是这次运行读写的日志，页面不能覆盖它";
 
 describe("--html never overwrites the log, by any name", () => {
-  test("a chain of links to a log that does not exist yet, or a name through a linked folder: refused before the run (exit 2), nothing written", async () => {
+  test("a chain of links to a log that does not exist yet, or a name through a linked folder: refused before the run (exit 2), nothing written", async ({
+    dir,
+  }) => {
     const log = path.join(dir, "log.jsonl");
     symlinkSync("log.jsonl", path.join(dir, "ln1"));
     symlinkSync("ln1", path.join(dir, "ln2")); // ln2 → ln1 → log.jsonl, which --save is about to make
@@ -46,7 +42,7 @@ describe("--html never overwrites the log, by any name", () => {
 
     test("a link to the log made while the run goes on is refused then, and the log is left as the run wrote it", {
       timeout: 60_000,
-    }, async () => {
+    }, async ({ dir }) => {
       const first = loadFixture(fixturePath("calculator")).exchanges[0]!.response;
       standIn = await startStandIn({ apiKey: KEY, replies: [first], hangWhenDone: true });
       const log = path.join(dir, "run.jsonl");
@@ -75,7 +71,7 @@ const FILE_SIZE_LIMIT = 3000;
 describe("a page is written whole or not at all", () => {
   test("a write the disk refuses leaves the earlier page as it was and no half page or temporary file: view --out and demo --html, exit 1", {
     timeout: 90_000,
-  }, async () => {
+  }, async ({ dir }) => {
     const viewPage = path.join(dir, "view.html");
     const demoPage = path.join(dir, "demo.html");
     for (const page of [viewPage, demoPage]) writeTimelinePage([], page, { source: "an earlier run" });
@@ -111,7 +107,7 @@ const notReplaced = (target: string, [zh, en]: readonly [string, string]) =>
 describe("a page never replaces a FIFO, a socket or a device", () => {
   test("--html onto each, or onto a link to one, and --out onto a device node: refused before the run, one sentence, exit 1, each left as it was", {
     ...startsPrograms,
-  }, async () => {
+  }, async ({ dir }) => {
     const fifo = path.join(dir, "pipe.html");
     execFileSync("mkfifo", [fifo]);
     const device = path.join(dir, "null.html");
@@ -148,7 +144,7 @@ describe("a page never replaces a FIFO, a socket or a device", () => {
 
     test("a FIFO made at the page's name while the run goes on is not replaced: the sentence, an exit code not 0", {
       timeout: 60_000,
-    }, async () => {
+    }, async ({ dir }) => {
       const first = loadFixture(fixturePath("calculator")).exchanges[0]!.response;
       standIn = await startStandIn({ apiKey: KEY, replies: [first], hangWhenDone: true });
       const page = path.join(dir, "page.html"); // nothing there when the run starts: the flag is accepted
@@ -168,7 +164,7 @@ describe("a page never replaces a FIFO, a socket or a device", () => {
 });
 
 describe("a page keeps its permissions, and its name may be as long as the system allows", () => {
-  test("demo --html over an earlier private page (0600) leaves it 0600", async () => {
+  test("demo --html over an earlier private page (0600) leaves it 0600", async ({ dir }) => {
     const page = path.join(dir, "private.html");
     writeTimelinePage([], page, { source: "an earlier run" });
     chmodSync(page, 0o600);
@@ -177,7 +173,7 @@ describe("a page keeps its permissions, and its name may be as long as the syste
     expect((statSync(page).mode & 0o7777).toString(8), "the conversation it holds stays private").toBe("600");
   });
 
-  test("a page whose name is 250 bytes is written, with no temporary file left", async () => {
+  test("a page whose name is 250 bytes is written, with no temporary file left", async ({ dir }) => {
     const page = path.join(dir, `${"p".repeat(245)}.html`);
     const { code, text } = await runInProcess(["--offline", "--html", page]);
     expect(code, text).toBe(0);
@@ -189,7 +185,7 @@ describe("a page keeps its permissions, and its name may be as long as the syste
 describe("a folder the user cannot write is refused before the run", () => {
   test("as the user nobody, an earlier page it may write, in a read-only folder: demo --html and view --out say so before the run, naming the folder, and the page is as it was", {
     ...startsPrograms,
-  }, async () => {
+  }, async ({ dir }) => {
     chmodSync(dir, 0o755);
     const folder = path.join(dir, "read-only");
     mkdirSync(folder);
