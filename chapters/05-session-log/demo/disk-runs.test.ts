@@ -114,12 +114,34 @@ describe("offline --continue on a log that does not fit the recording: checked f
   test("the account of a crashed log does not promise a repair into the file that the refusal then withholds", async () => {
     const { crash } = await misfits();
     const { text } = await runInProcess(["--load", crash, "--continue"]);
-    expect(text).toContain("修复追加 2 条事件（只在内存里");
-    expect(text).not.toContain("写入文件");
+    expect(text).toContain("修复会追加 2 条事件（这次没有追加，文件不变）：");
+    expect(text, "the run stops before it begins: nothing is appended, to the file or in memory").not.toMatch(/修复追加|events appended/);
   });
 });
 
 describe("what the demo says is true, Chinese first", () => {
+  test("a crashed log whose file the writer refuses is never said to get the repair: the refusal comes, the file stays as it was", async () => {
+    const file = await saved("run.jsonl");
+    writeFileSync(file, readFileSync(file, "utf8").slice(0, -30)); // turn/end cut short: repair closes the turn
+    const before = readFileSync(file);
+    const refused = await runInProcess(["--load", file, "--continue"]);
+    expect(refused.code).toBe(1);
+    expect(refused.text).toContain(`无法保存到 ${file}：`);
+    expect(refused.text, "nothing was appended, not even in memory: the run stopped").not.toMatch(/修复追加|events appended/);
+    expect(readFileSync(file)).toEqual(before);
+    // The advice given, a new file: there the repair is appended, and said to be, once the writer is attached.
+    const elsewhere = path.join(dir, "new.jsonl");
+    const advised = await runInProcess(["--load", file, "--save", elsewhere, "--continue"]);
+    expect(advised.code, advised.text).toBe(0);
+    const saving = advised.lines.indexOf(
+      `每条事件一记下就写入 ${elsewhere} / Saving to ${elsewhere}: each event is written (and fsync'd) the moment it is logged`,
+    );
+    const repair = advised.lines.findIndex((line) => line.includes(`修复追加 1 条事件，写入 ${elsewhere}：`));
+    expect({ saving: saving >= 0, repairAfterIt: repair > saving }).toEqual({ saving: true, repairAfterIt: true });
+    const repaired = readLogFile(elsewhere).session.events.find((event) => event.type === "turn/end");
+    expect(repaired?.data).toMatchObject({ turn: 1, reason: "completed" });
+  });
+
   test("--continue or --ask without --load says, in Chinese too, to add --load", () => {
     expect(planDisk({ continue: true }, true)).toBe(
       "--continue 和 --ask 要接着一段读入的对话：加上 --load <file> / --continue and --ask go on with a loaded conversation: add --load <file>",

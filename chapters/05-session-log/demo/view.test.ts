@@ -155,7 +155,7 @@ describe("one story per log: demo --load and view --load tell the same account o
     const file = path.join(dir, "cut.jsonl");
     const text = events.map((event) => `${JSON.stringify(event)}\n`).join("");
     writeFileSync(file, text.slice(0, -30)); // the last line, turn/end, cut 30 bytes short
-    const account = accountLines(accountOfLog(file, readLogFile(file), { saved: false }));
+    const account = accountLines(accountOfLog(file, readLogFile(file), { repairTo: "memory" }));
     const closing = `    #11 turn/end ${JSON.stringify({ turn: 1, reason: "completed", message: TURN_FINISHED })}`;
     expect(account).toContain(closing); // whole, where ② cuts data at 40 characters
     const tornBytes = Buffer.byteLength(`${JSON.stringify(events.at(-1))}\n`) - 30;
@@ -171,6 +171,27 @@ describe("one story per log: demo --load and view --load tell the same account o
     expect(page).toContain(`<code>${escaped}</code>`);
     expect(page).toContain("第 12 行被撕裂");
     expect(page).toContain("Repair: the last turn&#39;s final answer was logged and only its end was lost");
+  });
+});
+
+describe("view --load of a crashed log shows what it says", () => {
+  it("the repair the account says was appended in memory is on the page's log, and not in the file", async () => {
+    const { events } = (await replayScenario("calculator")).session;
+    const file = path.join(dir, "crashed.jsonl");
+    writeFileSync(
+      file,
+      events
+        .map((event) => `${JSON.stringify(event)}\n`)
+        .join("")
+        .slice(0, -30),
+    ); // turn/end cut short
+    const lines = await view("--load", file);
+    expect(lines).toContain(
+      "  最后一轮的最终回答已经记下，只丢了结尾，记为 completed；修复追加 1 条事件（只在内存里，文件不变，继续对话时才写入）：",
+    );
+    const log = embeddedLog(readFileSync(path.join(dir, "timeline-crashed.html"), "utf8")) as { id: number; type: string; data: unknown }[];
+    expect(log.at(-1)).toEqual({ ...log.at(-1), id: 11, type: "turn/end", data: { turn: 1, reason: "completed", message: TURN_FINISHED } });
+    expect(readLogFile(file).session.events, "the file is left as it was").toHaveLength(11);
   });
 });
 

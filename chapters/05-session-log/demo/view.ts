@@ -116,13 +116,15 @@ function readPort(text: string | undefined): number {
 
 /**
  * A saved log, JSONL (05.7, `npm run demo -- --save`) or a JSON array, told as `demo --load` tells it
- * (log-account.ts): in the terminal, and on the page above the timeline. The page shows the file as it is.
+ * (log-account.ts): in the terminal, and on the page above the timeline. The page shows the log as
+ * `demo --load` does: the file's events, and the repair the account tells of, appended in memory only.
  */
 function loadLog(file: string, io: ViewIO): { session: Session; name: string; source: string; account: LogAccount } {
   try {
     const loaded = readLogFile(file);
-    const account = accountOfLog(file, loaded, { saved: false });
+    const account = accountOfLog(file, loaded, { repairTo: "memory" });
     for (const line of accountLines(account)) io.out(visible(line, { lines: true }));
+    for (const { type, data } of account.closing) loaded.session.append(type, data);
     return {
       session: loaded.session,
       name: path.basename(file, path.extname(file)),
