@@ -128,7 +128,7 @@ function replayFromText(session: Session, out: (line: string) => void): number {
   const equal = isDeepStrictEqual(replayed, original);
   out(`  日志逐条序列化为共 ${characters} 个字符的 JSON，解析后 Session.fromLog 重建 ${rebuilt.events.length} 条事件`);
   out(`  (the log as ${characters} characters of JSON, event by event, rebuilt by Session.fromLog: ${rebuilt.events.length} events)`);
-  out(`  重放派生 ${replayed.length} 条消息，与原始派生逐字段一致: ${equal}`);
+  out(`  重放派生 ${replayed.length} 条消息，与原始派生逐字段一致：${equal}`);
   out(`  (replayed ${replayed.length} messages, deep-equal to the original: ${equal})`);
   for (const line of replayDifference(original, replayed)) out(`  ${line}`);
   if (!equal) for (const line of yourFilesInPlay("replay")) out(`  ${line}`);

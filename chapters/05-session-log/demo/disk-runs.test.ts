@@ -103,7 +103,9 @@ describe("offline --continue on a log that does not fit the recording: checked f
       const before = readFileSync(file);
       const { code, text } = await runInProcess(["--load", file, "--continue"]);
       expect(code, name).toBe(1);
-      expect(text, name).toContain(`无法离线接着 ${file}：--continue 回放 fixtures/data/calculator-follow-up-streamed.json 的第 2 轮`);
+      expect(text, name).toContain(
+        `无法离线继续 ${file} 里的对话：--continue 回放 fixtures/data/calculator-follow-up-streamed.json 的第 2 轮`,
+      );
       expect(text, name).toContain("文件没有改动。");
       expect(text, name).toContain(`    npm run demo -- --load ${file} --ask "…"`);
       expect(text, name).not.toContain("=== ①");
