@@ -129,7 +129,7 @@ describe("npm run demo -- --mine", spawns, () => {
     expect(code).toBe(1);
     expect(text).toContain("=== 离线回放失败 / The offline replay failed ===");
     expect(text).toMatch(/- {3}"reasoning_content": "用户问 1\+2\*3/);
-    expect(text).toContain("差在 reasoning_content：思考模式要求每条带工具调用的回复把它原样带回（5.4 节）");
+    expect(text).toContain("差在 reasoning_content：DeepSeek 的思考模式要求每条带工具调用的回复把它原样发回（所以 5.4 节的投影保留它）");
     expect(text).toContain("这里跑的是你的代码：projection.ts（练习步骤 05.3）。");
     expect(text).not.toMatch(/^\s+at /m);
   });
