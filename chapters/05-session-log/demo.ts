@@ -135,7 +135,7 @@ function replayFromText(session: Session, out: (line: string) => void): number {
   // What the book leaves for "a fuller implementation": are turns and steps closed, calls answered?
   const problems = checkLogStructure(rebuilt.events);
   for (const line of structureCheck(problems.length, rebuilt.events)) out(`  ${line}`);
-  for (const problem of problems) out(`    ${problem.code}  ${problem.message}`);
+  for (const problem of problems) out(`    ${problem.code}  ${problem.zh} / ${problem.message}`);
   if (problems.length > 0) for (const line of yourFilesInPlay("structure")) out(`  ${line}`);
   out("  ← 日志是唯一事实来源：持久化、界面、重放都从它派生 / the log is the single source of truth");
   return equal ? 0 : 1;

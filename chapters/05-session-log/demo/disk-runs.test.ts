@@ -156,11 +156,23 @@ describe("what the demo says is true, Chinese first", () => {
     );
   });
 
+  test("④ says each structure problem Chinese first, every number with it, and the refused repair names the event", async () => {
+    const file = path.join(dir, "two-turns.jsonl");
+    const event = (id: number, turn: number) => `${JSON.stringify({ id, type: "turn/start", ts: id, data: { turn } })}\n`;
+    writeFileSync(file, event(0, 1) + event(1, 2));
+    const { lines } = await runInProcess(["--load", file]);
+    expect(lines).toContain("  无法靠追加修复：事件 #1（turn/start）不可能是智能体循环写在这里的，这不是崩溃留下的日志，请人工检查");
+    expect(lines).toContain(
+      "    OPEN_TURN  事件 #0：第 1 轮在第 2 轮开始之前一直没有结束 / event #0: turn 1 never ended before turn 2 began",
+    );
+    expect(lines).toContain("    OPEN_TURN  事件 #1：第 2 轮一直没有结束 / event #1: turn 2 never ended");
+  });
+
   test("--save into a file that holds another log: the Chinese says why it is refused", async () => {
     const file = await saved("run.jsonl");
     const { code, text } = await runInProcess(["--save", file]);
     expect(code).toBe(1);
-    expect(text).toContain(`无法保存到 ${file}：文件里已有的内容不是这个会话的事件`);
+    expect(text).toContain(`无法保存到 ${file}：文件里的事件比这个会话的 0 条还多，不往里追加`);
   });
 
   test("after Ctrl-C, a log whose last turn was closed is not said to need a repair", () => {

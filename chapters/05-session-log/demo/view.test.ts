@@ -132,7 +132,7 @@ describe("npm run view -- --load FILE", () => {
       ]),
     );
     await expect(view("--load", file)).rejects.toThrow(
-      `无法读入 ${file}：事件 #1 没通过重放的校验，它的 id 不对（id 从 0 起连续编号，没有空缺） / ` +
+      `无法读入 ${file}：重放失败：第 1 个事件 id 为 2（应为 1，id 从 0 起连续编号，没有空缺） / ` +
         `Cannot load ${file}: replay failed at event #1: id is 2, expected 1`,
     );
   });
@@ -209,10 +209,16 @@ describe("arguments", () => {
 describe("view's own usage errors open in Chinese, the English beside", () => {
   it.each([
     [["--scenario", "nope"], '没有叫 "nope" 的场景，可选的场景列在后面 / unknown scenario "nope"; known: calculator,'],
-    [["--load", "x.json", "--scenario", "calculator"], "--load 和 --scenario 只能用一个 / --load and --scenario"],
+    [
+      ["--load", "x.json", "--scenario", "calculator"],
+      "--load 和 --scenario 只能用一个，用法见 npm run view -- --help / --load and --scenario",
+    ],
     [["--live", "--port", "http"], '--port 要是 0 到 65535 之间的数（0 表示任一空闲端口），收到的是 "http" / --port must be'],
-    [["--live", "--load", "x.json"], "--live 不写文件也不读日志，不和 --load 或 --out 一起用 / --live writes no file"],
-    [["--scenario", "calculator", "--port", "80"], "--port 只和 --live 一起用 / --port goes with --live"],
+    [
+      ["--live", "--load", "x.json"],
+      "--live 不写文件也不读日志，不和 --load 或 --out 一起用，用法见 npm run view -- --help / --live writes no file",
+    ],
+    [["--scenario", "calculator", "--port", "80"], "--port 只和 --live 一起用，用法见 npm run view -- --help / --port goes with --live"],
   ])("%j", async (argv, said) => {
     const error = await view(...argv).then(
       () => expect.unreachable("no usage error"),

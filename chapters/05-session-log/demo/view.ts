@@ -72,13 +72,16 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
   for (const line of mine) io.out(line);
   if (values.live) {
     if (values.load !== undefined || values.out !== undefined)
-      throw new UsageError(`--live 不写文件也不读日志，不和 --load 或 --out 一起用 / --live writes no file and loads none; see ${seeHelp}`);
+      throw new UsageError(
+        `--live 不写文件也不读日志，不和 --load 或 --out 一起用，用法见 ${seeHelp} / --live writes no file and loads none; see ${seeHelp}`,
+      );
     await watchLive(scenario, readPort(values.port), io);
     return 0;
   }
   if (values.load !== undefined && values.scenario !== undefined)
-    throw new UsageError(`--load 和 --scenario 只能用一个 / --load and --scenario do not go together; see ${seeHelp}`);
-  if (values.port !== undefined) throw new UsageError(`--port 只和 --live 一起用 / --port goes with --live; see ${seeHelp}`);
+    throw new UsageError(`--load 和 --scenario 只能用一个，用法见 ${seeHelp} / --load and --scenario do not go together; see ${seeHelp}`);
+  if (values.port !== undefined)
+    throw new UsageError(`--port 只和 --live 一起用，用法见 ${seeHelp} / --port goes with --live; see ${seeHelp}`);
   // A page is derived from the log: it may replace an earlier page, never the log (output-file.ts).
   const refused = refuseOutput("--out", values.out, [values.load]);
   if (refused !== undefined) {
