@@ -195,14 +195,14 @@ describe("findLogProblems: turns and steps closed, every tool call answered once
     session.append("tool/result", { call_id: "y", content: "1", is_error: false });
     session.append("tool/result", { call_id: "y", content: "1", is_error: false });
     expect(findLogProblems(session.events).map((p) => p.zh)).toEqual([
-      "事件 #1：第 1 步在第 2 步开始之前一直没有结束",
-      "事件 #2：step/start 不在它所属的第 2 轮之内",
-      "事件 #2：第 2 步在它所在的这一轮结束之前一直没有结束",
-      "事件 #3：第 1 轮第 1 步的分片，但开着的不是这一步",
+      "事件 #1：第 1 步还没有结束，第 2 步就开始了",
+      "事件 #2：step/start 写在了它所属的第 2 轮之外",
+      "事件 #2：第 2 步还没有结束，它所在的这一轮就结束了",
+      "事件 #3：第 1 轮第 1 步的分片，但进行中的不是这一步",
       "事件 #4：工具调用 x 的结果，但这个调用从来没有发出过",
-      "事件 #6：第 1 轮第 1 步的 step/end，但这一步并没有开着",
-      "事件 #7：第 1 轮的 turn/end，但这一轮并没有开着",
-      "事件 #8：第 2 轮在第 3 轮开始之前一直没有结束",
+      "事件 #6：第 1 轮第 1 步的 step/end，但这一步并不在进行中",
+      "事件 #7：第 1 轮的 turn/end，但这一轮并不在进行中",
+      "事件 #8：第 2 轮还没有结束，第 3 轮就开始了",
       "事件 #9：第 3 轮一直没有结束",
       "事件 #12：工具调用 y 的第二个结果",
     ]);

@@ -50,7 +50,7 @@ export function findLogProblems(events: readonly SessionEvent[]): LogProblem[] {
       if (openTurn) {
         const [was, now] = [openTurn.data.turn, event.data.turn];
         report(openTurn.id, "OPEN_TURN", [
-          `第 ${was} 轮在第 ${now} 轮开始之前一直没有结束`,
+          `第 ${was} 轮还没有结束，第 ${now} 轮就开始了`,
           `turn ${was} never ended before turn ${now} began`,
         ]);
       }
@@ -59,14 +59,14 @@ export function findLogProblems(events: readonly SessionEvent[]): LogProblem[] {
       if (openStep) {
         const { step } = openStep.data;
         report(openStep.id, "OPEN_STEP", [
-          `第 ${step} 步在它所在的这一轮结束之前一直没有结束`,
+          `第 ${step} 步还没有结束，它所在的这一轮就结束了`,
           `step ${step} never ended before its turn did`,
         ]);
       }
       if (openTurn?.data.turn !== event.data.turn) {
         const { turn } = event.data;
         report(event.id, "UNEXPECTED_BOUNDARY", [
-          `第 ${turn} 轮的 turn/end，但这一轮并没有开着`,
+          `第 ${turn} 轮的 turn/end，但这一轮并不在进行中`,
           `turn/end for turn ${turn}, which is not open`,
         ]);
       }
@@ -77,13 +77,13 @@ export function findLogProblems(events: readonly SessionEvent[]): LogProblem[] {
       if (openStep) {
         const [was, now] = [openStep.data.step, event.data.step];
         report(openStep.id, "OPEN_STEP", [
-          `第 ${was} 步在第 ${now} 步开始之前一直没有结束`,
+          `第 ${was} 步还没有结束，第 ${now} 步就开始了`,
           `step ${was} never ended before step ${now} began`,
         ]);
       }
       if (openTurn?.data.turn !== event.data.turn) {
         const { turn } = event.data;
-        report(event.id, "UNEXPECTED_BOUNDARY", [`step/start 不在它所属的第 ${turn} 轮之内`, `step/start outside its turn ${turn}`]);
+        report(event.id, "UNEXPECTED_BOUNDARY", [`step/start 写在了它所属的第 ${turn} 轮之外`, `step/start outside its turn ${turn}`]);
       }
       openStep = event;
       stepChunks = new Map();
@@ -92,7 +92,7 @@ export function findLogProblems(events: readonly SessionEvent[]): LogProblem[] {
       if (!closesOpenStep) {
         const { turn, step } = event.data;
         report(event.id, "UNEXPECTED_BOUNDARY", [
-          `第 ${turn} 轮第 ${step} 步的 step/end，但这一步并没有开着`,
+          `第 ${turn} 轮第 ${step} 步的 step/end，但这一步并不在进行中`,
           `step/end for turn ${turn} step ${step}, which is not open`,
         ]);
       }
@@ -102,7 +102,7 @@ export function findLogProblems(events: readonly SessionEvent[]): LogProblem[] {
       if (openStep?.data.turn === turn && openStep.data.step === step) stepChunks.set(event.id, attempt);
       else
         report(event.id, "STRAY_CHUNK", [
-          `第 ${turn} 轮第 ${step} 步的分片，但开着的不是这一步`,
+          `第 ${turn} 轮第 ${step} 步的分片，但进行中的不是这一步`,
           `a chunk of turn ${turn} step ${step}, which is not the open step`,
         ]);
     } else if (isEventOfType(event, "assistant/message") && event.data.chunk_ids !== undefined) {

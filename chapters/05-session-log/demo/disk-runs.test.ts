@@ -163,7 +163,7 @@ describe("what the demo says is true, Chinese first", () => {
     const { lines } = await runInProcess(["--load", file]);
     expect(lines).toContain("  无法靠追加修复：事件 #1（turn/start）不可能是智能体循环写在这里的，这不是崩溃留下的日志，请人工检查");
     expect(lines).toContain(
-      "    OPEN_TURN  事件 #0：第 1 轮在第 2 轮开始之前一直没有结束 / event #0: turn 1 never ended before turn 2 began",
+      "    OPEN_TURN  事件 #0：第 1 轮还没有结束，第 2 轮就开始了 / event #0: turn 1 never ended before turn 2 began",
     );
     expect(lines).toContain("    OPEN_TURN  事件 #1：第 2 轮一直没有结束 / event #1: turn 2 never ended");
   });
@@ -172,7 +172,7 @@ describe("what the demo says is true, Chinese first", () => {
     const file = await saved("run.jsonl");
     const { code, text } = await runInProcess(["--save", file]);
     expect(code).toBe(1);
-    expect(text).toContain(`无法保存到 ${file}：文件里的事件比这个会话的 0 条还多，不往里追加`);
+    expect(text).toContain(`无法保存到 ${file}：这个会话还没有事件，文件里却已经有了，不往里追加`);
   });
 
   test("after Ctrl-C, a log whose last turn was closed is not said to need a repair", () => {

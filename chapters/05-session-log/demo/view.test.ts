@@ -132,7 +132,7 @@ describe("npm run view -- --load FILE", () => {
       ]),
     );
     await expect(view("--load", file)).rejects.toThrow(
-      `无法读入 ${file}：重放失败：第 1 个事件 id 为 2（应为 1，id 从 0 起连续编号，没有空缺） / ` +
+      `无法读入 ${file}：重放失败，第 1 个事件 id 为 2（应为 1，id 从 0 起连续编号，没有空缺） / ` +
         `Cannot load ${file}: replay failed at event #1: id is 2, expected 1`,
     );
   });

@@ -37,23 +37,23 @@ function file(name: string, text: string): string {
 }
 
 describe("a replay refusal: the line, then the book's words for the event", () => {
-  test("ID_MISMATCH: 第 2 行重放失败：第 1 个事件 id 为 5（应为 1）", () => {
+  test("ID_MISMATCH: 第 2 行重放失败，第 1 个事件 id 为 5（应为 1）", () => {
     const gap = file("gap.jsonl", line(0, "turn/start", { turn: 1 }) + line(5, "user/message", { content: "hi" }));
     const { zh, en } = said(() => readLogFile(gap));
-    expect(zh).toBe(`无法读入 ${gap}：第 2 行重放失败：第 1 个事件 id 为 5（应为 1，id 从 0 起连续编号，没有空缺）`);
+    expect(zh).toBe(`无法读入 ${gap}：第 2 行重放失败，第 1 个事件 id 为 5（应为 1，id 从 0 起连续编号，没有空缺）`);
     expect(en).toBe(`Cannot load ${gap} line 2: replay failed at event #1: id is 5, expected 1 (ids count from 0 without gaps)`);
   });
 
   test("SCHEMA: the event type and the JSON path, as the English names them", () => {
     const bad = file("schema.jsonl", line(0, "turn/start", { turn: 1 }) + line(1, "step/start", { turn: 1, step: "one" }));
     const { zh, en } = said(() => readLogFile(bad));
-    expect(zh).toMatch(/^无法读入 \S+：第 2 行重放失败：第 1 个事件的 data 在 \$\.step 处不符合 step\/start 事件的形状（.+）$/);
+    expect(zh).toMatch(/^无法读入 \S+：第 2 行重放失败，第 1 个事件的 data 在 \$\.step 处不符合 step\/start 事件的形状（.+）$/);
     expect(en).toContain('invalid data for "step/start" at $.step');
   });
 
   test("BAD_TS and UNEXPECTED_KEY: the value or the key found", () => {
     const ts = file("ts.jsonl", line(0, "turn/start", { turn: 1 }, -1));
-    expect(said(() => readLogFile(ts)).zh).toContain("第 1 行重放失败：第 0 个事件的 ts 是 -1，不是非负的安全整数毫秒（也不能是 -0）");
+    expect(said(() => readLogFile(ts)).zh).toContain("第 1 行重放失败，第 0 个事件的 ts 是 -1，不是非负的安全整数毫秒（也不能是 -0）");
     const key = file("key.jsonl", `${JSON.stringify({ id: 0, type: "turn/start", ts: 1, data: { turn: 1 }, extra: 1 })}\n`);
     expect(said(() => readLogFile(key)).zh).toContain('第 0 个事件有 id、type、ts、data 之外的键 "extra"');
   });

@@ -40,7 +40,7 @@ describe("each reason a log cannot be read has its Chinese sentence, first, with
     [
       "gap.jsonl",
       `${turnStart}${turnStart}`,
-      "第 2 行重放失败：第 1 个事件 id 为 0（应为 1，id 从 0 起连续编号，没有空缺）",
+      "第 2 行重放失败，第 1 个事件 id 为 0（应为 1，id 从 0 起连续编号，没有空缺）",
       "line 2: replay failed at event #1: id is 0, expected 1",
     ],
   ])("%s", (name, bytes, zh, en) => {

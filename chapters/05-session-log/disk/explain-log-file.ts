@@ -61,16 +61,17 @@ const SAID: Readonly<Record<LogFileErrorCode, (error: LogFileError) => string>> 
 };
 
 function mismatchInChinese(mismatch: LogMismatch): string {
-  if (mismatch.kind === "more") return `文件里的事件比这个会话的 ${mismatch.events} 条还多`;
+  if (mismatch.kind === "more")
+    return mismatch.events === 0 ? "这个会话还没有事件，文件里却已经有了" : `文件里的事件比这个会话的 ${mismatch.events} 条还多`;
   if (mismatch.kind === "fewer") return `文件里只有这个会话 ${mismatch.events} 条事件中的前 ${mismatch.held} 条`;
   return `文件第 ${mismatch.line} 行不是这个会话的事件 #${mismatch.event}（另一份日志，或一行撕裂的行）`;
 }
 
-// ── a replay refusal, in the book's words: 重放失败：第 3 个事件 id 为 5（应为 3） ──
+// ── a replay refusal, in the book's words: 重放失败，第 3 个事件 id 为 5（应为 3） ──
 
 function replayRefused({ line, cause }: LogFileError): string {
   if (!(cause instanceof ReplayError)) return "Session.fromLog 拒绝重放这份日志";
-  return `${line === undefined ? "" : `第 ${line} 行`}重放失败：${whatWasWrong(cause)}`;
+  return `${line === undefined ? "" : `第 ${line} 行`}重放失败，${whatWasWrong(cause)}`;
 }
 
 /** The rule the stored log broke, with what was found where the English names it. */

@@ -126,7 +126,10 @@ export class NotThisLogError extends LogFileError {
 }
 
 function mismatchInEnglish(mismatch: LogMismatch): string {
-  if (mismatch.kind === "more") return `the file holds more than this session's ${mismatch.events} events`;
+  if (mismatch.kind === "more")
+    return mismatch.events === 0
+      ? "the file holds events, and this session has none yet"
+      : `the file holds more than this session's ${mismatch.events} events`;
   if (mismatch.kind === "fewer") return `the file holds only ${mismatch.held} of this session's ${mismatch.events} events`;
   return `line ${mismatch.line} of the file is not event #${mismatch.event} of this session (another session's log, or a torn line)`;
 }
