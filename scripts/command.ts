@@ -19,7 +19,7 @@ export function requireStep(id: string | undefined, command: string, list: reado
   const example = list[0]?.id ?? "05.1";
   if (id === undefined || id === "") {
     throw new UsageError(
-      `要做哪一个练习步骤？/ which step? Usage: npm run ${command} -- ${example}\n可选 / valid steps: ${validIds(list)}`,
+      `要做哪一个练习步骤？ / which step?\n用法 / usage: npm run ${command} -- ${example}\n可选 / valid steps: ${validIds(list)}`,
     );
   }
   const step = list.find((candidate) => candidate.id === id);

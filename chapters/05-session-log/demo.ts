@@ -128,14 +128,14 @@ function replayFromText(session: Session, out: (line: string) => void): number {
   const equal = isDeepStrictEqual(replayed, original);
   out(`  日志逐条序列化为共 ${characters} 个字符的 JSON，解析后 Session.fromLog 重建 ${rebuilt.events.length} 条事件`);
   out(`  (the log as ${characters} characters of JSON, event by event, rebuilt by Session.fromLog: ${rebuilt.events.length} events)`);
-  out(`  重放派生 ${replayed.length} 条消息，与原始派生逐字段一致: ${equal}`);
+  out(`  重放派生 ${replayed.length} 条消息，与原始派生逐字段一致：${equal}`);
   out(`  (replayed ${replayed.length} messages, deep-equal to the original: ${equal})`);
   for (const line of replayDifference(original, replayed)) out(`  ${line}`);
   if (!equal) for (const line of yourFilesInPlay("replay")) out(`  ${line}`);
   // What the book leaves for "a fuller implementation": are turns and steps closed, calls answered?
   const problems = checkLogStructure(rebuilt.events);
   for (const line of structureCheck(problems.length, rebuilt.events)) out(`  ${line}`);
-  for (const problem of problems) out(`    ${problem.code}  ${problem.message}`);
+  for (const problem of problems) out(`    ${problem.code}  ${problem.zh} / ${problem.message}`);
   if (problems.length > 0) for (const line of yourFilesInPlay("structure")) out(`  ${line}`);
   out("  ← 日志是唯一事实来源：持久化、界面、重放都从它派生 / the log is the single source of truth");
   return equal ? 0 : 1;

@@ -49,6 +49,9 @@ describe("checkLogStructure: never clean where --load refuses to repair", () => 
     expect(problems.map((p) => `${p.code}@${p.index}`)).toEqual([`NOT_LOOP_ORDER@${index}`]);
     expect(problems[0]?.message.slice(`event #${index}: `.length)).toMatch(why);
     expect(problems[0]?.message).toMatch(/\(the agent loop never writes it there, so --load refuses to repair this log\)$/);
+    expect(problems[0]?.zh, "Chinese first, with the event and its type").toMatch(
+      `事件 #${index}：${events[index]?.type} 不可能是智能体循环写在这里的，所以 --load 不修复这份日志（`,
+    );
     expect(problemsOf(deriveTimeline(events)), "the page tells the same story").toEqual(problems);
   });
 

@@ -94,7 +94,7 @@ export function writeBenchmarksPage(file: string, printed: readonly string[]): v
   const intro = [
     "# Benchmarks",
     "",
-    "Written by `npm run bench` (scripts/bench.ts): every figure below is from the run that wrote this page, with the load",
+    "Written by `npm run bench` (scripts/bench/bench.ts): every figure below is from the run that wrote this page, with the load",
     "average beside it. Timings are measured here, never asserted in tests. Run `npm run bench` again to refresh the page.",
     "",
   ];

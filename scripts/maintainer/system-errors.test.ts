@@ -96,7 +96,7 @@ describe("demo", () => {
     expect(code).toBe(1);
     // Never opened for reading: the reader refuses what is not a regular file itself (05.7, NOT_A_FILE).
     expect(lines).toEqual([
-      `无法读入 ${folder}：这不是普通文件（是文件夹、管道或设备）；日志是写入者一条条追加出来的普通文件 / ` +
+      `无法读入 ${folder}：这不是普通文件，是文件夹；日志是写入者一条条追加出来的普通文件 / ` +
         `Cannot load ${folder}: this is a folder, not a file; a log is a regular file that a writer appended to`,
     ]);
   });
@@ -143,7 +143,7 @@ describe("view", () => {
   const view = (...argv: string[]) => viewCommand(argv, { out: () => {}, env: {}, outDir: dir });
 
   test("--load of a folder, or of a file this user may not read: one sentence", async () => {
-    await expect(view("--load", folder)).rejects.toThrow(`无法读入 ${folder}：这不是普通文件（是文件夹、管道或设备）`);
+    await expect(view("--load", folder)).rejects.toThrow(`无法读入 ${folder}：这不是普通文件，是文件夹；`);
     if (unreadable !== undefined)
       await expect(view("--load", unreadable)).rejects.toThrow(`Cannot load ${unreadable}: permission denied (EACCES)`);
   });

@@ -10,7 +10,7 @@ import { startStandIn } from "../../../fixtures/standin.ts";
 import { DEMO, runInProcess, runProgram, startsPrograms, VIEW } from "../testing/demo-testing.ts";
 
 const TITLE = "\x1b]0;pwned\x07";
-const FAKE_CHECK = "\r\x1b[2K\x1b[1A  结构检查（轮次/步骤闭合、每个工具调用都有结果）: ok";
+const FAKE_CHECK = "\r\x1b[2K\x1b[1A  结构检查（轮次/步骤闭合、每个工具调用都有结果）：ok";
 const CLIPBOARD = "\x1b]52;c;cm0gLXJmIH4vKgo=\x07";
 const HOSTILE = `${TITLE}${FAKE_CHECK}${CLIPBOARD}\x9b2J\u202eevil`;
 /** A character that would make the terminal act instead of show: C0 but "\n", DEL, C1, a bidi override or isolate. */

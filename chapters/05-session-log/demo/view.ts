@@ -72,13 +72,16 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
   for (const line of mine) io.out(line);
   if (values.live) {
     if (values.load !== undefined || values.out !== undefined)
-      throw new UsageError(`--live 不写文件也不读日志，不和 --load 或 --out 一起用 / --live writes no file and loads none; see ${seeHelp}`);
+      throw new UsageError(
+        `--live 不写文件也不读日志，不和 --load 或 --out 一起用，用法见 ${seeHelp} / --live writes no file and loads none; see ${seeHelp}`,
+      );
     await watchLive(scenario, readPort(values.port), io);
     return 0;
   }
   if (values.load !== undefined && values.scenario !== undefined)
-    throw new UsageError(`--load 和 --scenario 只能用一个 / --load and --scenario do not go together; see ${seeHelp}`);
-  if (values.port !== undefined) throw new UsageError(`--port 只和 --live 一起用 / --port goes with --live; see ${seeHelp}`);
+    throw new UsageError(`--load 和 --scenario 只能用一个，用法见 ${seeHelp} / --load and --scenario do not go together; see ${seeHelp}`);
+  if (values.port !== undefined)
+    throw new UsageError(`--port 只和 --live 一起用，用法见 ${seeHelp} / --port goes with --live; see ${seeHelp}`);
   // A page is derived from the log: it may replace an earlier page, never the log (output-file.ts).
   const refused = refuseOutput("--out", values.out, [values.load]);
   if (refused !== undefined) {
@@ -116,13 +119,15 @@ function readPort(text: string | undefined): number {
 
 /**
  * A saved log, JSONL (05.7, `npm run demo -- --save`) or a JSON array, told as `demo --load` tells it
- * (log-account.ts): in the terminal, and on the page above the timeline. The page shows the file as it is.
+ * (log-account.ts): in the terminal, and on the page above the timeline. The page shows the log as
+ * `demo --load` does: the file's events, and the repair the account tells of, appended in memory only.
  */
 function loadLog(file: string, io: ViewIO): { session: Session; name: string; source: string; account: LogAccount } {
   try {
     const loaded = readLogFile(file);
-    const account = accountOfLog(file, loaded, { saved: false });
+    const account = accountOfLog(file, loaded, { repairTo: "memory" });
     for (const line of accountLines(account)) io.out(visible(line, { lines: true }));
+    for (const { type, data } of account.closing) loaded.session.append(type, data);
     return {
       session: loaded.session,
       name: path.basename(file, path.extname(file)),

@@ -31,13 +31,13 @@ describe("a replay refusal", () => {
 
   test("with a line, says the line and the event, then the rule; the English half names both without the Chinese", () => {
     expect(explainLogFileError(replayError(4), ["无法读入", "Cannot load"])).toBe(
-      "无法读入 run.jsonl：第 4 行（事件 #3）没通过重放的校验，它的 ts 不是非负的整数毫秒 / Cannot load run.jsonl line 4: replay failed at event #3: ts is -1",
+      "无法读入 run.jsonl：第 4 行重放失败，第 3 个事件的 ts 不是非负的安全整数毫秒（也不能是 -0） / Cannot load run.jsonl line 4: replay failed at event #3: ts is -1",
     );
   });
 
   test("without a line (a JSON array), says the event only", () => {
     expect(explainLogFileError(replayError(undefined), ["无法读入", "Cannot load"])).toBe(
-      "无法读入 run.jsonl：事件 #3 没通过重放的校验，它的 ts 不是非负的整数毫秒 / Cannot load run.jsonl: replay failed at event #3: ts is -1",
+      "无法读入 run.jsonl：重放失败，第 3 个事件的 ts 不是非负的安全整数毫秒（也不能是 -0） / Cannot load run.jsonl: replay failed at event #3: ts is -1",
     );
   });
 

@@ -125,6 +125,36 @@ export class LogWriteError extends LogFileError {
 }
 
 /**
+ * What a writer found in a file that does not hold exactly its session's events so far, kept as numbers
+ * so that each language can say it: the first line that is not the session's event #`event` (another
+ * session's log, or a torn line), more events than the session's `events`, or only the first `held`.
+ */
+export type LogMismatch =
+  | { readonly kind: "line"; readonly line: number; readonly event: number }
+  | { readonly kind: "more"; readonly events: number }
+  | { readonly kind: "fewer"; readonly held: number; readonly events: number };
+
+/** A writer refused a file that holds something else than its session's log: nothing is appended to it. */
+export class NotThisLogError extends LogFileError {
+  declare readonly code: "NOT_THIS_LOG";
+  constructor(
+    source: string,
+    readonly mismatch: LogMismatch,
+  ) {
+    super("NOT_THIS_LOG", source, undefined, `refusing to append: ${mismatchInEnglish(mismatch)}`);
+  }
+}
+
+function mismatchInEnglish(mismatch: LogMismatch): string {
+  if (mismatch.kind === "more")
+    return mismatch.events === 0
+      ? "the file holds events, and this session has none yet"
+      : `the file holds more than this session's ${mismatch.events} events`;
+  if (mismatch.kind === "fewer") return `the file holds only ${mismatch.held} of this session's ${mismatch.events} events`;
+  return `line ${mismatch.line} of the file is not event #${mismatch.event} of this session (another session's log, or a torn line)`;
+}
+
+/**
  * A log that repair will not append to: one this loop cannot leave when it dies (loop-order.ts says which
  * event could not have been written where it is), or one another process is still writing.
  */
