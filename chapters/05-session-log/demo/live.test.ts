@@ -8,6 +8,7 @@ import { fixturePath, isStreamed, loadFixture } from "../../../fixtures/fixture.
 import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
 import { eventLines, messageLines, runInProcess, section, startDemo, startsPrograms, tsxDemo } from "../testing/demo-testing.ts";
 import { findLogProblems } from "../invariants.ts";
+import { main } from "../demo.ts";
 import { readLogFile } from "../disk/log-file.ts";
 
 const KEY = "sk-demo-test-key-7a6b5c4d3e2f";
@@ -119,17 +120,27 @@ describe("a slow stream, live", startsPrograms, () => {
 
   test("the first chunk's text is printed while the stand-in still holds the rest of the reply", async () => {
     standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("calculator-streamed"), holdAfter: HOLD_AFTER });
-    const demo = startDemo([], { env: { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL } });
     const seen = reasoningBeforeTheHold();
     expect(seen.length, "the pieces before the hold carry some reasoning").toBeGreaterThan(3);
+    // The demo's main in this process, printing as the program does (demo/terminal.ts): lines through
+    // `out`, streamed text through `write`, both into one stdout.
+    let stdout = "";
+    let reasoningShown = () => {};
+    const shown = new Promise<void>((resolve) => (reasoningShown = resolve));
+    const print = (text: string) => {
+      stdout += text;
+      if (stdout.includes(`思考 / reasoning ┃ ${seen}`)) reasoningShown();
+    };
+    const env = { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL };
+    const demo = main([], { out: (line) => print(`${line}\n`), write: print, env });
     await standIn.holding();
-    await demo.printed(`思考 / reasoning ┃ ${seen}`);
+    await shown;
     // The rest of the reply has not been sent: the turn, and so the log, cannot be finished yet.
-    expect(demo.stdout()).not.toContain("=== ②");
-    expect(demo.stdout()).not.toContain("tool call calculator");
+    expect(stdout).not.toContain("=== ②");
+    expect(stdout).not.toContain("tool call calculator");
     standIn.release();
-    expect(await demo.exited).toEqual({ code: 0, signal: null });
-    expect(demo.stdout()).toContain("deep-equal to the original: true");
+    expect(await demo).toBe(0);
+    expect(stdout).toContain("deep-equal to the original: true");
   });
 
   test("Ctrl-C mid-stream stops the run through runAgent's signal: exit 130, the turn ends interrupted, the saved log passes findLogProblems", async ({
