@@ -6,7 +6,7 @@ import { afterEach, describe, expect } from "vitest";
 import { test } from "../../common/temp-folder.ts";
 import { fixturePath, isStreamed, loadFixture } from "../../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
-import { eventLines, messageLines, runInProcess, section, startDemo, startsPrograms, tsxDemo } from "../testing/demo-testing.ts";
+import { eventLines, messageLines, runInProcess, section, startDemo, startsPrograms } from "../testing/demo-testing.ts";
 import { findLogProblems } from "../invariants.ts";
 import { main } from "../demo.ts";
 import { readLogFile } from "../disk/log-file.ts";
@@ -15,16 +15,17 @@ const KEY = "sk-demo-test-key-7a6b5c4d3e2f";
 const FAILED = "=== 运行失败 / The run failed ===";
 const repliesOf = (name: string) => loadFixture(fixturePath(name)).exchanges.map((exchange) => exchange.response);
 
-describe("against the loopback stand-in", startsPrograms, () => {
+describe("against the loopback stand-in", () => {
   let standIn: StandIn | undefined;
   afterEach(async () => {
     await standIn?.close();
     standIn = undefined;
   });
 
-  test("`tsx demo.ts` with a key calls DEEPSEEK_BASE_URL, says so in both languages, and prints the same four sections", async () => {
+  // In process: that `tsx demo.ts` starts as a learner types it is demo.test.ts's "as a program" case.
+  test("with a key, the demo calls DEEPSEEK_BASE_URL, says so in both languages, and prints the same four sections", async () => {
     standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("calculator-streamed") });
-    const run = await tsxDemo([], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
+    const run = await runInProcess([], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
     expect(run.code).toBe(0);
     const lines = run.stdout.split("\n");
     expect(lines[0]).toBe(`在线调用 deepseek-flash，地址 ${standIn.baseURL} / Live: calling deepseek-flash at ${standIn.baseURL}`);
