@@ -6,9 +6,8 @@ import { afterEach, describe, expect } from "vitest";
 import { test } from "../../common/temp-folder.ts";
 import { fixturePath, isStreamed, loadFixture } from "../../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
-import { eventLines, messageLines, runInProcess, section, startDemo, startsPrograms } from "../testing/demo-testing.ts";
+import { eventLines, messageLines, runInProcess, section, startDemo, startInProcess, startsPrograms } from "../testing/demo-testing.ts";
 import { findLogProblems } from "../invariants.ts";
-import { main } from "../demo.ts";
 import { readLogFile } from "../disk/log-file.ts";
 
 const KEY = "sk-demo-test-key-7a6b5c4d3e2f";
@@ -123,25 +122,15 @@ describe("a slow stream, live", startsPrograms, () => {
     standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("calculator-streamed"), holdAfter: HOLD_AFTER });
     const seen = reasoningBeforeTheHold();
     expect(seen.length, "the pieces before the hold carry some reasoning").toBeGreaterThan(3);
-    // The demo's main in this process, printing as the program does (demo/terminal.ts): lines through
-    // `out`, streamed text through `write`, both into one stdout.
-    let stdout = "";
-    let reasoningShown = () => {};
-    const shown = new Promise<void>((resolve) => (reasoningShown = resolve));
-    const print = (text: string) => {
-      stdout += text;
-      if (stdout.includes(`思考 / reasoning ┃ ${seen}`)) reasoningShown();
-    };
-    const env = { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL };
-    const demo = main([], { out: (line) => print(`${line}\n`), write: print, env });
+    const demo = startInProcess([], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
     await standIn.holding();
-    await shown;
+    await demo.printed(`思考 / reasoning ┃ ${seen}`);
     // The rest of the reply has not been sent: the turn, and so the log, cannot be finished yet.
-    expect(stdout).not.toContain("=== ②");
-    expect(stdout).not.toContain("tool call calculator");
+    expect(demo.stdout()).not.toContain("=== ②");
+    expect(demo.stdout()).not.toContain("tool call calculator");
     standIn.release();
-    expect(await demo).toBe(0);
-    expect(stdout).toContain("deep-equal to the original: true");
+    expect(await demo.exited).toBe(0);
+    expect(demo.stdout()).toContain("deep-equal to the original: true");
   });
 
   test("Ctrl-C mid-stream stops the run through runAgent's signal: exit 130, the turn ends interrupted, the saved log passes findLogProblems", async ({

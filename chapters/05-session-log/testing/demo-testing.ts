@@ -38,6 +38,23 @@ export async function runInProcess(
   return { code, lines, text: lines.join("\n"), stdout: streams.stdout.join("\n"), stderr: streams.stderr.join("\n") };
 }
 
+/**
+ * Starts `main` in this process, printing as the program does (demo/terminal.ts: lines through `out`,
+ * streamed text through `write`, both into one stdout), for a run watched while it goes on whose process
+ * is not the point: `printed(text)` resolves once stdout holds `text`, `exited` with the exit code.
+ */
+export function startInProcess(argv: readonly string[], env: Record<string, string> = {}) {
+  let stdout = "";
+  const waiting: { text: string; resolve: () => void }[] = [];
+  const print = (text: string) => {
+    stdout += text;
+    for (const waiter of waiting.filter((w) => stdout.includes(w.text))) waiter.resolve();
+  };
+  const exited = main(argv, { out: (line) => print(`${line}\n`), write: print, env });
+  const printed = (text: string) => new Promise<void>((resolve) => (stdout.includes(text) ? resolve() : waiting.push({ text, resolve })));
+  return { exited, printed, stdout: () => stdout };
+}
+
 // ── programs in processes of their own ───────────────────────────────────────────────────────────
 
 /** How a test starts a program, beyond its arguments. */
