@@ -194,17 +194,21 @@ describe("a run stopped in the middle", () => {
     expect(readLogFile(file).session.events, "--load alone does not write the repair").toHaveLength(9);
   });
 
-  test("Ctrl-C (SIGINT) during a --save run exits 130, says where the log is, and the file loads, the turn closed as interrupted", {
+  test("Ctrl-C during a --save run exits 130, says where the log is, and the file loads, the turn closed as interrupted", {
     timeout: 60_000,
   }, async ({ dir }) => {
     standIn = await standInThatStalls();
     const file = path.join(dir, "interrupted.jsonl");
-    const demo = startDemo(["--save", file], standIn.baseURL);
+    // In process: Ctrl-C is the signal demo/terminal.ts aborts on SIGINT (live.test.ts sends a real SIGINT).
+    const ctrlC = new AbortController();
+    const env = { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL };
+    const demo = runInProcess(["--no-stream", "--save", file], env, { signal: ctrlC.signal });
     await standIn.received(2);
-    demo.child.kill("SIGINT");
-    expect(await demo.exited).toEqual({ code: 130, signal: null });
-    expect(demo.stdout()).toContain(`Interrupted. ${file} holds every event logged before Ctrl-C`);
-    expect(demo.stdout()).toContain(`npm run demo -- --load ${file}`);
+    ctrlC.abort(new Error("Ctrl-C"));
+    const { code, stdout } = await demo;
+    expect(code).toBe(130);
+    expect(stdout).toContain(`Interrupted. ${file} holds every event logged before Ctrl-C`);
+    expect(stdout).toContain(`npm run demo -- --load ${file}`);
     // Ctrl-C stops the model call through runAgent's signal, which closes the step and the turn.
     const { events } = readLogFile(file).session;
     expect(events.map((event) => event.type)).toEqual([...ROUND_TRIP.slice(0, 9), "step/end", "turn/end"]);
