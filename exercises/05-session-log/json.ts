@@ -24,5 +24,5 @@ import {
 
 /** A deep-frozen copy of `value`, or a JsonValueError naming the first spot that is not JSON. */
 export function freezeJson(value: unknown): JsonValue {
-  return todo("05.1", "freezeJson: check, copy and deep-freeze a JSON value");
+  return todo("05.1", "freezeJson：校验、复制并深度冻结一个 JSON 值", "freezeJson: check, copy and deep-freeze a JSON value");
 }
