@@ -34,9 +34,31 @@ describe("each reason a log cannot be read has its Chinese sentence, first, with
       "第 2 行读不出事件（不是合法的 JSON，或是损坏的打包行）。只有最后一行可能被崩溃撕裂",
       "line 2: the line is not JSON",
     ],
-    ["only-torn.jsonl", '{"id":0,"type":"tu', "一条事件也读不出来：文件唯一的一行是撕裂的", "line 1: no event could be read"],
+    [
+      "only-torn.jsonl",
+      '{"id":0,"type":"tu',
+      "一条事件也读不出来：文件唯一的一行（18 字节）没有换行结尾，是撕裂的",
+      "line 1: no event could be read: the file's only line has no newline at its end (18 bytes)",
+    ],
+    [
+      "only-zeros.jsonl",
+      "\0\0\0\n",
+      "一条事件也读不出来：文件唯一的一行（4 字节）不是事件的 JSON，是撕裂的",
+      "line 1: no event could be read: the file's only line is not an event's JSON (4 bytes)",
+    ],
     ["utf16.jsonl", Buffer.from([0xff, 0xfe, 0x7b, 0x00]), "这是 UTF-16LE 文本", "this is UTF-16"],
-    ["not-json.json", '[{"id": 0,', "以 [ 开头的日志应该是一个由事件组成的 JSON 数组，但它不是合法的 JSON 文本", "is not JSON"],
+    [
+      "not-json.json",
+      '[{"id": 0,',
+      "以 [ 开头的日志应该是一个由事件组成的 JSON 数组，但它不是合法的 JSON 文本（Expected double-quoted property name in JSON at position 10",
+      "is not JSON (Expected double-quoted property name in JSON at position 10",
+    ],
+    [
+      "not-utf8.json",
+      Buffer.from([0x5b, 0xff, 0x5d]),
+      "以 [ 开头的日志应该是一个由事件组成的 JSON 数组，但它不是合法的 UTF-8 文本",
+      "the log is not valid UTF-8",
+    ],
     [
       "gap.jsonl",
       `${turnStart}${turnStart}`,

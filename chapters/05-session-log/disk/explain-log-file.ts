@@ -44,11 +44,15 @@ const SAID: Readonly<Record<LogFileErrorCode, (error: LogFileError) => string>> 
     `文件太大：JSONL 日志最多 ${MAX_LOG_BYTES / 2 ** 20} MiB，JSON 数组日志最多 ${MAX_ARRAY_BYTES / 2 ** 20} MiB。读入的日志每条事件都留在内存里，太大的文件宁可拒绝，也不让程序耗尽内存`,
   TOO_LARGE_IN_MEMORY: tooMuchMemory,
   NOT_UTF8: ({ message }) => `这是 ${/UTF-16[LB]E/.exec(message)?.[0] ?? "UTF-16"} 文本（开头是 UTF-16 的字节顺序标记），日志必须是 UTF-8`,
-  NOTHING_READ: () =>
-    "一条事件也读不出来：文件唯一的一行是撕裂的。这不是空日志；日志是 UTF-8 的 JSONL（每行一条事件），或者一个由事件组成的 JSON 数组",
+  NOTHING_READ: ({ message }) =>
+    `一条事件也读不出来：文件唯一的一行${onlyLine(message)}，是撕裂的。这不是空日志；日志是 UTF-8 的 JSONL（每行一条事件），或者一个由事件组成的 JSON 数组`,
   BAD_LINE: ({ line }) =>
     `第 ${line} 行读不出事件（不是合法的 JSON，或是损坏的打包行）。只有最后一行可能被崩溃撕裂，前面的行坏了说明文件已损坏，请人工检查`,
-  BAD_JSON: () => "以 [ 开头的日志应该是一个由事件组成的 JSON 数组，但它不是合法的 JSON 文本（UTF-8 编码的 JSON）",
+  BAD_JSON: ({ message }) => {
+    if (message.endsWith("the log is not valid UTF-8")) return "以 [ 开头的日志应该是一个由事件组成的 JSON 数组，但它不是合法的 UTF-8 文本";
+    const parser = /is not JSON \((.+)\)$/u.exec(message)?.[1];
+    return `以 [ 开头的日志应该是一个由事件组成的 JSON 数组，但它不是合法的 JSON 文本${parser === undefined ? "" : `（${parser}）`}`;
+  },
   REPLAY: replayRefused,
   NOT_THIS_LOG: (error) =>
     `${error instanceof NotThisLogError ? mismatchInChinese(error.mismatch) : "文件里已有的内容不是这个会话的事件（另一份日志、事件多了或少了，或有一行撕裂的行）"}，不往里追加`,
@@ -62,6 +66,13 @@ const SAID: Readonly<Record<LogFileErrorCode, (error: LogFileError) => string>> 
     return `文件锁在另一个进程手里：一份日志同一时刻只有一个写入者${lock === undefined ? "" : `（锁：${lock}）`}`;
   },
 };
+
+/** How the only line of a file that gave no event was torn, as the reader's message says it (log-reader.ts). */
+function onlyLine(message: string): string {
+  const found = /only line (has no newline at its end|is not an event's JSON) \((\d+) bytes\)/u.exec(message);
+  if (found === null) return "";
+  return `（${found[2]} 字节）${found[1] === "has no newline at its end" ? "没有换行结尾" : "不是事件的 JSON"}`;
+}
 
 function tooMuchMemory(error: LogFileError): string {
   if (!(error instanceof LogMemoryError)) return "内存放不下这份日志";
