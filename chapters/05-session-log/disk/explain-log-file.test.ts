@@ -31,8 +31,32 @@ describe("each reason a log cannot be read has its Chinese sentence, first, with
     [
       "bad-line.jsonl",
       `${turnStart}not json\n${turnStart}`,
-      "第 2 行读不出事件（不是合法的 JSON，或是损坏的打包行）。只有最后一行可能被崩溃撕裂",
-      "line 2: the line is not JSON",
+      "第 2 行不是合法的 JSON（Unexpected token",
+      "line 2: the line is not JSON (Unexpected token",
+    ],
+    [
+      "bad-utf8-line.jsonl",
+      Buffer.concat([Buffer.from(turnStart), Buffer.from([0xff, 0x0a]), Buffer.from(turnStart)]),
+      "第 2 行不是合法的 UTF-8。只有最后一行可能被崩溃撕裂",
+      "line 2: the line is not valid UTF-8",
+    ],
+    [
+      "packed-keys.jsonl",
+      `${turnStart}{"packed":"assistant/chunk","id":1}\n${turnStart}`,
+      '第 2 行是损坏的打包行（打包行只有 packed、id、ts、dt、turn、step、attempt、chunks 这些键，packed 是 "assistant/chunk"）',
+      "line 2: the line is a damaged packed row (a packed row is {packed, id, ts, dt, turn, step, attempt, chunks}",
+    ],
+    [
+      "packed-ids.jsonl",
+      `${turnStart}{"packed":"assistant/chunk","id":"1","ts":1,"dt":[0],"turn":1,"step":1,"attempt":1,"chunks":[{}]}\n${turnStart}`,
+      "第 2 行是损坏的打包行（打包行要有数字 id 和 ts、数字数组 dt，以及和 dt 一样长的 chunks 数组）",
+      "line 2: the line is a damaged packed row (a packed row needs a number id and ts",
+    ],
+    [
+      "packed-empty.jsonl",
+      `${turnStart}{"packed":"assistant/chunk","id":1,"ts":1,"dt":[],"turn":1,"step":1,"attempt":1,"chunks":[]}\n${turnStart}`,
+      "第 2 行是损坏的打包行（打包行装 1 到 64 个分片，写入者一组最多攒这么多；这一行有 0 个）",
+      "this one has 0 chunks)",
     ],
     [
       "only-torn.jsonl",
