@@ -120,7 +120,7 @@ export function closingEvents(events: readonly SessionEvent[], options: { readon
 export function repairLog(session: Session): Session {
   return todo(
     "05.7",
-    `repairLog：闭合这 ${session.events.length} 条事件里崩溃留下的没闭合的部分`,
+    `repairLog：把这 ${session.events.length} 条事件里崩溃留下、还开着的部分闭合起来`,
     `repairLog: close what a crash left open in ${session.events.length} events`,
   );
 }

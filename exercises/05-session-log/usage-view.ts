@@ -34,7 +34,7 @@ export const usageSchemas: EventSchemas = {};
 export function recordUsage(session: SessionLog, usage: TokenUsage): SessionEvent<"model/usage"> {
   return todo(
     "p4",
-    `recordUsage：把 ${usage.prompt_tokens} + ${usage.completion_tokens} 个 token 记在打开着的步骤里`,
+    `recordUsage：把 ${usage.prompt_tokens} + ${usage.completion_tokens} 个 token 记进打开的步骤`,
     `recordUsage: log ${usage.prompt_tokens} + ${usage.completion_tokens} tokens in the open step`,
   );
 }
