@@ -251,6 +251,22 @@ function allTextLines(): TextLine[] {
   ];
 }
 
+/** Each `todo(step, whatZh, what)` call in a stub: its two texts as written (`${…}` for what is filled in). */
+function todoCalls(file: string, source: string): { file: string; line: number; zh: string; en: string }[] {
+  const sourceFile = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  const found: { file: string; line: number; zh: string; en: string }[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "todo") {
+      const [, zh, en] = node.arguments.map((argument) => renderString(argument, sourceFile, new Map()) ?? "");
+      const line = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile)).line + 1;
+      found.push({ file, line, zh: zh ?? "", en: en ?? "" });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  return found;
+}
+
 // ── the findings ──────────────────────────────────────────────────────────────────────────────────
 
 interface Finding {
@@ -653,6 +669,18 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
 
   test("no hint shows Markdown emphasis or a file name outside backticks", () => {
     expect(terminalFindings(lines).map(describeFinding), "a hint is printed as written").toEqual([]);
+  });
+
+  test("every stub's todo() says its task in Chinese too, naming the same function or member as the English", () => {
+    // The first red test a learner meets is a stub's NotImplementedError: its Chinese half carries the task as the English does.
+    const stubs = readdirSync(path.join(root, "scripts/maintainer/stubs/05-session-log")).map(
+      (name) => `scripts/maintainer/stubs/05-session-log/${name}`,
+    );
+    const calls = stubs.flatMap((file) => todoCalls(file, readFileSync(path.join(root, file), "utf8")));
+    expect(calls.length, "the stubs call todo(step, whatZh, what)").toBeGreaterThan(stubs.length);
+    const head = (text: string) => /^[\w.#]+/u.exec(text)?.[0];
+    const wrong = calls.filter(({ zh, en }) => !/\p{Script=Han}/u.test(zh) || head(zh) !== head(en));
+    expect(wrong.map(({ file, line, zh, en }) => `${file}:${line}: "${zh}" beside "${en}"`)).toEqual([]);
   });
 
   test("no flag is glued to Chinese punctuation", () => {
