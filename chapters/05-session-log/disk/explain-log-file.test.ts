@@ -61,13 +61,13 @@ describe("each reason a log cannot be read has its Chinese sentence, first, with
     [
       "only-torn.jsonl",
       '{"id":0,"type":"tu',
-      "一条事件也读不出来：文件唯一的一行（18 字节）没有换行结尾，是撕裂的",
+      "一条事件也读不出来：文件唯一的一行被撕裂（没有换行结尾，18 字节）。这不是空日志",
       "line 1: no event could be read: the file's only line has no newline at its end (18 bytes)",
     ],
     [
       "only-zeros.jsonl",
       "\0\0\0\n",
-      "一条事件也读不出来：文件唯一的一行（4 字节）不是事件的 JSON，是撕裂的",
+      "一条事件也读不出来：文件唯一的一行被撕裂（不是合法的 JSON，4 字节）。这不是空日志",
       "line 1: no event could be read: the file's only line is not an event's JSON (4 bytes)",
     ],
     ["utf16.jsonl", Buffer.from([0xff, 0xfe, 0x7b, 0x00]), "这是 UTF-16LE 文本", "this is UTF-16"],

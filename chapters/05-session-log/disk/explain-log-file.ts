@@ -46,7 +46,7 @@ const SAID: Readonly<Record<LogFileErrorCode, (error: LogFileError) => string>> 
   TOO_LARGE_IN_MEMORY: tooMuchMemory,
   NOT_UTF8: ({ message }) => `这是 ${/UTF-16[LB]E/.exec(message)?.[0] ?? "UTF-16"} 文本（开头是 UTF-16 的字节顺序标记），日志必须是 UTF-8`,
   NOTHING_READ: ({ message }) =>
-    `一条事件也读不出来：文件唯一的一行${onlyLine(message)}，是撕裂的。这不是空日志；日志是 UTF-8 的 JSONL（每行一条事件），或者一个由事件组成的 JSON 数组`,
+    `一条事件也读不出来：文件唯一的一行被撕裂${onlyLine(message)}。这不是空日志；日志是 UTF-8 的 JSONL（每行一条事件），或者一个由事件组成的 JSON 数组`,
   BAD_LINE: ({ line, message }) => `第 ${line} 行${badLine(message)}。只有最后一行可能被崩溃撕裂，前面的行坏了说明文件已损坏，请人工检查`,
   BAD_JSON: ({ message }) => {
     if (message.endsWith("the log is not valid UTF-8")) return "以 [ 开头的日志应该是一个由事件组成的 JSON 数组，但它不是合法的 UTF-8 文本";
@@ -85,7 +85,8 @@ function badLine(message: string): string {
 function onlyLine(message: string): string {
   const found = /only line (has no newline at its end|is not an event's JSON) \((\d+) bytes\)/u.exec(message);
   if (found === null) return "";
-  return `（${found[2]} 字节）${found[1] === "has no newline at its end" ? "没有换行结尾" : "不是事件的 JSON"}`;
+  // Worded as the account of a loaded log words a torn line (log-account.ts).
+  return `（${found[1] === "has no newline at its end" ? "没有换行结尾" : "不是合法的 JSON"}，${found[2]} 字节）`;
 }
 
 function tooMuchMemory(error: LogFileError): string {
