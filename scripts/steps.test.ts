@@ -110,7 +110,7 @@ describe("the step manifest", () => {
 
 describe("todo(): the format the stubs and the tools share", () => {
   test.each(ids)("%s: a stub's error names the step's guide section, and the tools read the step back", (id) => {
-    const { message } = new NotImplementedError(id, "something");
+    const { message } = new NotImplementedError(id, "某件事", "something");
     expect(message).toContain(`README.md#${guideAnchor(id)}`);
     expect(stubStepOf(message)).toBe(id);
     expect(stubStepOf(`Property failed after 1 tests\n${message}`), "inside a longer report").toBe(id);
@@ -143,10 +143,10 @@ describe("the guide (exercises/05-session-log/README.md)", () => {
 });
 
 describe("a stub's error names its step in Chinese too", () => {
-  test.each(ids)("%s: the Chinese half carries the step's Chinese title, as the English half carries the task", (id) => {
+  test.each(ids)("%s: the Chinese half carries the step's Chinese title and the task, as the English half carries the task", (id) => {
     const step = steps.find((candidate) => candidate.id === id);
-    const { message } = new NotImplementedError(id, "something");
-    expect(message.split("\n")[0]).toBe(`练习步骤 ${id}（${step?.titleZh}）还没实现 / not implemented yet — step ${id}: something`);
+    const { message } = new NotImplementedError(id, "某件事", "something");
+    expect(message.split("\n")[0]).toBe(`练习步骤 ${id}（${step?.titleZh}）还没实现：某件事 / not implemented yet — step ${id}: something`);
   });
 });
 

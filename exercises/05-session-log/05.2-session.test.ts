@@ -72,7 +72,7 @@ function expectEveryWriteToThrow(target: object, where: string): void {
     thrownAs(
       TypeError,
       write,
-      `${where}：“${whatZh}”必须失败，写入冻结的对象都会这样 / ${where}: "${what}" must throw TypeError, as every write to a frozen object does`,
+      `${where}：“${whatZh}”必须抛出 TypeError，写入冻结的对象都会这样 / ${where}: "${what}" must throw TypeError, as every write to a frozen object does`,
     );
   }
 }

@@ -98,7 +98,7 @@ describe("05.3 deriveEventMessage：变成消息的三种事件 / the three even
     const event = eventOf("assistant/message", { content: "7", reasoning_content: "想一想", tool_calls: [] });
     expect(
       deriveEventMessage(event),
-      "DeepSeek 思考模式的思考内容必须发回 API，所以投影要保留它 / DeepSeek's thinking-mode trace must go back to the API, so the projection keeps it",
+      "投影总是保留思考内容：有工具调用时 DeepSeek 思考模式要求把它发回，没有工具调用时发回也无妨（书里的投影也这样做） / the projection always keeps reasoning_content: thinking mode requires it back after a tool call, and it does no harm otherwise (the book's projection does the same)",
     ).toStrictEqual({
       role: "assistant",
       content: "7",

@@ -40,7 +40,7 @@ class ScriptedClient implements ChatClient {
     const next = this.#script.shift();
     if (next === undefined)
       throw new Error(
-        `脚本化的模型没有准备第 ${this.requests.length} 个请求的回复 / ScriptedClient: no reply scripted for request #${this.requests.length}`,
+        `脚本化的模型 ScriptedClient 没有准备第 ${this.requests.length} 个请求的回复 / ScriptedClient: no reply scripted for request #${this.requests.length}`,
       );
     if (next instanceof Error) throw next;
     return next;

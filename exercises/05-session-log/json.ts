@@ -24,5 +24,9 @@ import {
 
 /** A deep-frozen copy of `value`, or a JsonValueError naming the first spot that is not JSON. */
 export function freezeJson(value: unknown): JsonValue {
-  return todo("05.1", "freezeJson: check, copy and deep-freeze a JSON value");
+  return todo(
+    "05.1",
+    "freezeJson：一次遍历检查它是不是纯 JSON，复制，再深度冻结副本",
+    "freezeJson: check, copy and deep-freeze a JSON value",
+  );
 }

@@ -63,7 +63,11 @@ import { todo } from "./todo.ts";
  * and throws the LogFileError from the listener, so the Session hands it to `onListenerError`.
  */
 export function attachLogFile(session: SessionLog, file: string): () => void {
-  return todo("05.7", `attachLogFile: write the ${session.events.length} events logged so far to ${file}, then subscribe`);
+  return todo(
+    "05.7",
+    `attachLogFile：把已经记下的 ${session.events.length} 条事件写进 ${file} 再订阅`,
+    `attachLogFile: write the ${session.events.length} events logged so far to ${file}, then subscribe`,
+  );
 }
 
 /**
@@ -72,7 +76,11 @@ export function attachLogFile(session: SessionLog, file: string): () => void {
  * (open with O_NONBLOCK, then fstat), and a file that cannot be opened is "UNREADABLE".
  */
 export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog {
-  return todo("05.7", `readLogFile: read ${file} as bytes and parse it (options: ${Object.keys(options).join(", ") || "none"})`);
+  return todo(
+    "05.7",
+    `readLogFile：按字节读入 ${file} 再解析（options：${Object.keys(options).join("、") || "无"}）`,
+    `readLogFile: read ${file} as bytes and parse it (options: ${Object.keys(options).join(", ") || "none"})`,
+  );
 }
 
 /**
@@ -85,6 +93,7 @@ export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog 
 export function parseLogText(input: string | Uint8Array, options: ReadOptions = {}): LoadedLog {
   return todo(
     "05.7",
+    `parseLogText：把 ${input.length} 个${typeof input === "string" ? "字符" : "字节"}切成行（source：${options.source ?? "log"}）`,
     `parseLogText: split ${input.length} ${typeof input === "string" ? "characters" : "bytes"} into lines (source: ${options.source ?? "log"})`,
   );
 }
@@ -100,10 +109,18 @@ export function parseLogText(input: string | Uint8Array, options: ReadOptions = 
  * (log-lock.ts) throws LogFileError "LOCKED" then.
  */
 export function closingEvents(events: readonly SessionEvent[], options: { readonly file?: string } = {}): ClosingEvent[] {
-  return todo("05.7", `closingEvents: find where the loop stopped in ${events.length} events (file: ${options.file ?? "none"})`);
+  return todo(
+    "05.7",
+    `closingEvents：在 ${events.length} 条事件里找出循环停在哪里（file：${options.file ?? "无"}）`,
+    `closingEvents: find where the loop stopped in ${events.length} events (file: ${options.file ?? "none"})`,
+  );
 }
 
 /** Appends closingEvents(session.events) to `session`, and returns `session`. */
 export function repairLog(session: Session): Session {
-  return todo("05.7", `repairLog: close what a crash left open in ${session.events.length} events`);
+  return todo(
+    "05.7",
+    `repairLog：把这 ${session.events.length} 条事件里崩溃留下、还开着的部分闭合起来`,
+    `repairLog: close what a crash left open in ${session.events.length} events`,
+  );
 }

@@ -15,10 +15,18 @@ import { todo } from "./todo.ts";
 
 /** Every message the model should see, in log order. */
 export function deriveMessages(events: readonly SessionEvent[]): Message[] {
-  return todo("05.3", `deriveMessages: project ${events.length} events into model messages`);
+  return todo(
+    "05.3",
+    `deriveMessages：把 ${events.length} 条事件投影成发给模型的消息`,
+    `deriveMessages: project ${events.length} events into model messages`,
+  );
 }
 
 /** The message one event becomes, or null when the event stays in the log only. */
 export function deriveEventMessage(event: SessionEvent): Message | null {
-  return todo("05.3", `deriveEventMessage: decide what a "${event.type}" event becomes`);
+  return todo(
+    "05.3",
+    `deriveEventMessage：决定一条 ${event.type} 事件变成什么`,
+    `deriveEventMessage: decide what the ${event.type} event becomes`,
+  );
 }

@@ -83,17 +83,25 @@ export class Session implements SessionLog {
 
   /** Validates, freezes and commits one event, tells the listeners, and returns the event. */
   append<T extends string>(type: T, data: EventData<T>): SessionEvent<T> {
-    return todo("05.2", "Session.append(type, data): validate, freeze, commit, notify");
+    return todo(
+      "05.2",
+      "Session.append(type, data)：校验并冻结，提交并让快照失效，通知订阅者",
+      "Session.append(type, data): validate, freeze, commit, notify",
+    );
   }
 
   /** Every committed event, as a frozen array: the same array until the next append. */
   get events(): readonly SessionEvent[] {
-    return todo("05.2", "Session.events: a cached frozen snapshot of the log");
+    return todo("05.2", "Session.events：日志的快照，缓存起来的冻结数组", "Session.events: a cached frozen snapshot of the log");
   }
 
   /** Calls `listener` with every event appended from now on; the returned function stops that. */
   subscribe(listener: Listener): () => void {
-    return todo("05.2", "Session.subscribe: add a listener, return an idempotent unsubscribe");
+    return todo(
+      "05.2",
+      "Session.subscribe：登记一个订阅者，返回取消订阅的函数（调用两次也无害）",
+      "Session.subscribe: add a listener, return an idempotent unsubscribe",
+    );
   }
 
   // ── 05.3 (given here): the messages are a projection of the log ───────────────────────────────────
@@ -107,6 +115,10 @@ export class Session implements SessionLog {
 
   /** A new Session holding the stored `log` (e.g. `JSON.parse` of a saved file), checked entry by entry. */
   static fromLog(log: unknown, options: SessionOptions = {}): Session {
-    return todo("05.4", "Session.fromLog: check each stored event, re-freeze it, rebuild the log");
+    return todo(
+      "05.4",
+      "Session.fromLog：逐条检查存储的事件，重新冻结，重建日志",
+      "Session.fromLog: check each stored event, re-freeze it, rebuild the log",
+    );
   }
 }

@@ -34,18 +34,20 @@ export class NotImplementedError extends Error {
   override readonly name = "NotImplementedError";
   // No own fields besides the message: the test report prints an error's fields after its stack,
   // where they would be the last, least useful thing a learner sees.
-  // Chinese first, English beside (GLOSSARY.md); each command ends its line, so a copy takes no punctuation.
-  constructor(step: string, what: string) {
+  // Chinese first, English beside (GLOSSARY.md), each half saying what to write; each command ends its
+  // line, so a copy takes no punctuation.
+  constructor(step: string, whatZh: string, what: string) {
     super(
-      `${stepInChinese(step)}还没实现 / ${opening}${step}: ${what}\n` +
+      `${stepInChinese(step)}还没实现：${whatZh} / ${opening}${step}: ${what}\n` +
         `  做法见指南 / instructions: exercises/05-session-log/README.md#${guideAnchor(step)}\n` +
         `  卡住了就运行 / stuck? npm run hint -- ${step}`,
     );
   }
 }
 
-export function todo(step: string, what: string): never {
-  const error = new NotImplementedError(step, what);
+/** `todo("05.3", "deriveMessages：把 3 条事件投影成…", "deriveMessages: project 3 events…")`: what to write, in Chinese and in English. */
+export function todo(step: string, whatZh: string, what: string): never {
+  const error = new NotImplementedError(step, whatZh, what);
   // Start the stack trace at the stub that called todo(), so the test report points at your file.
   Error.captureStackTrace(error, todo);
   throw error;

@@ -32,10 +32,18 @@ export const usageSchemas: EventSchemas = {};
  * `step/start` with no `step/end` after it). Throws UsageError when no step is open.
  */
 export function recordUsage(session: SessionLog, usage: TokenUsage): SessionEvent<"model/usage"> {
-  return todo("p4", `recordUsage: log ${usage.prompt_tokens} + ${usage.completion_tokens} tokens in the open step`);
+  return todo(
+    "p4",
+    `recordUsage：把 ${usage.prompt_tokens} + ${usage.completion_tokens} 个 token 记进打开的步骤`,
+    `recordUsage: log ${usage.prompt_tokens} + ${usage.completion_tokens} tokens in the open step`,
+  );
 }
 
 /** The dashboard's view: usage summed per turn, turns in ascending order, from the log alone. */
 export function usageByTurn(events: readonly SessionEvent[]): TurnUsage[] {
-  return todo("p4", `usageByTurn: sum the model/usage events of ${events.length} events per turn`);
+  return todo(
+    "p4",
+    `usageByTurn：在 ${events.length} 条事件里按轮次累加 model/usage 事件`,
+    `usageByTurn: sum the model/usage events of ${events.length} events per turn`,
+  );
 }

@@ -80,6 +80,17 @@ describe("npm run compare: the parts you write", () => {
     expect(stepMembers(members, "p2").map((member) => member.key)).toEqual(["schemas"]);
   });
 
+  test("a todo call the formatter broke across lines marks its member too (05.7's parseLogText)", () => {
+    const broken = membersOf(
+      ["export function parse(text: string): number {", "  return todo(", '    "05.7",', "    `parse ${text}`,", "  );", "}", ""].join(
+        "\n",
+      ),
+    );
+    expect(stepMembers(broken, "05.7").map((member) => member.key)).toEqual(["parse"]);
+    expect(stepMembers(broken, "05.1"), "05.1 is not 05.7, and the dot is not a wildcard").toEqual([]);
+    expect(stepMembers(membersOf('function f() {\n  return todo("0517", "x");\n}\n'), "05.1")).toEqual([]);
+  });
+
   test("helpers: what the answer's members use, transitively, minus what the stub gives", () => {
     const answerMembers = membersOf(answer);
     const wanted = answerMembers.filter((member) => member.key === "mine" || member.key === "Log.size");

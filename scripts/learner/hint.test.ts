@@ -80,11 +80,20 @@ describe("npm run hint", () => {
     run("05.1");
     run("05.3");
     run("05.3");
-    expect(run("05.3", "--reset")).toContain("Forgot the hints of 05.3");
+    expect(run("05.3", "--reset")).toBe(
+      "已忘掉 05.3 看过的提示，下次从提示 1 开始 / Forgot the hints of 05.3: the next one is hint 1 again:\n  npm run hint -- 05.3",
+    );
     expect(readHintState(stateFile)).toEqual({ "05.1": 1 });
     expect(run("05.3")).not.toContain("hint 2 of 2");
-    run("--reset");
+    expect(run("--reset")).toMatch(/^已忘掉全部练习步骤看过的提示，每一步都从提示 1 重新开始 \/ Forgot the hints of every step/);
     expect(readHintState(stateFile)).toEqual({});
+  });
+
+  test("a step with no hints yet says where to read instead, Chinese first, the command on its own line", () => {
+    expect(plain(hintCommand(["05.3"], { stateFile, hints: { "05.3": [] } }))).toBe(
+      "05.3 还没有提示：读 exercises/05-session-log/README.md#step-05-3，或者把你的代码和答案对照 / " +
+        "No hints for 05.3 yet. Read exercises/05-session-log/README.md#step-05-3, or compare with the answer:\n  npm run compare -- 05.3",
+    );
   });
 
   test("an unknown step is a UsageError that lists the valid ids", () => {

@@ -102,13 +102,13 @@ export function hintCommand(argv: readonly string[], deps: HintDeps): string {
     const step = id === undefined ? undefined : requireStep(id, "hint", list);
     writeHintState(deps.stateFile, forget(readHintState(deps.stateFile), step?.id));
     return step === undefined
-      ? "Forgot the hints of every step: each starts again at hint 1."
-      : `Forgot the hints of ${step.id}: \`npm run hint -- ${step.id}\` starts again at hint 1.`;
+      ? "已忘掉全部练习步骤看过的提示，每一步都从提示 1 重新开始 / Forgot the hints of every step: each starts again at hint 1."
+      : `已忘掉 ${step.id} 看过的提示，下次从提示 1 开始 / Forgot the hints of ${step.id}: the next one is hint 1 again:\n  npm run hint -- ${step.id}`;
   }
   const step = requireStep(id, "hint", list);
   const stepHints = deps.hints?.[step.id] ?? step.hints;
   if (stepHints.length === 0) {
-    return `No hints for ${step.id} yet. Read ${guideLink(step)}, or compare with the answer: \`npm run compare -- ${step.id}\``;
+    return `${step.id} 还没有提示：读 ${guideLink(step)}，或者把你的代码和答案对照 / No hints for ${step.id} yet. Read ${guideLink(step)}, or compare with the answer:\n  npm run compare -- ${step.id}`;
   }
   const state = readHintState(deps.stateFile);
   const seen = state[step.id] ?? 0;

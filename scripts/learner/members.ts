@@ -63,9 +63,10 @@ function dedent(text: string): string {
   return lines.map((line) => line.slice(cut)).join("\n");
 }
 
-/** The members a stub asks the learner to write for `stepId`. */
+/** The members a stub asks the learner to write for `stepId`: a todo() call (which the formatter may break after its `(`) or a TODO(id) comment. */
 export function stepMembers(stub: readonly Member[], stepId: string): Member[] {
-  return stub.filter((member) => member.text.includes(`todo("${stepId}"`) || member.text.includes(`TODO(${stepId})`));
+  const call = new RegExp(String.raw`\btodo\(\s*"${stepId.replaceAll(".", "\\.")}"`, "u");
+  return stub.filter((member) => call.test(member.text) || member.text.includes(`TODO(${stepId})`));
 }
 
 /** The last part of a key: `Session.#notify` → `#notify`. */

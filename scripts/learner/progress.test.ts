@@ -14,7 +14,7 @@ import {
 import { guideLink, steps } from "../steps.ts";
 
 // The message a stub's todo() throws, as a test report keeps it.
-const stubError = (step: string) => new NotImplementedError(step, "freezeJson").message;
+const stubError = (step: string) => new NotImplementedError(step, "freezeJson", "freezeJson").message;
 
 const passed = (name: string): TestOutcome => ({ name, state: "passed", errors: [] });
 const failed = (name: string, ...errors: string[]): TestOutcome => ({ name, state: "failed", errors });

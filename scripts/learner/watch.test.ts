@@ -27,7 +27,7 @@ import { resetFile } from "./reset.ts";
 const stubbed = (id: string): TestOutcome => ({
   name: `${id} > a rule`,
   state: "failed",
-  errors: [new NotImplementedError(id, "x").message],
+  errors: [new NotImplementedError(id, "x", "x").message],
   at: "exercises/05-session-log/json.ts:27:10",
 });
 const passing = (name: string): TestOutcome => ({ name, state: "passed", errors: [] });

@@ -144,6 +144,14 @@ const flagRule: Rule = {
   use: "a space or a code span between a flag and Chinese punctuation (--save） copies as one word)",
 };
 
+const terminalRule: Rule = {
+  variant: "**逐字节**",
+  // A hint (steps.toml) is printed to a terminal as written: Markdown emphasis shows as asterisks, and a
+  // file name outside backticks runs into the Chinese around it ("来自 chapters/x.ts）").
+  find: /\*\*[^*]+\*\*|(?<![\w./-])(?:[\w.-]+\/)*[\w-]+\.(?:ts|md|json|jsonl|toml)\b/gu,
+  use: "no ** in a hint; a file name in backticks (`chapters/05-session-log/events.ts`)",
+};
+
 // ── the texts ─────────────────────────────────────────────────────────────────────────────────────
 
 /** One line of Chinese text, where it is, and which line of its file. */
@@ -243,6 +251,22 @@ function allTextLines(): TextLine[] {
   ];
 }
 
+/** Each `todo(step, whatZh, what)` call in a stub: its two texts as written (`${…}` for what is filled in). */
+function todoCalls(file: string, source: string): { file: string; line: number; zh: string; en: string }[] {
+  const sourceFile = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  const found: { file: string; line: number; zh: string; en: string }[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "todo") {
+      const [, zh, en] = node.arguments.map((argument) => renderString(argument, sourceFile, new Map()) ?? "");
+      const line = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile)).line + 1;
+      found.push({ file, line, zh: zh ?? "", en: en ?? "" });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  return found;
+}
+
 // ── the findings ──────────────────────────────────────────────────────────────────────────────────
 
 interface Finding {
@@ -275,6 +299,13 @@ const termFindings = (lines: readonly TextLine[]) => termRules.flatMap((rule) =>
 const endsInCodeSpan = (finding: Finding) => finding.file.endsWith(".md") && /`[。，；：、！？]$/u.test(finding.found);
 const commandFindings = (lines: readonly TextLine[]) => findAll(commandRule, lines, false).filter((finding) => !endsInCodeSpan(finding));
 const flagFindings = (lines: readonly TextLine[]) => findAll(flagRule, lines, false);
+/** The hints, as `npm run hint` and the watch print them: steps.toml's Chinese lines, not its comments or its `key = value` fields. */
+const terminalFindings = (lines: readonly TextLine[]) =>
+  findAll(
+    terminalRule,
+    lines.filter((line) => line.file === "steps.toml" && !/^\s*(?:#|(?:\{\s*)?\w+\s*=)/u.test(line.text)),
+    true,
+  );
 /**
  * Files that hold text breaking the punctuation rules on purpose: the bad samples that prove
  * exercise-messages.test.ts's own rules, and zod's own Chinese messages, quoted by steps.test.ts.
@@ -506,7 +537,7 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
   test("GLOSSARY.md names every variant this test forbids, in its 不用 column", () => {
     // A "|" in a table cell is written "\|", code spans included.
     const glossary = readFileSync(path.join(root, "GLOSSARY.md"), "utf8").replaceAll("\\|", "|");
-    const missing = [...termRules, commandRule, flagRule, halfWidthRule, spaceRule].filter(
+    const missing = [...termRules, commandRule, flagRule, halfWidthRule, spaceRule, terminalRule].filter(
       (rule) => !glossary.includes(`\`${rule.variant}\``),
     );
     expect(
@@ -613,6 +644,43 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
 
   test("no Chinese text has a space after full-width punctuation", () => {
     expect(spaceFindings(lines).map(describeFinding), "take the space out: full-width punctuation has its own").toEqual([]);
+  });
+
+  test("the terminal rule catches emphasis and a bare file name in a hint, not a file name in backticks", () => {
+    const at = (text: string) => [{ file: "steps.toml", line: 1, text }];
+    for (const text of [
+      "文件内容必须**逐字节**等于这些事件的行",
+      "（来自 chapters/05-session-log/events.ts）收窄类型",
+      "可用的 code 列在 session.ts 开头的注释里",
+    ]) {
+      expect(terminalFindings(at(text)), text).toHaveLength(1);
+    }
+    for (const text of [
+      "（来自 `chapters/05-session-log/events.ts`）收窄类型",
+      "`npm run compare -- p2`",
+      "# ── 练习1 is a question: its model answer is solutions/05-session-log/练习1.md ──",
+      "`Object.is(value, -0)`，`value === 0` 分不出来",
+      '{ file = "session.ts", whatZh = "接线：#messages = new MessageCache()" },',
+    ]) {
+      expect(terminalFindings(at(text)), text).toEqual([]);
+    }
+    expect(terminalFindings([{ file: "README.md", line: 1, text: "**挑战**，见 session.ts" }]), "Markdown renders both").toEqual([]);
+  });
+
+  test("no hint shows Markdown emphasis or a file name outside backticks", () => {
+    expect(terminalFindings(lines).map(describeFinding), "a hint is printed as written").toEqual([]);
+  });
+
+  test("every stub's todo() says its task in Chinese too, naming the same function or member as the English", () => {
+    // The first red test a learner meets is a stub's NotImplementedError: its Chinese half carries the task as the English does.
+    const stubs = readdirSync(path.join(root, "scripts/maintainer/stubs/05-session-log")).map(
+      (name) => `scripts/maintainer/stubs/05-session-log/${name}`,
+    );
+    const calls = stubs.flatMap((file) => todoCalls(file, readFileSync(path.join(root, file), "utf8")));
+    expect(calls.length, "the stubs call todo(step, whatZh, what)").toBeGreaterThan(stubs.length);
+    const head = (text: string) => /^[\w.#]+/u.exec(text)?.[0];
+    const wrong = calls.filter(({ zh, en }) => !/\p{Script=Han}/u.test(zh) || head(zh) !== head(en));
+    expect(wrong.map(({ file, line, zh, en }) => `${file}:${line}: "${zh}" beside "${en}"`)).toEqual([]);
   });
 
   test("no flag is glued to Chinese punctuation", () => {

@@ -31,7 +31,7 @@ describe("offline (no key, or --offline)", () => {
   test("the second line says how to go live, in both languages, with the command last on the line", async () => {
     const { lines } = await plain();
     expect(lines[1]).toBe(
-      "要调用真实模型，请设置 DEEPSEEK_API_KEY 再运行 / To call the live model, set DEEPSEEK_API_KEY and run: npm run demo",
+      "要调用真实模型，请设置 DEEPSEEK_API_KEY 再运行 npm run demo / To call the live model, set DEEPSEEK_API_KEY and run: npm run demo",
     );
   });
 
@@ -132,7 +132,7 @@ describe("offline (no key, or --offline)", () => {
     expect(code).toBe(0);
     expect(lines[0]).toMatch(/^离线回放/);
     expect(lines[1], "the key is already set: going live only needs --offline dropped").toBe(
-      "要调用真实模型，去掉 --offline 再运行 / To call the live model, run without --offline: npm run demo",
+      "要调用真实模型，去掉 --offline 再运行 npm run demo / To call the live model, run without --offline: npm run demo",
     );
     expect(text).not.toContain(KEY);
   });

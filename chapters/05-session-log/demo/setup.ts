@@ -98,8 +98,8 @@ async function connectOffline(scenario: string | Recording, why: "no key" | "--o
       : ["按 DeepSeek 文档手写的流量（synthetic，不是真实录制）", "synthetic: hand-written in DeepSeek's wire format, not recorded"];
   const goLive =
     why === "no key"
-      ? "要调用真实模型，请设置 DEEPSEEK_API_KEY 再运行 / To call the live model, set DEEPSEEK_API_KEY and run: npm run demo"
-      : "要调用真实模型，去掉 --offline 再运行 / To call the live model, run without --offline: npm run demo";
+      ? "要调用真实模型，请设置 DEEPSEEK_API_KEY 再运行 npm run demo / To call the live model, set DEEPSEEK_API_KEY and run: npm run demo"
+      : "要调用真实模型，去掉 --offline 再运行 npm run demo / To call the live model, run without --offline: npm run demo";
   // The real client and SDK still run; MSW answers their HTTP requests from the fixture. MSW is loaded
   // here, by the runs that replay: a live run, a --load or a usage error never pays for it.
   const { startReplay } = await import("../../../fixtures/replay.ts");

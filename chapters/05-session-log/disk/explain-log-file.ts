@@ -7,6 +7,7 @@ import { JsonValueError } from "../json-value.ts";
 import { EventDataError } from "../event-schemas.ts";
 import { ReplayError, type ReplayRule } from "../session-types.ts";
 import { ARRAY_COST_PER_BYTE, EVENT_BYTES, mib } from "./log-memory.ts";
+import { CHUNK_GROUP } from "./log-rows.ts";
 import {
   LogMemoryError,
   LogWriteError,
@@ -44,11 +45,14 @@ const SAID: Readonly<Record<LogFileErrorCode, (error: LogFileError) => string>> 
     `文件太大：JSONL 日志最多 ${MAX_LOG_BYTES / 2 ** 20} MiB，JSON 数组日志最多 ${MAX_ARRAY_BYTES / 2 ** 20} MiB。读入的日志每条事件都留在内存里，太大的文件宁可拒绝，也不让程序耗尽内存`,
   TOO_LARGE_IN_MEMORY: tooMuchMemory,
   NOT_UTF8: ({ message }) => `这是 ${/UTF-16[LB]E/.exec(message)?.[0] ?? "UTF-16"} 文本（开头是 UTF-16 的字节顺序标记），日志必须是 UTF-8`,
-  NOTHING_READ: () =>
-    "一条事件也读不出来：文件唯一的一行是撕裂的。这不是空日志；日志是 UTF-8 的 JSONL（每行一条事件），或者一个由事件组成的 JSON 数组",
-  BAD_LINE: ({ line }) =>
-    `第 ${line} 行读不出事件（不是合法的 JSON，或是损坏的打包行）。只有最后一行可能被崩溃撕裂，前面的行坏了说明文件已损坏，请人工检查`,
-  BAD_JSON: () => "以 [ 开头的日志应该是一个由事件组成的 JSON 数组，但它不是合法的 JSON 文本（UTF-8 编码的 JSON）",
+  NOTHING_READ: ({ message }) =>
+    `一条事件也读不出来：文件唯一的一行被撕裂${onlyLine(message)}。这不是空日志；日志是 UTF-8 的 JSONL（每行一条事件），或者一个由事件组成的 JSON 数组`,
+  BAD_LINE: ({ line, message }) => `第 ${line} 行${badLine(message)}。只有最后一行可能被崩溃撕裂，前面的行坏了说明文件已损坏，请人工检查`,
+  BAD_JSON: ({ message }) => {
+    if (message.endsWith("the log is not valid UTF-8")) return "以 [ 开头的日志应该是一个由事件组成的 JSON 数组，但它不是合法的 UTF-8 文本";
+    const parser = /is not JSON \((.+)\)$/u.exec(message)?.[1];
+    return `以 [ 开头的日志应该是一个由事件组成的 JSON 数组，但它不是合法的 JSON 文本${parser === undefined ? "" : `（${parser}）`}`;
+  },
   REPLAY: replayRefused,
   NOT_THIS_LOG: (error) =>
     `${error instanceof NotThisLogError ? mismatchInChinese(error.mismatch) : "文件里已有的内容不是这个会话的事件（另一份日志、事件多了或少了，或有一行撕裂的行）"}，不往里追加`,
@@ -62,6 +66,28 @@ const SAID: Readonly<Record<LogFileErrorCode, (error: LogFileError) => string>> 
     return `文件锁在另一个进程手里：一份日志同一时刻只有一个写入者${lock === undefined ? "" : `（锁：${lock}）`}`;
   },
 };
+
+/** What is wrong with a line before the last, as the reader's message says it (log-reader.ts, jsonl.ts, log-rows.ts). */
+function badLine(message: string): string {
+  const parser = /: the line is not JSON \((.+)\); only the last line/u.exec(message)?.[1];
+  if (parser !== undefined) return `不是合法的 JSON（${parser}）`;
+  if (message.includes(": the line is not valid UTF-8;")) return "不是合法的 UTF-8";
+  if (!message.includes(": the line is a damaged packed row (")) return "读不出事件（不是合法的 JSON，或是损坏的打包行）";
+  const count = /this one has (\d+) chunks\)/u.exec(message)?.[1];
+  if (count !== undefined || message.includes("this one has no chunks array"))
+    return `是损坏的打包行（打包行装 1 到 ${CHUNK_GROUP} 个分片，写入者一组最多攒这么多；这一行${count === undefined ? "没有 chunks 数组" : `有 ${count} 个`}）`;
+  if (message.includes("a packed row needs a number id"))
+    return "是损坏的打包行（打包行要有数字 id 和 ts、数字数组 dt，以及和 dt 一样长的 chunks 数组）";
+  return `是损坏的打包行（打包行只有 packed、id、ts、dt、turn、step、attempt、chunks 这些键，packed 是 "assistant/chunk"）`;
+}
+
+/** How the only line of a file that gave no event was torn, as the reader's message says it (log-reader.ts). */
+function onlyLine(message: string): string {
+  const found = /only line (has no newline at its end|is not an event's JSON) \((\d+) bytes\)/u.exec(message);
+  if (found === null) return "";
+  // Worded as the account of a loaded log words a torn line (log-account.ts).
+  return `（${found[1] === "has no newline at its end" ? "没有换行结尾" : "不是合法的 JSON"}，${found[2]} 字节）`;
+}
 
 function tooMuchMemory(error: LogFileError): string {
   if (!(error instanceof LogMemoryError)) return "内存放不下这份日志";

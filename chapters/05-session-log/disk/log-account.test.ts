@@ -88,6 +88,8 @@ describe("what repair appends", () => {
     expect(lines[1]?.[0]).toBe(
       "最后一轮的最终回答已经记下，只丢了结尾，记为 completed；修复追加 1 条事件（只在内存里，文件不变，继续对话时才写入）：",
     );
+    expect(lines[1]?.[1], "one event, not 1 events").toContain("; 1 event appended (in memory only");
+    expect(account(closed.slice(0, -1).join(""), { file: FILE }).lines[1]?.[1]).toContain("; 1 event appended, into run.jsonl:");
   });
 
   test("a turn stopped midway closes as interrupted; saved, the repair is said to go into the file", () => {

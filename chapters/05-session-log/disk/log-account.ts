@@ -98,18 +98,19 @@ export function repairAccount({ closing, nextId, refused }: Repair, repairTo: Re
           "the last turn stopped midway (the process was killed or crashed), so it closes as interrupted",
         ];
   const n = closing.length;
+  const events = `${n} event${n === 1 ? "" : "s"}`;
   const [zh, en] =
     repairTo === "memory"
       ? [
           `修复追加 ${n} 条事件（只在内存里，文件不变，继续对话时才写入）`,
-          `${n} events appended (in memory only: the file is unchanged until the conversation goes on)`,
+          `${events} appended (in memory only: the file is unchanged until the conversation goes on)`,
         ]
       : repairTo === "nowhere"
         ? [
             `修复会追加 ${n} 条事件（这次没有追加，文件不变）`,
-            `repair would append ${n} events (not appended this time: the file is unchanged)`,
+            `repair would append ${events} (not appended this time: the file is unchanged)`,
           ]
-        : [`修复追加 ${n} 条事件，写入 ${repairTo.file}`, `${n} events appended, into ${repairTo.file}`];
+        : [`修复追加 ${n} 条事件，写入 ${repairTo.file}`, `${events} appended, into ${repairTo.file}`];
   const said: Bilingual[] = [[`${why[0]}；${zh}：`, `Repair: ${why[1]}; ${en}:`]];
   for (const [index, { type, data }] of closing.entries()) {
     const line = `#${nextId + index} ${type} ${JSON.stringify(data)}`;

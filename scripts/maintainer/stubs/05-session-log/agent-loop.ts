@@ -30,5 +30,9 @@ import type { SessionLog } from "../../chapters/05-session-log/session-types.ts"
 import { todo } from "./todo.ts";
 
 export async function runAgent(options: RunAgentOptions): Promise<SessionLog> {
-  return todo("05.5", `runAgent: log the turn for "${options.userPrompt}" event by event, turn/start … turn/end`);
+  return todo(
+    "05.5",
+    `runAgent：把“${options.userPrompt}”这一轮逐条记成事件，从 turn/start 到 turn/end`,
+    `runAgent: log the turn for "${options.userPrompt}" event by event, turn/start … turn/end`,
+  );
 }

@@ -1,3 +1,15 @@
+// Step p2 — 练习2 (book, end of chapter: "为一个代码助手设计事件日志").
+// Two events a coding assistant logs for inspection and for its UI, never for the model (declared in
+// given/coding-assistant.ts): ui/diff-preview { path, diff } and inspect/file-read { path, bytes, sha256 }.
+// Write:
+//   codingAssistantSchemas  one strict zod schema per type (z.strictObject, like the chapter's), so that
+//                           append and Session.fromLog refuse bad data
+//   recordDiffPreview       appends ui/diff-preview and returns the committed event
+//   recordFileRead          appends inspect/file-read: the size in bytes (UTF-8 for a string) and the
+//                           SHA-256 as lowercase hex, never the content
+// Then say in a comment why neither reaches the model (练习2 asks it), and compare: npm run compare -- p2
+// Uses the chapter's Session, so it does not depend on your steps 05.1–05.5.
+// Run: npx vitest exercises/05-session-log/p2-coding-assistant.test.ts
 import type { EventSchemas } from "../../chapters/05-session-log/event-schemas.ts";
 import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
 import type { SessionEvent, SessionEventMap } from "../../chapters/05-session-log/events.ts";
@@ -17,7 +29,7 @@ export const codingAssistantSchemas: EventSchemas = {};
 
 /** Logs that the user was shown `diff` for the edit to `path`; returns the committed event. */
 export function recordDiffPreview(session: SessionLog, path: string, diff: string): SessionEvent<"ui/diff-preview"> {
-  return todo("p2", `recordDiffPreview: log the diff the user was shown for ${path}`);
+  return todo("p2", `recordDiffPreview：记下用户看到的 ${path} 的 diff`, `recordDiffPreview: log the diff the user was shown for ${path}`);
 }
 
 /**
@@ -25,5 +37,9 @@ export function recordDiffPreview(session: SessionLog, path: string, diff: strin
  * lowercase hex — not the content. Tip: `Buffer.byteLength`, `createHash` from "node:crypto".
  */
 export function recordFileRead(session: SessionLog, path: string, content: string | Uint8Array): SessionEvent<"inspect/file-read"> {
-  return todo("p2", `recordFileRead: log the size and SHA-256 of ${path}, not its content`);
+  return todo(
+    "p2",
+    `recordFileRead：记下 ${path} 的大小和 SHA-256，不记内容`,
+    `recordFileRead: log the size and SHA-256 of ${path}, not its content`,
+  );
 }

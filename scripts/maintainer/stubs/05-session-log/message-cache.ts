@@ -29,11 +29,19 @@ import { todo } from "./todo.ts";
 export class MessageCache {
   /** Projects one committed event. Each event exactly once, in id order. */
   project(event: SessionEvent): void {
-    return todo("05.6", `MessageCache.project(event #${event.id}): project it once, keep its message`);
+    return todo(
+      "05.6",
+      `MessageCache.project：把事件 #${event.id} 投影一次，留下它的消息`,
+      `MessageCache.project(event #${event.id}): project it once, keep its message`,
+    );
   }
 
   /** Every message so far; what the caller does with the result never changes a later one. */
   messages(): Message[] {
-    return todo("05.6", "MessageCache.messages(): the messages so far, safe to hand out");
+    return todo(
+      "05.6",
+      "MessageCache.messages()：交出到目前为止的消息，调用方改不了它们",
+      "MessageCache.messages(): the messages so far, safe to hand out",
+    );
   }
 }

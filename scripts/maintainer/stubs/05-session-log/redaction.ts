@@ -25,7 +25,11 @@ export * from "./given/redaction.ts";
 
 /** Appends a redaction of event `targetId`, or throws RedactionError and appends nothing. */
 export function redact(session: SessionLog, targetId: number, reason: string): SessionEvent<"log/redact"> {
-  return todo("p3", `redact: check that event #${targetId} can be redacted, then append log/redact`);
+  return todo(
+    "p3",
+    `redact：先检查事件 #${targetId} 能不能遮蔽，再追加 log/redact`,
+    `redact: check that event #${targetId} can be redacted, then append log/redact`,
+  );
 }
 
 /**
@@ -40,7 +44,11 @@ export function redact(session: SessionLog, targetId: number, reason: string): S
  * redacted twice, the later reason shows.
  */
 export function deriveRedactedMessages(events: readonly SessionEvent[]): Message[] {
-  return todo("p3", `deriveRedactedMessages: project ${events.length} events, masking the redacted ones`);
+  return todo(
+    "p3",
+    `deriveRedactedMessages：投影 ${events.length} 条事件，被遮蔽的内容换成标记`,
+    `deriveRedactedMessages: project ${events.length} events, masking the redacted ones`,
+  );
 }
 
 /**
@@ -49,5 +57,9 @@ export function deriveRedactedMessages(events: readonly SessionEvent[]): Message
  * a tool/call whose asking message was redacted); redactions are listed too.
  */
 export function exportTranscript(events: readonly SessionEvent[]): TranscriptEntry[] {
-  return todo("p3", `exportTranscript: list ${events.length} events, masking the redacted ones`);
+  return todo(
+    "p3",
+    `exportTranscript：列出 ${events.length} 条事件，被遮蔽的内容换成标记`,
+    `exportTranscript: list ${events.length} events, masking the redacted ones`,
+  );
 }

@@ -1,5 +1,5 @@
 // Step 05.8 (challenge, past the book) — stream chunks: kept in the log, never sent to the model.
-// The book's first reason for the log: "一次真实运行会产生大量过程记录：流式分片、生命周期边界、压缩动作。
+// The first of the three problems the book opens with: "一次真实运行会产生大量过程记录：流式分片、生命周期边界、压缩动作。
 // 它们要留存，但发给模型只会浪费 token、制造噪音。" A streamed reply arrives as chunks (StreamChunk in
 // chapters/05-session-log/events.ts): reasoning text, answer text, tool-call fragments, usage, finish, error.
 //
@@ -29,13 +29,25 @@ import { toolCallOf, type AssistantMessage } from "../../chapters/common/message
 import { todo } from "./todo.ts";
 
 export function assembleReply(chunks: readonly StreamChunk[]): AssistantMessage {
-  return todo("05.8", `assembleReply: join ${chunks.length} chunks into the message a non-streamed call returns`);
+  return todo(
+    "05.8",
+    `assembleReply：把 ${chunks.length} 个分片拼成非流式调用会返回的消息`,
+    `assembleReply: join ${chunks.length} chunks into the message a non-streamed call returns`,
+  );
 }
 
 export function assembleInterrupted(chunks: readonly StreamChunk[]): AssistantMessage | null {
-  return todo("05.8", `assembleInterrupted: keep what the user saw of ${chunks.length} chunks, or null`);
+  return todo(
+    "05.8",
+    `assembleInterrupted：从 ${chunks.length} 个分片里留下用户已经看到的内容，或者返回 null`,
+    `assembleInterrupted: keep what the user saw of ${chunks.length} chunks, or null`,
+  );
 }
 
 export async function streamReply(call: StreamedCall): Promise<AssistantMessage> {
-  return todo("05.8", `streamReply: log each chunk of step ${call.step} as it arrives, then the message citing them`);
+  return todo(
+    "05.8",
+    `streamReply：第 ${call.step} 步的每个分片一到就记进日志，最后记下引用它们的消息`,
+    `streamReply: log each chunk of step ${call.step} as it arrives, then the message citing them`,
+  );
 }
