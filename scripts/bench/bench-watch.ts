@@ -12,13 +12,14 @@
 // vary with load, so they are printed, never asserted.
 //   npm run bench:watch [-- --runs 10 --starts 3 --pool forks]   (threads is what watch uses; forks for comparison)
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadNow, middle } from "./bench-lib.ts";
 import type { StepReport, StepStatus } from "../learner/progress.ts";
 import { WatchRunner } from "../learner/watch-runner.ts";
-import { chapterDir, exercisesDir, findStep, root, shippedStubsDir, steps, type Step } from "../steps.ts";
+import { chapterDir, exercisesDir, findStep, shippedStubsDir, steps, type Step } from "../steps.ts";
+import { copyWorkbook } from "../workbook-copy.ts";
 import { stepsImporting, watchExercises, WatchLoop } from "../learner/watch.ts";
 
 const benchSteps = ["05.1", "05.2", "05.3"];
@@ -194,34 +195,12 @@ async function inCopy(): Promise<void> {
 if (process.argv.includes("--in-copy")) {
   await inCopy();
 } else {
-  const copy = mkdtempSync(path.join(tmpdir(), "workbook-bench-watch-"));
+  const copy = copyWorkbook("workbook-bench-watch-");
   try {
-    for (const entry of [
-      "chapters",
-      "exercises",
-      "fixtures",
-      "scripts",
-      "solutions",
-      "steps.toml",
-      "package.json",
-      "tsconfig.json",
-      "vitest.config.ts",
-    ]) {
-      cpSync(path.join(root, entry), path.join(copy, entry), {
-        recursive: true,
-        filter: (source) => !source.includes(`${path.sep}.backup`),
-      });
-    }
-    // Start from the workbook as shipped, whatever state your own files are in.
-    cpSync(shippedStubsDir, path.join(copy, "exercises/05-session-log"), {
-      recursive: true,
-      filter: (source) => !source.endsWith("README.md"),
-    });
-    symlinkSync(path.join(root, "node_modules"), path.join(copy, "node_modules"));
-    const args = [path.join(copy, "scripts/bench/bench-watch.ts"), "--in-copy", ...process.argv.slice(2)];
-    const result = spawnSync(process.execPath, ["--import", "tsx", ...args], { cwd: copy, stdio: "inherit" });
+    const args = [path.join(copy.root, "scripts/bench/bench-watch.ts"), "--in-copy", ...process.argv.slice(2)];
+    const result = spawnSync(process.execPath, ["--import", "tsx", ...args], { cwd: copy.root, stdio: "inherit" });
     process.exitCode = result.status ?? 1;
   } finally {
-    rmSync(copy, { recursive: true, force: true });
+    copy.remove();
   }
 }

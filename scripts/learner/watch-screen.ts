@@ -4,6 +4,7 @@
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import pc from "picocolors";
+import wrapAnsi from "wrap-ansi";
 import { visible } from "../../chapters/common/text.ts";
 import { shown } from "../command.ts";
 import { loadError } from "./step-runner.ts";
@@ -50,7 +51,7 @@ export function renderScreen(screen: Screen): string {
     pc.bold("第 05 章 会话日志 · 专注模式 / Chapter 05 session log · watch"),
     `${current?.step.id ?? "✓"} ${progressBar(reports)}`,
     "",
-    ...changedLines(screen),
+    ...changedLines(screen, current),
   ];
   if (listed) lines.push(...listLines(screen));
   else if (current === undefined) {
@@ -75,9 +76,26 @@ export function renderScreen(screen: Screen): string {
   return lines.join("\n");
 }
 
+/**
+ * The screen fitted to the terminal: each line longer than `columns` broken at spaces (a Chinese character counts two columns, colour codes
+ * none), its continuation indented as the line was: `ID_MISMATCH` stays whole. A run with no space wider
+ * than the terminal (Chinese text) is left for the terminal to wrap, between characters.
+ */
+export function wrapAtSpaces(text: string, columns: number): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      const indent = /^ */.exec(line)?.[0] ?? "";
+      const wrapped = wrapAnsi(line.slice(indent.length), Math.max(10, columns - indent.length), { hard: false });
+      return wrapped.replace(/^/gm, indent);
+    })
+    .join("\n");
+}
+
 /** What the last save changed: the steps it turned green, and those it broke (whichever step is on screen). */
-function changedLines(screen: Screen): string[] {
+function changedLines(screen: Screen, current: StepReport | undefined): string[] {
   const lines: string[] = [];
+  const onScreen = screen.cursor === undefined ? current?.step : undefined;
   for (const step of screen.passedNow ?? []) {
     lines.push(pc.green(pc.bold(`✓ 练习步骤 ${step.id} 通过！/ step ${step.id} passes!`)) + pc.green(` ${step.titleZh}`));
   }
@@ -85,7 +103,8 @@ function changedLines(screen: Screen): string[] {
     lines.push(
       pc.red(pc.bold(`✗ 练习步骤 ${step.id} 原来通过，这次保存后不通过了 / step ${step.id} passed before this save and fails now`)) +
         pc.red(` ${step.titleZh}`) +
-        pc.dim(" — l 列表里选它看第一个失败 / pick it in the list (l) to see its first failure"),
+        // Its first failure is below when it is the step on screen; otherwise the list (l) leads to it.
+        (step === onScreen ? "" : pc.dim(" — l 列表里选它看第一个失败 / pick it in the list (l) to see its first failure")),
     );
   }
   return lines.length === 0 ? [] : [...lines, ""];

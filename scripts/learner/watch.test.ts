@@ -21,7 +21,7 @@ import {
   type Runner,
 } from "./watch.ts";
 import { loadError } from "./step-runner.ts";
-import { renderScreen } from "./watch-screen.ts";
+import { renderScreen, wrapAtSpaces } from "./watch-screen.ts";
 import { resetFile } from "./reset.ts";
 
 const stubbed = (id: string): TestOutcome => ({
@@ -454,6 +454,32 @@ describe("the screen shows failure text, never obeys it", () => {
     expect(screen).toContain("   30 │ export const broken = (;");
     const list = plain(renderScreen({ reports, cursor: "05.1" }));
     expect(list, "the list (l) names it too").toContain("      语法错误：exercises/05-session-log/json.ts 第 30 行第 24 列解析不了");
+  });
+});
+
+describe("the screen fits the terminal and points only where it must", () => {
+  test("a step a save broke that is the step on screen has its failure below: no pointer to the list", () => {
+    const first: TestOutcome = { name: "05.1 > a rule", state: "failed", errors: ["wrong"] };
+    const report = { step: three[0]!, status: { kind: "failing", failing: 1, total: 2, first } } as const;
+    const onScreen = plain(renderScreen({ reports: [report], brokenNow: [three[0]!] }));
+    expect(onScreen).toContain("✗ 练习步骤 05.1 原来通过，这次保存后不通过了 / step 05.1 passed before this save and fails now");
+    expect(onScreen).toContain("第一个失败 / first failure: 05.1 > a rule");
+    expect(onScreen).not.toContain("l 列表里选它看第一个失败");
+    const elsewhere = plain(renderScreen({ reports: [report, { step: three[1]!, status: report.status }], brokenNow: [three[1]!] }));
+    expect(elsewhere, "a step not on screen: the list leads to its failure").toContain(
+      "— l 列表里选它看第一个失败 / pick it in the list (l) to see its first failure",
+    );
+  });
+
+  test("lines longer than the terminal break at spaces, never inside a word, and keep their indent", () => {
+    const message =
+      "第 3 个事件的 id 为 5（应为 3）/ event #3 has id 5, expected 3: ID_MISMATCH while replaying reasoning_content of turn 1";
+    const wrapped = plain(wrapAtSpaces(`  \x1b[31m${message}\x1b[39m\nshort`, 40)).split("\n");
+    expect(wrapped.length).toBeGreaterThan(3);
+    expect(wrapped.join(" ").replace(/\s+/g, " ").trim()).toBe(`${message} short`.replace(/\s+/g, " ").trim());
+    for (const line of wrapped.slice(0, -1)) expect(line.startsWith("  "), `indent kept: "${line}"`).toBe(true);
+    for (const word of ["ID_MISMATCH", "reasoning_content"]) expect(wrapped.some((line) => line.includes(word)), word).toBe(true);
+    for (const line of wrapped) expect(line.replace(/[\u4e00-\u9fff（）：]/gu, "..").length, `"${line}"`).toBeLessThanOrEqual(40);
   });
 });
 

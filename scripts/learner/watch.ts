@@ -24,7 +24,7 @@ import type { FileOutcome } from "./step-runner.ts";
 import { readStateFile, stateFile, writeStateFile } from "./state-file.ts";
 import { exercisesDir, steps, type Step } from "../steps.ts";
 import { demoSteps, recordRuns, runDemoOnYourFiles } from "./mine.ts";
-import { renderScreen, type DemoRun, type Screen } from "./watch-screen.ts";
+import { renderScreen, wrapAtSpaces, type DemoRun, type Screen } from "./watch-screen.ts";
 import { WatchRunner } from "./watch-runner.ts";
 
 /** What the loop needs from a test runner: the real one is WatchRunner; tests pass a fake. */
@@ -459,7 +459,8 @@ async function main(argv: readonly string[]): Promise<void> {
     dependents: stepsImporting,
     lastKnown: readWatchState(stateFile),
     remember: (states) => writeWatchState(stateFile, states),
-    draw: (screen) => process.stdout.write(`${clear}${screen}\n`),
+    // Wrapped here, at spaces: the terminal itself would break a line inside a word (ID_MI|SMATCH).
+    draw: (screen) => process.stdout.write(`${clear}${process.stdout.isTTY ? wrapAtSpaces(screen, process.stdout.columns) : screen}\n`),
   });
   const started = loop.start();
   const watcher = watchExercises((file) => void loop.saved(file));

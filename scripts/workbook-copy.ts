@@ -1,0 +1,44 @@
+// A throwaway copy of the workbook, as a learner's clone would be with every learner file its shipped
+// stub: `npm run bench:watch` times the watch in one, and tests that need the real tools on a real
+// learner file (the watch in tmux, `npm run reset`, progress) run them there, so the learner's own files
+// in exercises/ are never touched. Every tool finds its files from its own place (chapters/common/root.ts),
+// so a tool started from the copy works on the copy. node_modules is linked, not copied.
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { root, shippedStubsDir } from "./steps.ts";
+
+const copied = [
+  "chapters",
+  "exercises",
+  "fixtures",
+  "scripts",
+  "solutions",
+  "steps.toml",
+  "package.json",
+  "tsconfig.json",
+  "vitest.config.ts",
+];
+
+export interface WorkbookCopy {
+  /** The copy's root. */
+  readonly root: string;
+  /** Its learner folder, exercises/05-session-log. */
+  readonly exercises: string;
+  remove(): void;
+}
+
+/** Copies the workbook into a new temporary folder; each learner file is its shipped stub. */
+export function copyWorkbook(prefix = "workbook-copy-"): WorkbookCopy {
+  const copy = mkdtempSync(path.join(tmpdir(), prefix));
+  for (const entry of copied) {
+    cpSync(path.join(root, entry), path.join(copy, entry), {
+      recursive: true,
+      filter: (source) => !source.includes(`${path.sep}.backup`),
+    });
+  }
+  const exercises = path.join(copy, "exercises/05-session-log");
+  cpSync(shippedStubsDir, exercises, { recursive: true, filter: (source) => !source.endsWith("README.md") });
+  symlinkSync(path.join(root, "node_modules"), path.join(copy, "node_modules"));
+  return { root: copy, exercises, remove: () => rmSync(copy, { recursive: true, force: true }) };
+}
