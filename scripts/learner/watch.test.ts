@@ -478,7 +478,11 @@ describe("the screen fits the terminal and points only where it must", () => {
     expect(wrapped.length).toBeGreaterThan(3);
     expect(wrapped.join(" ").replace(/\s+/g, " ").trim()).toBe(`${message} short`.replace(/\s+/g, " ").trim());
     for (const line of wrapped.slice(0, -1)) expect(line.startsWith("  "), `indent kept: "${line}"`).toBe(true);
-    for (const word of ["ID_MISMATCH", "reasoning_content"]) expect(wrapped.some((line) => line.includes(word)), word).toBe(true);
+    for (const word of ["ID_MISMATCH", "reasoning_content"])
+      expect(
+        wrapped.some((line) => line.includes(word)),
+        word,
+      ).toBe(true);
     for (const line of wrapped) expect(line.replace(/[\u4e00-\u9fff（）：]/gu, "..").length, `"${line}"`).toBeLessThanOrEqual(40);
   });
 });
