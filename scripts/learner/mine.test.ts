@@ -222,6 +222,21 @@ describe("npm run demo -- --mine", spawns, () => {
     ).toBe(false);
   });
 
+  test.concurrent("a file of yours that throws a value that is not an Error while being imported: the same sentence, escapes shown, no banner", async () => {
+    const file = learnerLoop((source) => `${source}\nthrow "\\u001b]0;pwned\\u0007";\n`);
+    const { code, lines, text } = await demo({ ...allAnswers, "agent-loop.ts": file });
+    expect(code).toBe(1);
+    expect(text).toContain("=== 你的代码抛出了错误 / Your code threw ===");
+    expect(text).toContain("你的 agent-loop.ts（练习步骤 05.5）在加载时抛出了错误，位置不明（抛出的不是 Error，没有调用栈）：");
+    expect(text).toContain(
+      "Your agent-loop.ts (step 05.5) threw while being loaded, at a line not known (what it threw is not an Error: it has no stack):",
+    );
+    expect(text).toContain("\n    \\x1b]0;pwned\\x07\n");
+    for (const raw of ["\u001b", "\u0007"]) expect(text, "no escape byte reaches the terminal").not.toContain(raw);
+    expect(text, "not Node's uncaught-exception banner").not.toMatch(/triggerUncaughtException|Node\.js v\d|^\s+\^$/m);
+    expect(lines.some((line) => line.startsWith("=== ②"))).toBe(false);
+  });
+
   test.concurrent("npm run demo --mine, the -- forgotten: npm keeps --mine, so the demo says what to type and runs nothing", async () => {
     const { code, text } = await npmRun("demo", ["--mine"], [], allAnswers);
     expect(code).toBe(2);

@@ -17,7 +17,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { register } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { tellYourThrow, YOUR_FILES, type NotDone, type YourFile } from "../../chapters/05-session-log/demo/mine.ts";
+import { YOUR_FILES, type NotDone, type YourFile } from "../../chapters/05-session-log/demo/mine.ts";
+import { tellYourThrow } from "../../chapters/05-session-log/demo/your-throw.ts";
 import type { HookData } from "./mine-hook.ts";
 import type { StepStatus } from "./progress.ts";
 import type { FileOutcome } from "./step-runner.ts";
@@ -233,7 +234,7 @@ export async function loadYourFiles(files: readonly YourFile[], out: (line: stri
     try {
       await import(pathToFileURL(answer).href);
     } catch (error) {
-      return tellYourThrow(error, out, process.env, "load");
+      return tellYourThrow(error, out, process.env, "load", file);
     }
   }
   return undefined;

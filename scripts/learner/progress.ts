@@ -19,6 +19,7 @@ const testOutcome = z.object({
   state: z.enum(["passed", "failed", "skipped", "pending"]),
   errors: z.array(z.string()).readonly(),
   at: z.string().optional(),
+  testAt: z.object({ where: z.string(), code: z.string() }).optional(),
   diff: z.string().optional(),
 }) satisfies z.ZodType<TestOutcome>;
 

@@ -159,6 +159,11 @@ function currentStep({ step, status }: StepReport, lastKnown: boolean): string[]
     const diff = first.diff === undefined ? undefined : stripVTControlCharacters(first.diff);
     if (diff !== undefined) lines.push(...visibleLines(diff, maxDiffLines).map((line) => `  ${line}`));
     if (first.at !== undefined) lines.push(`  ${pc.dim("在 / at")} ${pc.cyan(visible(first.at))}`);
+    // No file of yours on the stack (a value came back wrong): the test's line that checks it.
+    else if (first.testAt !== undefined) {
+      lines.push(`  ${pc.dim("测试在 / test at")} ${pc.cyan(visible(first.testAt.where))}`);
+      if (first.testAt.code !== "") lines.push(`    ${pc.dim(visible(first.testAt.code))}`);
+    }
   }
   if (status.kind === "broken") lines.push(...visibleLines(loadError(status.message), maxMessageLines).map((line) => `  ${pc.red(line)}`));
   lines.push("", `说明 / guide:  ${guideLink(step)}`);

@@ -3,15 +3,13 @@
 // this chapter file only hears the outcome and speaks about it: the first lines (which files are
 // yours, which are still the answers and why), and, when something goes wrong, which of your files
 // were in play. The chapter never imports a learner's file itself.
-import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { DeepSeekError } from "../../common/deepseek.ts";
 import type { Message } from "../../common/messages.ts";
 import type { Env } from "../../common/settings.ts";
-import { clip, scrubKey, visible } from "../../common/text.ts";
-import type { Explanation } from "./explain.ts";
-import { AgentRunError } from "../loop-types.ts";
+import { clip } from "../../common/text.ts";
+import type { AgentRunError } from "../loop-types.ts";
 
 const notDone = z.enum(["stub", "not-started", "failing", "waiting", "broken"]);
 /** Why a step's answer still runs instead of the learner's file. */
@@ -43,7 +41,8 @@ export function yourFilesIn(env: Env): readonly YourFile[] | undefined {
   return said === undefined ? undefined : z.array(yourFile).parse(JSON.parse(said));
 }
 
-const yours = (env: Env) => (yourFilesIn(env) ?? []).filter((file) => file.notDone === undefined);
+/** The learner's files that run (their steps done), as the preload said them. */
+export const yours = (env: Env): YourFile[] => (yourFilesIn(env) ?? []).filter((file) => file.notDone === undefined);
 
 const WHY: Readonly<Record<NotDone, readonly [zh: string, en: string]>> = {
   stub: ["还是桩", "still the stub"],
@@ -107,7 +106,7 @@ function whyNot(file: YourFile, then: string, steps: (ids: string[]) => string, 
     .join(then);
 }
 
-const stepsInEnglish = (ids: readonly string[]) => `${ids.length > 1 ? "steps" : "step"} ${ids.join(", ")}`;
+export const stepsInEnglish = (ids: readonly string[]): string => `${ids.length > 1 ? "steps" : "step"} ${ids.join(", ")}`;
 
 /** Which of the learner's files a symptom can come from, in the order to suspect them. */
 const IN_PLAY = {
@@ -165,64 +164,4 @@ export function replayDifference(original: readonly Message[], replayed: readonl
     `  原始 / derived:  ${show(original[index])}`,
     `  重放 / replayed: ${show(replayed[index])}`,
   ];
-}
-
-/** When a learner's file threw, as its sentence says it: during a run of the demo or the view, or on import. */
-export const THREW = {
-  demo: ["在演示里", "during the demo"],
-  view: ["在 npm run view 里", "during npm run view"],
-  load: ["在加载时", "while being loaded"],
-} as const satisfies Record<string, readonly [zh: string, en: string]>;
-
-/**
- * A thrown error whose stack passes through one of the learner's files, told with the file and its
- * steps. A failed model call passes through the loop too, but it is the model's story (explain.ts).
- */
-export function explainYourThrow(error: unknown, when: keyof typeof THREW = "demo", env: Env = process.env): Explanation | undefined {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (e instanceof DeepSeekError) return undefined;
-    if (e instanceof AgentRunError) continue; // the loop's wrapper: what it wraps is what happened
-    const at = whereYoursThrew(e, yours(env));
-    if (at === undefined) continue;
-    const { file, line } = at;
-    const [zh, en] = THREW[when];
-    return {
-      title: ["你的代码抛出了错误", "Your code threw"],
-      lines: [
-        `你的 ${file.file}（练习步骤 ${file.steps.join("、")}）${zh}抛出了错误，位置 ${line}：`,
-        `Your ${file.file} (${stepsInEnglish(file.steps)}) threw ${en}, at ${line}:`,
-        `  ${e.name}: ${clip(e.message.split("\n")[0] ?? "", 200)}`,
-        "它的测试都通过了：这次运行走到了测试没走到的一条路。不用 --mine 运行，看答案怎么走这一步",
-        "Its tests pass: this run took a path they do not. Run without --mine to see the answer take it",
-      ],
-    };
-  }
-  return undefined;
-}
-
-/**
- * Prints what `explainYourThrow` says (exit code 1), made visible and without the key; throws `error`
- * on when it is not the learner's.
- */
-export function tellYourThrow(error: unknown, out: (line: string) => void, env: Env, when: keyof typeof THREW = "demo"): number {
-  const told = explainYourThrow(error, when, env);
-  if (told === undefined) throw error;
-  // The message is the learner's text (it may quote a log or a model): shown, not obeyed.
-  const say = (line: string) => out(visible(scrubKey(line, env.DEEPSEEK_API_KEY?.trim() ?? ""), { lines: true }));
-  say(`\n=== ${told.title[0]} / ${told.title[1]} ===`);
-  for (const line of told.lines) say(`  ${line}`);
-  return 1;
-}
-
-/**
- * The innermost frame of `error` in one of the learner's files, as `file:line:column` a learner would
- * open: where their code threw, not a caller of theirs (agent-loop.ts calls streamed-step.ts).
- */
-function whereYoursThrew(error: Error, yours: readonly YourFile[]): { file: YourFile; line: string } | undefined {
-  for (const frame of (error.stack ?? "").split("\n")) {
-    const file = yours.find((candidate) => frame.replaceAll("file://", "").includes(`${candidate.path}:`));
-    const match = /:(\d+):(\d+)\)?\s*$/.exec(frame);
-    if (file !== undefined && match !== null) return { file, line: `${path.relative(process.cwd(), file.path)}:${match[1]}:${match[2]}` };
-  }
-  return undefined;
 }
