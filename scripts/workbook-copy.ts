@@ -3,10 +3,10 @@
 // learner file (the watch in tmux, `npm run reset`, progress) run them there, so the learner's own files
 // in exercises/ are never touched. Every tool finds its files from its own place (chapters/common/root.ts),
 // so a tool started from the copy works on the copy. node_modules is linked, not copied.
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { root, shippedStubsDir } from "./steps.ts";
+import { chapterDir, root, shippedStubsDir, steps, type Step } from "./steps.ts";
 
 const copied = [
   "chapters",
@@ -41,4 +41,18 @@ export function copyWorkbook(prefix = "workbook-copy-"): WorkbookCopy {
   cpSync(shippedStubsDir, exercises, { recursive: true, filter: (source) => !source.endsWith("README.md") });
   symlinkSync(path.join(root, "node_modules"), path.join(copy, "node_modules"));
   return { root: copy, exercises, remove: () => rmSync(copy, { recursive: true, force: true }) };
+}
+
+/**
+ * The chapter's answer to `step`, importing as a learner file would: siblings the learner has written by
+ * this step stay theirs; the rest (a later step's file, like 05.6's message-cache.ts in session.ts) points
+ * into chapters/. Written into a copy's learner folder, it is the learner's file done right.
+ */
+export function answerAsLearnerFile(step: Step): string {
+  const learnerNames = new Set(steps.slice(0, steps.indexOf(step) + 1).map((s) => s.file));
+  return readFileSync(path.join(chapterDir, step.file), "utf8")
+    .replace(/from "\.\/([^"]+)"/g, (whole, name: string) =>
+      learnerNames.has(name) ? whole : `from "../../chapters/05-session-log/${name}"`,
+    )
+    .replace(/from "\.\.\/common\//g, 'from "../../chapters/common/');
 }

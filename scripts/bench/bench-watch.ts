@@ -18,8 +18,8 @@ import path from "node:path";
 import { loadNow, middle } from "./bench-lib.ts";
 import type { StepReport, StepStatus } from "../learner/progress.ts";
 import { WatchRunner } from "../learner/watch-runner.ts";
-import { chapterDir, exercisesDir, findStep, shippedStubsDir, steps, type Step } from "../steps.ts";
-import { copyWorkbook } from "../workbook-copy.ts";
+import { exercisesDir, findStep, shippedStubsDir, steps, type Step } from "../steps.ts";
+import { answerAsLearnerFile, copyWorkbook } from "../workbook-copy.ts";
 import { stepsImporting, watchExercises, WatchLoop } from "../learner/watch.ts";
 
 const benchSteps = ["05.1", "05.2", "05.3"];
@@ -27,19 +27,6 @@ const benchSteps = ["05.1", "05.2", "05.3"];
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(name);
   return at === -1 ? fallback : (process.argv[at + 1] ?? fallback);
-}
-
-/**
- * The chapter's file, importing as a learner file would: siblings the learner has written by this step
- * stay theirs; the rest (a later step's file, like 05.6's message-cache.ts in session.ts) points into chapters/.
- */
-function answerAsLearnerFile(step: Step): string {
-  const learnerNames = new Set(steps.slice(0, steps.indexOf(step) + 1).map((s) => s.file));
-  return readFileSync(path.join(chapterDir, step.file), "utf8")
-    .replace(/from "\.\/([^"]+)"/g, (whole, name: string) =>
-      learnerNames.has(name) ? whole : `from "../../chapters/05-session-log/${name}"`,
-    )
-    .replace(/from "\.\.\/common\//g, 'from "../../chapters/common/');
 }
 
 interface Timed {

@@ -35,6 +35,8 @@ export const ranStatus = z.discriminatedUnion("kind", [
   /** Every failing test stops at the stub of another step: this step's own code may well be right. */
   z.object({ kind: z.literal("waiting"), failing: z.number(), total: z.number(), waitsOn: z.array(z.string()).readonly() }),
   z.object({ kind: z.literal("broken"), message: z.string() }),
+  /** A test never ended and was stopped (scripts/learner/hang.ts): `first` says which, why and where. */
+  z.object({ kind: z.literal("hung"), first: testOutcome }),
   z.object({ kind: z.literal("missing") }),
 ]);
 
@@ -44,6 +46,7 @@ export type StepStatus = Readonly<z.output<typeof ranStatus>> | { readonly kind:
 /** `stepId` is the step the file tests: a failure at its own stub is its own, at another's it is not. */
 export function classify(file: FileOutcome, stepId?: string): StepStatus {
   if (!file.exists) return { kind: "missing" };
+  if (file.hung !== undefined) return { kind: "hung", first: file.hung };
   const [loadError] = file.loadErrors;
   if (loadError !== undefined) return { kind: "broken", message: loadError };
   const ran = file.tests.filter((test) => test.state === "passed" || test.state === "failed");
@@ -123,7 +126,7 @@ export function renderProgress(reports: readonly StepReport[]): string {
     return lines.join("\n");
   }
   const { step, status } = next;
-  if (status.kind === "failing") {
+  if (status.kind === "failing" || status.kind === "hung") {
     // A failure quotes values from the learner's code and the tests' data: shown, never obeyed (visible).
     lines.push(pc.dim(`${step.id} 第一个失败的测试 / first failing test: ${visible(status.first.name)}`));
     const reason = reasonOf(status.first);
@@ -148,6 +151,7 @@ function mark(status: StepStatus): string {
       return pc.green("✓");
     case "failing":
     case "broken":
+    case "hung":
       return pc.red("✗");
     case "waiting":
       return pc.yellow("…");
@@ -176,6 +180,8 @@ function describe(status: StepStatus, step: Step, passed: ReadonlySet<string>): 
     }
     case "broken":
       return pc.red("测试无法运行 / its tests could not run");
+    case "hung":
+      return pc.red(`一个测试卡住了，已停止 / a test hung and was stopped: ${visible(status.first.name)}`);
     case "missing":
       return pc.yellow(`找不到测试文件 / test file not found: ${step.test}`);
     case "unchecked":

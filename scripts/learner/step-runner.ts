@@ -7,6 +7,7 @@ import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { createVitest, type TestModule, type TestSpecification, type Vitest } from "vitest/node";
 import { exercisesDir, learnerFiles, root, type Step } from "../steps.ts";
+import type { Frame } from "./hang.ts";
 
 /** What one test ended as, reduced to what the classification needs. */
 export interface TestOutcome {
@@ -32,17 +33,34 @@ export interface FileOutcome {
   readonly exists: boolean;
   readonly loadErrors: readonly string[];
   readonly tests: readonly TestOutcome[];
+  /** A test that never ended and was stopped (scripts/learner/hang.ts): the run stopped with it. */
+  readonly hung?: TestOutcome;
+}
+
+export interface StepRunnerOptions {
+  readonly pool?: "forks" | "threads";
+  /** Told each test that failed on its own time limit, as soon as it does (the run may go on for a long while). */
+  readonly onTimedOut?: (test: { readonly name: string; readonly file: string; readonly message: string }) => void;
 }
 
 export class StepRunner {
   private constructor(private readonly vitest: Vitest) {}
 
-  static async start(options: { readonly pool?: "forks" | "threads" } = {}): Promise<StepRunner> {
+  static async start(options: StepRunnerOptions = {}): Promise<StepRunner> {
+    const { onTimedOut } = options;
     const vitest = await createVitest("test", {
       root,
       watch: false,
       project: ["exercises"],
-      reporters: [{}], // nothing printed: the caller renders the outcomes
+      // Nothing printed (the caller renders the outcomes); a test over its time limit is told at once.
+      reporters: [
+        {
+          onTestCaseResult(test) {
+            const message = test.result().errors?.[0]?.message ?? "";
+            if (/^Test timed out in \d+ms/.test(message)) onTimedOut?.({ name: test.fullName, file: test.module.moduleId, message });
+          },
+        },
+      ],
       silent: true, // the tests' own console output
       ...(options.pool === undefined ? {} : { pool: options.pool }),
     });
@@ -82,8 +100,11 @@ function outcomeOf(module: TestModule | undefined, exists: boolean): FileOutcome
     const errors = result.errors ?? [];
     const chain = errors[0] === undefined ? [] : causeChain(errors[0]);
     const diff = chain.find((error) => typeof error.diff === "string")?.diff;
-    const at = chain.map((error) => learnerFrames(error.stack)).find((frames) => frames !== undefined);
-    const testAt = at === undefined ? chain.map((error) => testFrame(error.stack)).find((frame) => frame !== undefined) : undefined;
+    // The deepest cause that went through the learner's files: where their code threw, under any wrapper
+    // (thrownAs's failure, the loop's AgentRunError) that only carries it.
+    const at = chain.map((error) => learnerFrames(framesOf(error.stack))).findLast((frames) => frames !== undefined);
+    const testAt =
+      at === undefined ? chain.map((error) => testFrame(framesOf(error.stack))).find((frame) => frame !== undefined) : undefined;
     return {
       name: test.fullName,
       state: result.state,
@@ -122,14 +143,14 @@ function causeChain(error: unknown): ReportedError[] {
   return chain;
 }
 
-/** A stack's frames as `{ file, line, column }`, `file` from the repo root, innermost first. */
-function framesOf(stack: string | undefined): { file: string; line: string; column: string }[] {
-  const frames = [];
+/** A stack's frames, `file` from the repo root, innermost first. */
+function framesOf(stack: string | undefined): Frame[] {
+  const frames: Frame[] = [];
   for (const text of stack?.replaceAll("file://", "").split("\n") ?? []) {
     const match = /\(?((?:\/|[A-Za-z]:)[^():]+\.ts):(\d+):(\d+)\)?\s*$/.exec(text);
     const [, file, line, column] = match ?? [];
     if (file !== undefined && line !== undefined && column !== undefined) {
-      frames.push({ file: path.relative(root, file).split(path.sep).join("/"), line, column });
+      frames.push({ file: path.relative(root, file).split(path.sep).join("/"), line: Number(line), column: Number(column) });
     }
   }
   return frames;
@@ -139,26 +160,26 @@ function framesOf(stack: string | undefined): { file: string; line: string; colu
 const yourFiles = new Set(learnerFiles().map((file) => path.relative(root, file).split(path.sep).join("/")));
 
 /**
- * The stack's frames in the learner's files as `path:line:column`, from the outermost caller down to the
- * throw, joined by " → "; undefined when none is on the stack. A recursion's repeated frames are said once.
+ * The frames (innermost first) in the learner's files as `path:line:column`, from the outermost caller
+ * down to the innermost, joined by " → "; undefined when none is there. A recursion's repeats are said once.
  */
-function learnerFrames(stack: string | undefined): string | undefined {
-  const frames = framesOf(stack)
+export function learnerFrames(frames: readonly Frame[]): string | undefined {
+  const yours = frames
     .filter((frame) => yourFiles.has(frame.file))
     .map((frame) => `${frame.file}:${frame.line}:${frame.column}`)
     .reverse();
-  const said = frames.filter((frame, index) => frame !== frames[index - 1]);
+  const said = yours.filter((frame, index) => frame !== yours[index - 1]);
   return said.length === 0 ? undefined : said.join(" → ");
 }
 
 /** The innermost frame in a test file of the learner's folder, with that line's code. */
-function testFrame(stack: string | undefined): { where: string; code: string } | undefined {
+export function testFrame(frames: readonly Frame[]): { where: string; code: string } | undefined {
   const folder = `${path.relative(root, exercisesDir).split(path.sep).join("/")}/`;
-  const frame = framesOf(stack).find((candidate) => candidate.file.startsWith(folder) && candidate.file.endsWith(".test.ts"));
+  const frame = frames.find((candidate) => candidate.file.startsWith(folder) && candidate.file.endsWith(".test.ts"));
   if (frame === undefined) return undefined;
   let code = "";
   try {
-    code = readFileSync(path.join(root, frame.file), "utf8").split("\n")[Number(frame.line) - 1]?.trim() ?? "";
+    code = readFileSync(path.join(root, frame.file), "utf8").split("\n")[frame.line - 1]?.trim() ?? "";
   } catch {
     // The line's code is a help, not a must.
   }

@@ -150,7 +150,7 @@ function currentStep({ step, status }: StepReport, lastKnown: boolean): string[]
     "",
     verdict(status) + (lastKnown ? pc.dim("  （上次的结果，正在重新检查 / last known, checking again …）") : ""),
   ];
-  if (status.kind === "failing" || status.kind === "not-started") {
+  if (status.kind === "failing" || status.kind === "not-started" || status.kind === "hung") {
     const { first } = status;
     lines.push(pc.bold("第一个失败 / first failure: ") + visible(first.name));
     const reason = reasonOf(first);
@@ -203,6 +203,8 @@ function verdict(status: StepStatus): string {
     }
     case "broken":
       return pc.red("✗ 测试无法运行 / the tests could not run:");
+    case "hung":
+      return pc.red("✗ 一个测试卡住了，已停止 / a test hung and was stopped");
     case "missing":
       return pc.yellow("? 找不到测试文件 / test file not found");
     case "unchecked":
