@@ -1,6 +1,7 @@
 // `npm run progress`: runs every step's tests against your files and prints where you are: one line
 // per step (✓ passed, ✗ some failing, … waiting for an earlier step, · not started) and what to do
 // next. In Chinese with the English beside it. `npm run watch` shows the same list on its `l` key.
+import path from "node:path";
 import pc from "picocolors";
 import { z } from "zod";
 import { visible } from "../../chapters/common/text.ts";
@@ -12,6 +13,8 @@ import { isMain, readArgs, runMain, shown } from "../command.ts";
 import { type FileOutcome, loadError, type StepRunner, type TestOutcome } from "./step-runner.ts";
 import { exercisesDir, guideLink, steps, whereInBook, type Step } from "../steps.ts";
 
+import { typeProblemLines, type TypeProblem } from "./type-problems.ts";
+
 export type { FileOutcome, TestOutcome } from "./step-runner.ts";
 
 const testOutcome = z.object({
@@ -22,6 +25,15 @@ const testOutcome = z.object({
   testAt: z.object({ where: z.string(), code: z.string() }).optional(),
   diff: z.string().optional(),
 }) satisfies z.ZodType<TestOutcome>;
+
+const typeProblem = z.object({
+  file: z.string(),
+  line: z.number(),
+  column: z.number(),
+  code: z.number(),
+  zh: z.array(z.string()).readonly(),
+  en: z.array(z.string()).readonly(),
+}) satisfies z.ZodType<TypeProblem>;
 
 /**
  * A step's state after its tests ran, as `classify` gives it. A schema, so that `npm run watch` can
@@ -35,6 +47,8 @@ export const ranStatus = z.discriminatedUnion("kind", [
   /** Every failing test stops at the stub of another step: this step's own code may well be right. */
   z.object({ kind: z.literal("waiting"), failing: z.number(), total: z.number(), waitsOn: z.array(z.string()).readonly() }),
   z.object({ kind: z.literal("broken"), message: z.string() }),
+  /** Every test passes, but the step's file does not type-check (CI runs tsc too): not done yet. */
+  z.object({ kind: z.literal("mistyped"), total: z.number(), problems: z.array(typeProblem).readonly() }),
   /** A test never ended and was stopped (scripts/learner/hang.ts): `first` says which, why and where. */
   z.object({ kind: z.literal("hung"), first: testOutcome }),
   z.object({ kind: z.literal("missing") }),
@@ -73,6 +87,12 @@ export function classify(file: FileOutcome, stepId?: string): StepStatus {
   return { kind: "failing", failing: failed.length, total: ran.length, first: wrong };
 }
 
+/** A step's status once its file's type errors are known: passing tests with type errors are not done. */
+export function withTypes(status: StepStatus, problems: readonly TypeProblem[] | undefined): StepStatus {
+  if (status.kind !== "passed" || problems === undefined || problems.length === 0) return status;
+  return { kind: "mistyped", total: status.total, problems };
+}
+
 /** The step whose stub stopped this test, if a NotImplementedError did (todo.ts defines the format). */
 function stubStepIn(test: TestOutcome): string | undefined {
   return test.errors.map(stubStepOf).find((id) => id !== undefined);
@@ -107,6 +127,7 @@ export function stepLines(report: StepReport, reports: readonly StepReport[]): s
   ];
   // A file that does not even load (a typo, a missing export) is worth seeing on every step it breaks.
   if (status.kind === "broken") lines.push(pc.red(`      ${visible(firstLine(loadError(status.message)))}`));
+  if (status.kind === "mistyped") lines.push(...typeProblemLines(status.problems, 1).map((line) => pc.red(`      ${visible(line)}`)));
   return lines;
 }
 
@@ -132,6 +153,10 @@ export function renderProgress(reports: readonly StepReport[]): string {
     const reason = reasonOf(status.first);
     if (reason !== undefined) lines.push(pc.dim(`  ${visible(firstLine(reason))}`));
   }
+  if (status.kind === "mistyped") {
+    lines.push(pc.dim(`${step.id} 的类型错误 / ${step.id}'s type errors (npm run typecheck):`));
+    lines.push(...typeProblemLines(status.problems).map((line) => pc.dim(`  ${visible(line)}`)));
+  }
   lines.push(
     `${pc.bold("下一步 / next:")} 练习步骤 ${step.id} — ${step.titleZh} / ${step.title}`,
     `  专注模式，保存即重跑 / focused loop, re-runs on save:  npm run watch`,
@@ -152,6 +177,7 @@ function mark(status: StepStatus): string {
     case "failing":
     case "broken":
     case "hung":
+    case "mistyped":
       return pc.red("✗");
     case "waiting":
       return pc.yellow("…");
@@ -182,6 +208,10 @@ function describe(status: StepStatus, step: Step, passed: ReadonlySet<string>): 
       return pc.red("测试无法运行 / its tests could not run");
     case "hung":
       return pc.red(`一个测试卡住了，已停止 / a test hung and was stopped: ${visible(status.first.name)}`);
+    case "mistyped":
+      return pc.red(
+        `测试都通过了，但文件有 ${status.problems.length} 个类型错误 / the tests pass, but the file has ${status.problems.length} type errors`,
+      );
     case "missing":
       return pc.yellow(`找不到测试文件 / test file not found: ${step.test}`);
     case "unchecked":
@@ -197,12 +227,17 @@ function describe(status: StepStatus, step: Step, passed: ReadonlySet<string>): 
   }
 }
 
-/** Runs every step's tests once (or those of `list`) and classifies each. */
+/** Runs every step's tests once (or those of `list`), classifies each, and type-checks each step's file. */
 export async function runSteps(list: readonly Step[] = steps, runner?: StepRunner): Promise<StepReport[]> {
   const own = runner ?? (await (await import("./step-runner.ts")).StepRunner.start());
   try {
     const outcomes = await own.run(list);
-    return list.map((step, index) => ({ step, status: classify(outcomes[index]!, step.id) }));
+    const { TypeChecker } = await import("./typecheck.ts");
+    const types = new TypeChecker(list.map((step) => path.join(exercisesDir, step.file)));
+    return list.map((step, index) => ({
+      step,
+      status: withTypes(classify(outcomes[index]!, step.id), types.check(path.join(exercisesDir, step.file))),
+    }));
   } finally {
     if (runner === undefined) await own.close();
   }

@@ -5,11 +5,13 @@
 // seconds, with the line of the learner's it spins in; a test that fails on its own time limit stops
 // the run at once (the next tests would each wait out theirs). Either way the test is reported, and
 // the child is started afresh. A run that takes longer than `limitMs` all the same is stopped too.
+// The child also keeps a TypeScript language service warm (typecheck.ts), for each save's type errors.
 // This file is both sides: the parent's WatchRunner, and the child (run with --child).
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Hang } from "./hang.ts";
+import type { TypeProblem } from "./type-problems.ts";
 import { learnerFrames, testFrame, type FileOutcome, type TestOutcome } from "./step-runner.ts";
 import { exercisesDir, type Step } from "../steps.ts";
 
@@ -18,9 +20,11 @@ type Stopped = Hang & { readonly timedOut?: string };
 
 type ToChild =
   | { readonly kind: "run"; readonly id: number; readonly steps: readonly Step[] }
+  | { readonly kind: "types"; readonly id: number; readonly files: readonly string[] }
   | { readonly kind: "changed"; readonly file: string };
 type ToParent =
   | { readonly kind: "ready" }
+  | { readonly kind: "typed"; readonly id: number; readonly problems: TypeProblem[][] }
   | { readonly kind: "result"; readonly id: number; readonly outcomes: FileOutcome[] }
   | { readonly kind: "hung"; readonly id: number; readonly hang: Stopped }
   | { readonly kind: "failed"; readonly id: number; readonly message: string };
@@ -109,6 +113,30 @@ export class WatchRunner {
     });
   }
 
+  /**
+   * The type errors of each file (the learner's), from the child's warm language service; undefined when
+   * the child stopped meanwhile (a hang restarts it: the next save asks again).
+   */
+  async types(files: readonly string[]): Promise<TypeProblem[][] | undefined> {
+    await this.#ready;
+    const id = this.#nextId++;
+    const child = this.#child;
+    return new Promise((resolve) => {
+      const onMessage = (message: ToParent) => {
+        if (message.kind === "typed" && message.id === id) finish(message.problems);
+      };
+      const finish = (problems: TypeProblem[][] | undefined) => {
+        child.off("message", onMessage);
+        child.off("exit", onExit);
+        resolve(problems);
+      };
+      const onExit = () => finish(undefined);
+      child.on("message", onMessage);
+      child.once("exit", onExit);
+      child.send({ kind: "types", id, files } satisfies ToChild);
+    });
+  }
+
   #restart(): void {
     this.#child.kill("SIGKILL");
     [this.#child, this.#ready] = this.#spawn();
@@ -160,6 +188,9 @@ function hangMessage({ timedOut }: Stopped): string {
 async function child(pool: "threads" | "forks"): Promise<void> {
   const { StepRunner } = await import("./step-runner.ts");
   const { HangWatch } = await import("./hang.ts");
+  const { TypeChecker } = await import("./typecheck.ts");
+  const { learnerFiles } = await import("../steps.ts");
+  let types: InstanceType<typeof TypeChecker> | undefined; // made at the first question: it takes a second or two
   // vitest's threads run in this process, where the inspector can reach them (forks are other processes).
   const hangs = pool === "threads" ? HangWatch.start() : undefined;
   const send = (message: ToParent) => process.send?.(message);
@@ -179,6 +210,12 @@ async function child(pool: "threads" | "forks"): Promise<void> {
   process.on("message", (message: ToChild) => {
     if (message.kind === "changed") {
       runner.changed(message.file);
+      return;
+    }
+    if (message.kind === "types") {
+      types ??= new TypeChecker(learnerFiles());
+      const checker = types;
+      send({ kind: "typed", id: message.id, problems: message.files.map((file) => checker.check(file)) });
       return;
     }
     const { id } = message;

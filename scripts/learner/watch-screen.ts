@@ -8,6 +8,7 @@ import wrapAnsi from "wrap-ansi";
 import { visible } from "../../chapters/common/text.ts";
 import { shown } from "../command.ts";
 import { loadError } from "./step-runner.ts";
+import { typeProblemLines, type TypeProblem } from "./type-problems.ts";
 import { nextStep, progressBar, reasonOf, stepLines, type StepReport, type StepStatus } from "./progress.ts";
 import { exercisesDir, guideLink, whereInBook, type Step } from "../steps.ts";
 
@@ -32,6 +33,8 @@ export interface Screen {
   readonly lastKnown?: readonly string[];
   /** Key d: the demo on your code — asked too early, running, or what it printed. */
   readonly demo?: DemoRun | { readonly waiting: true } | { readonly running: true };
+  /** The type errors of the current step's file, once checked (a step is done when its tests pass and it type-checks). */
+  readonly types?: readonly TypeProblem[];
 }
 
 /** What `npm run demo -- --mine` printed and its exit code. */
@@ -58,7 +61,7 @@ export function renderScreen(screen: Screen): string {
     lines.push(pc.green(pc.bold("全部练习步骤都通过了，做得好！/ Every step passes. Well done!")));
     lines.push("和答案对照 / compare with the answers:", "  npm run compare -- <练习步骤 step>");
   } else {
-    lines.push(...currentStep(current, (screen.lastKnown ?? []).includes(current.step.id)));
+    lines.push(...currentStep(current, (screen.lastKnown ?? []).includes(current.step.id), screen.types));
     if (screen.focused === true && current.status.kind === "passed") lines.push("", ...stayLines(nextStep(reports)));
   }
   if (screen.hint !== undefined && !listed) lines.push("", screen.hint);
@@ -140,7 +143,7 @@ function stayLines(next: StepReport | undefined): string[] {
   ];
 }
 
-function currentStep({ step, status }: StepReport, lastKnown: boolean): string[] {
+function currentStep({ step, status }: StepReport, lastKnown: boolean, types: readonly TypeProblem[] | undefined): string[] {
   const challenge = step.kind === "challenge" ? pc.magenta("挑战 / challenge · ") : "";
   const lines = [
     pc.bold(`练习步骤 ${step.id} — ${challenge}${step.titleZh}`),
@@ -166,6 +169,11 @@ function currentStep({ step, status }: StepReport, lastKnown: boolean): string[]
     }
   }
   if (status.kind === "broken") lines.push(...visibleLines(loadError(status.message), maxMessageLines).map((line) => `  ${pc.red(line)}`));
+  const problems = status.kind === "mistyped" ? status.problems : types;
+  if (problems !== undefined && problems.length > 0) {
+    if (status.kind !== "mistyped") lines.push(pc.bold(`类型错误 / type errors (${problems.length}):`));
+    lines.push(...typeProblemLines(problems).map((line) => `  ${pc.red(visible(line))}`));
+  }
   lines.push("", `说明 / guide:  ${guideLink(step)}`);
   return lines;
 }
@@ -205,6 +213,10 @@ function verdict(status: StepStatus): string {
       return pc.red("✗ 测试无法运行 / the tests could not run:");
     case "hung":
       return pc.red("✗ 一个测试卡住了，已停止 / a test hung and was stopped");
+    case "mistyped":
+      return pc.red(
+        `✗ ${status.total} 个测试都通过了，但文件有 ${status.problems.length} 个类型错误（CI 也检查类型）/ all ${status.total} tests pass, but the file has ${status.problems.length} type errors (CI checks types too)`,
+      );
     case "missing":
       return pc.yellow("? 找不到测试文件 / test file not found");
     case "unchecked":

@@ -8,6 +8,7 @@ import { stripVTControlCharacters as plain } from "node:util";
 import { describe, expect, test } from "vitest";
 import { NotImplementedError } from "../../exercises/05-session-log/todo.ts";
 import type { FileOutcome, TestOutcome } from "./step-runner.ts";
+import type { TypeProblem } from "./type-problems.ts";
 import { FlagsAnswer } from "../command.ts";
 import { exercisesDir, findStep, shippedStubs, steps, type Step } from "../steps.ts";
 import {
@@ -38,6 +39,8 @@ class FakeRunner implements Runner {
   readonly results = new Map<string, FileOutcome>();
   readonly runs: string[][] = [];
   readonly changes: string[] = [];
+  /** Set to check types (each file's type errors), as the real runner does. */
+  types: Runner["types"];
   /** While set, runs wait for it: a run "in progress". */
   gate: Promise<void> | undefined;
   async run(list: readonly Step[]): Promise<FileOutcome[]> {
@@ -132,6 +135,74 @@ describe("npm run watch", () => {
     expect(last()).toContain("05.2 ▰▱▱ 1/3");
     expect(last()).toContain("练习步骤 05.2 —");
     expect(last()).toContain("not implemented yet — step 05.2");
+  });
+
+  test("types count: a step whose tests pass but whose file does not type-check is not done, and its type errors show Chinese first with file:line", async () => {
+    const runner = new FakeRunner();
+    const problem: TypeProblem = {
+      file: "exercises/05-session-log/json.ts",
+      line: 12,
+      column: 7,
+      code: 2322,
+      zh: ["不能将类型“readonly ToolCall[]”分配给类型“JsonObject”。"],
+      en: ["Type 'readonly ToolCall[]' is not assignable to type 'JsonObject'."],
+    };
+    const typed: string[][] = [];
+    let problems: TypeProblem[] = [problem];
+    runner.types = async (files) => {
+      typed.push([...files]);
+      return files.map((file) => (file.endsWith("/json.ts") ? problems : []));
+    };
+    const onTypes: number[] = [];
+    const { watch, last } = loop(runner, three, undefined, { onTypes: (_reports, tookMs) => onTypes.push(tookMs) });
+    await watch.start();
+    await watch.settled();
+    runner.results.set("05.1", file(passing("a"), passing("b")));
+    await watch.saved(path.join(exercisesDir, "json.ts"));
+    expect(typed.at(-1)?.[0]).toBe(path.join(exercisesDir, "json.ts"));
+    expect(last(), "it stays on 05.1").toContain("练习步骤 05.1 —");
+    expect(last()).not.toContain("✓ 练习步骤 05.1 通过！");
+    expect(last()).toContain(
+      "✗ 2 个测试都通过了，但文件有 1 个类型错误（CI 也检查类型）/ all 2 tests pass, but the file has 1 type errors (CI checks types too)",
+    );
+    expect(last()).toContain("  exercises/05-session-log/json.ts:12:7  TS2322");
+    expect(last()).toContain(
+      "    不能将类型“readonly ToolCall[]”分配给类型“JsonObject”。 / Type 'readonly ToolCall[]' is not assignable to type 'JsonObject'.",
+    );
+    expect(last()).toContain("05.1 ▱▱▱ 0/3");
+    expect(onTypes, "a save's type errors are timed (npm run bench:watch)").toHaveLength(1);
+    problems = [];
+    await watch.saved(path.join(exercisesDir, "json.ts"));
+    expect(last()).toContain("✓ 练习步骤 05.1 通过！/ step 05.1 passes!");
+    expect(last()).toContain("练习步骤 05.2 —");
+  });
+
+  test("a failing step's type errors show under its first failure, right after its result", async () => {
+    const runner = new FakeRunner();
+    let saved = false;
+    const problem = {
+      file: "exercises/05-session-log/json.ts",
+      line: 3,
+      column: 1,
+      code: 2304,
+      zh: ["找不到名称“x”。"],
+      en: ["Cannot find name 'x'."],
+    };
+    runner.types = async (files) => files.map(() => (saved ? [problem] : []));
+    const { watch, screens, last } = loop(runner);
+    await watch.start();
+    await watch.settled();
+    saved = true;
+    runner.results.set("05.1", file(passing("a"), { name: "05.1 > a rule", state: "failed", errors: ["wrong"] }));
+    const before = screens.length;
+    await watch.saved(path.join(exercisesDir, "json.ts"));
+    const [result, withTypes] = screens.slice(before + 1);
+    expect(result, "the test result first").toContain("✗ 1/2 个测试失败");
+    expect(result).not.toContain("类型错误");
+    expect(withTypes).toContain(
+      "类型错误 / type errors (1):\n  exercises/05-session-log/json.ts:3:1  TS2304\n    找不到名称“x”。 / Cannot find name 'x'.",
+    );
+    expect(last()).toContain("✗ 1/2 个测试失败");
   });
 
   test("a step already green is passed over too; all green says well done", async () => {

@@ -19,7 +19,8 @@ import type { Command, Flags } from "../../chapters/common/flags.ts";
 import { hintCommand, hintStateFile } from "./hint.ts";
 import { isMain, readArgs, requireStep, runMain } from "../command.ts";
 import { filesReached } from "./imports.ts";
-import { classify, nextStep, ranStatus, type StepReport, type StepStatus } from "./progress.ts";
+import { classify, nextStep, ranStatus, withTypes, type StepReport, type StepStatus } from "./progress.ts";
+import type { TypeProblem } from "./type-problems.ts";
 import type { FileOutcome } from "./step-runner.ts";
 import { readStateFile, stateFile, writeStateFile } from "./state-file.ts";
 import { exercisesDir, steps, type Step } from "../steps.ts";
@@ -30,6 +31,8 @@ import { WatchRunner } from "./watch-runner.ts";
 /** What the loop needs from a test runner: the real one is WatchRunner; tests pass a fake. */
 export interface Runner {
   run(list: readonly Step[]): Promise<FileOutcome[]>;
+  /** Each file's type errors (undefined: not known this time). Without it, types are not checked. */
+  types?(files: readonly string[]): Promise<readonly (readonly TypeProblem[])[] | undefined>;
   changed(file: string): void;
   close(): Promise<void>;
 }
@@ -52,6 +55,8 @@ export interface LoopOptions {
   readonly remember?: (states: Readonly<Record<string, StepStatus>>) => void;
   /** Called after every run with how long it took from the save (for npm run bench:watch). */
   readonly onResult?: (reports: readonly StepReport[], tookMs: number) => void;
+  /** Called when a save's type errors are on screen, with how long that took from the save (npm run bench:watch). */
+  readonly onTypes?: (reports: readonly StepReport[], tookMs: number) => void;
   readonly now?: () => number;
   /** Key d: the demo on the learner's finished files (scripts/learner/mine.ts); tests pass a fake. */
   readonly demo?: () => Promise<DemoRun>;
@@ -65,6 +70,8 @@ export class WatchLoop {
   #focus: Step | undefined;
   /** Steps not checked since the start, or since a save of a file their tests import. */
   #stale = new Set<Step>();
+  /** Each checked step's type errors, as of its last run. */
+  #types = new Map<Step, readonly TypeProblem[]>();
   /** Each step a save touched, with its state's kind before: its next run says whether it turned green or broke. */
   #beforeSave = new Map<Step, StepStatus["kind"]>();
   /** Runs happen one after another: the vitest instance runs one set of files at a time. */
@@ -99,6 +106,7 @@ export class WatchLoop {
       const first = this.#focus === undefined ? list : [this.#focus];
       for (const step of first) {
         await this.#run([step]);
+        await this.#checkTypes([step]);
         if (this.#statusOf(step)?.kind !== "passed") break;
       }
       this.#screen = { ...this.#screen, checking: this.#stale.size > 0 };
@@ -118,7 +126,10 @@ export class WatchLoop {
     void this.#enqueue(async () => {
       this.#checkQueued = false;
       const step = this.#reports.find((report) => this.#stale.has(report.step))?.step;
-      if (step !== undefined) await this.#run([step]);
+      if (step !== undefined) {
+        await this.#run([step]);
+        await this.#checkTypes([step]);
+      }
       const changed = this.#changed(step === undefined ? [] : [step]);
       const passedNow = [...(this.#screen.passedNow ?? []), ...changed.passedNow];
       const brokenNow = [...(this.#screen.brokenNow ?? []), ...changed.brokenNow];
@@ -165,6 +176,10 @@ export class WatchLoop {
       this.#screen = { ...this.#screen, running: false, cursor: undefined, tookMs, passedNow, brokenNow, hint, demo: undefined };
       this.#draw();
       this.options.onResult?.(this.#reports, tookMs);
+      // Then the type errors of what failed (a step that passed was checked before it counted as done).
+      const failed = ran.filter((step) => this.#statusOf(step)?.kind !== "passed" && this.#statusOf(step)?.kind !== "mistyped");
+      if (await this.#checkTypes(failed)) this.#draw();
+      this.options.onTypes?.(this.#reports, this.#now() - savedAt);
       // Then the other steps whose tests import a saved file: worked out after the result is on screen.
       const touched = this.#dependents(files).filter((step) => !ran.includes(step));
       this.#noteBefore(touched, before);
@@ -196,6 +211,8 @@ export class WatchLoop {
     for (let list = current === undefined ? this.#reports.map((report) => report.step) : [current]; list.length > 0; ) {
       this.#noteBefore(list, before);
       await this.#run(list);
+      // A step whose tests pass is done only if its file type-checks too: known before moving on.
+      await this.#checkTypes(list.filter((step) => this.#statusOf(step)?.kind === "passed"));
       ran.push(...list);
       if (this.#focus !== undefined) break;
       const next = this.#current()?.step;
@@ -230,6 +247,25 @@ export class WatchLoop {
       const outcome = outcomes[index];
       this.#set(step, outcome === undefined ? { kind: "broken", message: "no result from the test runner" } : classify(outcome, step.id));
     }
+  }
+
+  /**
+   * Asks the runner for the type errors of each step's file and keeps them; a step whose tests pass
+   * and whose file does not type-check is not done ("mistyped"). Whether any step had type errors.
+   */
+  async #checkTypes(list: readonly Step[]): Promise<boolean> {
+    if (list.length === 0 || this.options.runner.types === undefined) return false;
+    const files = list.map((step) => path.join(exercisesDir, step.file));
+    const problems = await this.options.runner.types(files);
+    if (problems === undefined) return false;
+    for (const [index, step] of list.entries()) {
+      const found = problems[index] ?? [];
+      this.#types.set(step, found);
+      const status = this.#statusOf(step);
+      if (status !== undefined)
+        this.#reports = this.#reports.map((report) => (report.step === step ? { step, status: withTypes(status, found) } : report));
+    }
+    return problems.some((found) => found.length > 0);
   }
 
   #enqueue(task: () => Promise<void>): Promise<void> {
@@ -328,7 +364,11 @@ export class WatchLoop {
   #draw(): void {
     const lastKnown = [...this.#stale].filter((step) => this.#statusOf(step)?.kind !== "unchecked").map((step) => step.id);
     const focused = this.#focus !== undefined;
-    this.options.draw(renderScreen({ reports: this.#reports, ...this.#screen, current: this.#current(), focused, lastKnown }));
+    const current = this.#current();
+    const types = current === undefined ? undefined : this.#types.get(current.step);
+    this.options.draw(
+      renderScreen({ reports: this.#reports, ...this.#screen, current, focused, lastKnown, ...(types === undefined ? {} : { types }) }),
+    );
   }
 
   #now(): number {
