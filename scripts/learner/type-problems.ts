@@ -17,7 +17,7 @@ export function typeProblemLines(problems: readonly TypeProblem[], max = 3): str
   const lines: string[] = [];
   for (const problem of problems.slice(0, max)) {
     lines.push(`${problem.file}:${problem.line}:${problem.column}  TS${problem.code}`);
-    problem.zh.forEach((zh, index) => lines.push(`  ${zh} / ${(problem.en[index] ?? "").trimStart()}`));
+    lines.push(...problem.zh.map((zh, index) => `  ${zh} / ${(problem.en[index] ?? "").trimStart()}`));
   }
   if (problems.length > max) lines.push(`…还有 ${problems.length - max} 个类型错误 / ${problems.length - max} more type errors`);
   return lines;
