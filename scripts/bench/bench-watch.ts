@@ -16,11 +16,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadNow, middle } from "./bench-lib.ts";
-import type { StepReport, StepStatus } from "../learner/progress.ts";
+import type { StepReport, StepStatus } from "../learner/status.ts";
 import { WatchRunner } from "../learner/watch-runner.ts";
 import { exercisesDir, findStep, shippedStubsDir, steps, type Step } from "../steps.ts";
 import { answerAsLearnerFile, copyWorkbook } from "../workbook-copy.ts";
-import { stepsImporting, watchExercises, WatchLoop } from "../learner/watch.ts";
+import { stepsImporting } from "../learner/imports.ts";
+import { watchExercises, WatchLoop } from "../learner/watch.ts";
 
 const benchSteps = ["05.1", "05.2", "05.3"];
 

@@ -15,9 +15,20 @@ import { eventLines, runInProcess, section, startsPrograms, tsx } from "../../ch
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { startStandIn } from "../../fixtures/standin.ts";
 import { replayScenario } from "../../fixtures/test-helpers.ts";
-import { classify } from "./progress.ts";
+import { classify } from "./status.ts";
 import type { FileOutcome } from "./step-runner.ts";
-import { checkSteps, demoSteps, fingerprint, resolveMapping, runDemoOnYourFiles, yourFiles, type StepTests, type Verdict } from "./mine.ts";
+import {
+  checkSteps,
+  demoSteps,
+  fingerprint,
+  resolveMapping,
+  runDemoOnYourFiles,
+  verdictOf,
+  yourFiles,
+  type StepTests,
+  type Verdict,
+} from "./mine.ts";
+import { NotImplementedError } from "../../exercises/05-session-log/todo.ts";
 import { answerFiles, chapterDir, exercisesDir, findStep, root, steps, type Step } from "../steps.ts";
 import { WatchLoop } from "./watch.ts";
 
@@ -303,6 +314,32 @@ describe("the mapping: the manifest's learner file → answer, turned round for 
     ]);
     const session = yourFiles(verdicts).find((file) => file.file === "session.ts");
     expect(session?.notDone).toEqual([{ step: "05.4", why: "failing" }]);
+  });
+
+  test("a step whose own part passes while its other tests wait for another step's stub is run as yours (05.3 before 05.2)", () => {
+    const waiting = classify(
+      {
+        exists: true,
+        loadErrors: [],
+        tests: [
+          { name: "a rule of 05.3's own", state: "passed", errors: [] },
+          { name: "needs a Session", state: "failed", errors: [new NotImplementedError("05.2", "append").message] },
+        ],
+      },
+      "05.3",
+    );
+    expect(waiting.kind).toBe("waiting");
+    expect(verdictOf(waiting)).toBe("done");
+    const verdicts = new Map<string, Verdict>([
+      ["05.1", "done"],
+      ["05.3", verdictOf(waiting)],
+    ]);
+    const files = yourFiles(verdicts);
+    expect(files.find((file) => file.file === "projection.ts")?.notDone).toBeUndefined();
+    expect(files.find((file) => file.file === "session.ts")?.notDone).toEqual([
+      { step: "05.2", why: "stub" },
+      { step: "05.4", why: "stub" },
+    ]);
   });
 
   test("the steps come from the manifest: every step whose answer is in the chapter, and no 练习", () => {

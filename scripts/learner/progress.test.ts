@@ -1,16 +1,9 @@
 import { stripVTControlCharacters as plain } from "node:util";
 import { describe, expect, test } from "vitest";
 import { NotImplementedError } from "../../exercises/05-session-log/todo.ts";
-import {
-  classify,
-  nextStep,
-  progressBar,
-  renderProgress,
-  runSteps,
-  type FileOutcome,
-  type StepReport,
-  type TestOutcome,
-} from "./progress.ts";
+import { progressBar, renderProgress, runSteps } from "./progress.ts";
+import { classify, nextStep, type StepReport } from "./status.ts";
+import type { FileOutcome, TestOutcome } from "./step-runner.ts";
 import { guideLink, steps } from "../steps.ts";
 
 // The message a stub's todo() throws, as a test report keeps it.
@@ -67,6 +60,8 @@ describe("npm run progress: classifying a step's results", () => {
       failing: 2,
       total: 3,
       first: assertion,
+      waiting: 1,
+      waitsOn: ["05.2"],
     });
     expect(classify(file(assertion, failed("b", "boom")))).toMatchObject({ kind: "failing", failing: 2, total: 2 });
   });
@@ -151,6 +146,33 @@ describe("npm run progress: the report", () => {
       ]),
     );
     expect(text).toContain("35 of 40 failing (测试还会用到未完成的 / its tests also need, not done yet: 05.2, 05.3)");
+  });
+
+  test("the cause is derived from what fails: after npm run reset -- 05.6, 05.2–05.5 wait for 05.6, none of them is blamed, and 05.6 is next", () => {
+    const byId = (id: string) => steps.find((step) => step.id === id)!;
+    const waits = (failing: number, total: number) => ({ kind: "waiting", failing, total, waitsOn: ["05.6"] }) as const;
+    const reports: StepReport[] = [
+      { step: byId("05.1"), status: { kind: "passed", total: 86 } },
+      { step: byId("05.2"), status: waits(48, 63) },
+      { step: byId("05.3"), status: waits(2, 32) },
+      { step: byId("05.4"), status: waits(66, 76) },
+      {
+        step: byId("05.5"),
+        status: { kind: "failing", failing: 36, total: 41, first: failed("x", "boom"), waiting: 35, waitsOn: ["05.6"] },
+      },
+      { step: byId("05.6"), status: { kind: "not-started", total: 9, waitsOn: ["05.6"], first: failed("y", stubError("05.6")) } },
+    ];
+    const text = plain(renderProgress(reports));
+    expect(text).toContain(
+      "05.3  投影：哪些事件变成消息 — 你这一步自己的部分都通过了；另有 2/32 个测试在等 05.6 / your own part passes; 2 of 32 tests wait for 05.6",
+    );
+    expect(text).toContain(
+      "36/41 个测试失败，其中 35 个在等 05.6 / 36 of 41 failing (35 of them wait for 05.6) (测试还会用到未完成的 / its tests also need, not done yet: 05.6)",
+    );
+    expect(text, "05.2 and 05.3 are not the cause: they wait for 05.6 too").not.toMatch(/not done yet: 05\.2|also need: 05\.2/);
+    expect(text).toMatch(/05\.6 {2}挑战 \/ challenge \S+ — 未开始 \/ not started\n/);
+    expect(text).toContain("05.2 你自己的部分都通过了，其余测试在等 05.6 / 05.2: your own part passes, its other tests wait for 05.6");
+    expect(text).toContain("下一步 / next: 练习步骤 05.6 —");
   });
 
   test("all passed: no Next line, a well done", () => {

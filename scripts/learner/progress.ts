@@ -3,110 +3,16 @@
 // next. In Chinese with the English beside it. `npm run watch` shows the same list on its `l` key.
 import path from "node:path";
 import pc from "picocolors";
-import { z } from "zod";
 import { visible } from "../../chapters/common/text.ts";
-import { stubStepOf } from "../../exercises/05-session-log/todo.ts";
 import type { Command, Flags } from "../../chapters/common/flags.ts";
 import { isMain, readArgs, runMain, shown } from "../command.ts";
 // Type-only: `npm run watch` imports this file for classify, and must not wait for vitest to load
 // before its first screen (runSteps loads the runner when it is called).
-import { type FileOutcome, loadError, type StepRunner, type TestOutcome } from "./step-runner.ts";
+import { loadError, type StepRunner, type TestOutcome } from "./step-runner.ts";
 import { exercisesDir, guideLink, steps, whereInBook, type Step } from "../steps.ts";
 
-import { typeProblemLines, type TypeProblem } from "./type-problems.ts";
-
-export type { FileOutcome, TestOutcome } from "./step-runner.ts";
-
-const testOutcome = z.object({
-  name: z.string(),
-  state: z.enum(["passed", "failed", "skipped", "pending"]),
-  errors: z.array(z.string()).readonly(),
-  at: z.string().optional(),
-  testAt: z.object({ where: z.string(), code: z.string() }).optional(),
-  diff: z.string().optional(),
-}) satisfies z.ZodType<TestOutcome>;
-
-const typeProblem = z.object({
-  file: z.string(),
-  line: z.number(),
-  column: z.number(),
-  code: z.number(),
-  zh: z.array(z.string()).readonly(),
-  en: z.array(z.string()).readonly(),
-}) satisfies z.ZodType<TypeProblem>;
-
-/**
- * A step's state after its tests ran, as `classify` gives it. A schema, so that `npm run watch` can
- * check the states it saved last time (.workbook/watch-state.json) field for field before drawing them.
- */
-export const ranStatus = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("passed"), total: z.number() }),
-  z.object({ kind: z.literal("failing"), failing: z.number(), total: z.number(), first: testOutcome }),
-  /** No test passes and tests stop at a stub; `waitsOn` lists the steps whose stubs they hit. */
-  z.object({ kind: z.literal("not-started"), total: z.number(), waitsOn: z.array(z.string()).readonly(), first: testOutcome }),
-  /** Every failing test stops at the stub of another step: this step's own code may well be right. */
-  z.object({ kind: z.literal("waiting"), failing: z.number(), total: z.number(), waitsOn: z.array(z.string()).readonly() }),
-  z.object({ kind: z.literal("broken"), message: z.string() }),
-  /** Every test passes, but the step's file does not type-check (CI runs tsc too): not done yet. */
-  z.object({ kind: z.literal("mistyped"), total: z.number(), problems: z.array(typeProblem).readonly() }),
-  /** A test never ended and was stopped (scripts/learner/hang.ts): `first` says which, why and where. */
-  z.object({ kind: z.literal("hung"), first: testOutcome }),
-  z.object({ kind: z.literal("missing") }),
-]);
-
-/** What classify says, or, in `npm run watch`, "unchecked": it has not run this step's tests yet (it checks the current step first). */
-export type StepStatus = Readonly<z.output<typeof ranStatus>> | { readonly kind: "unchecked" };
-
-/** `stepId` is the step the file tests: a failure at its own stub is its own, at another's it is not. */
-export function classify(file: FileOutcome, stepId?: string): StepStatus {
-  if (!file.exists) return { kind: "missing" };
-  if (file.hung !== undefined) return { kind: "hung", first: file.hung };
-  const [loadError] = file.loadErrors;
-  if (loadError !== undefined) return { kind: "broken", message: loadError };
-  const ran = file.tests.filter((test) => test.state === "passed" || test.state === "failed");
-  if (ran.length === 0) return { kind: "broken", message: "no test ran" };
-  const failed = ran.filter((test) => test.state === "failed");
-  const [first] = failed;
-  if (first === undefined) return { kind: "passed", total: ran.length };
-  // Not started: nothing passes yet and the stub is still being hit. Usually every test stops at a
-  // NotImplementedError; but a stub may also leave a value empty (p2's schema map), whose tests
-  // then fail on an assertion, so "every failure is a stub error" would call an untouched step
-  // half done.
-  const stubSteps = failed.map(stubStepIn).filter((id) => id !== undefined);
-  const waitsOn = [...new Set(stubSteps)].sort();
-  if (failed.length === ran.length && stubSteps.length > 0) {
-    return { kind: "not-started", total: ran.length, waitsOn, first };
-  }
-  // 05.4's tests also run the 05.3 projection: with 05.3 still a stub they fail, through no fault of
-  // 05.4's code. Say what they wait for instead of calling the step failing.
-  if (stubSteps.length === failed.length && stepId !== undefined && !waitsOn.includes(stepId)) {
-    return { kind: "waiting", failing: failed.length, total: ran.length, waitsOn };
-  }
-  // Show a real failure (a wrong value) before one that only hit a stub not yet written.
-  const wrong = failed.find((test) => stubStepIn(test) === undefined) ?? first;
-  return { kind: "failing", failing: failed.length, total: ran.length, first: wrong };
-}
-
-/** A step's status once its file's type errors are known: passing tests with type errors are not done. */
-export function withTypes(status: StepStatus, problems: readonly TypeProblem[] | undefined): StepStatus {
-  if (status.kind !== "passed" || problems === undefined || problems.length === 0) return status;
-  return { kind: "mistyped", total: status.total, problems };
-}
-
-/** The step whose stub stopped this test, if a NotImplementedError did (todo.ts defines the format). */
-function stubStepIn(test: TestOutcome): string | undefined {
-  return test.errors.map(stubStepOf).find((id) => id !== undefined);
-}
-
-export interface StepReport {
-  readonly step: Step;
-  readonly status: StepStatus;
-}
-
-/** The first step not yet passed, in the learner's order: the one to work on. */
-export function nextStep(reports: readonly StepReport[]): StepReport | undefined {
-  return reports.find((report) => report.status.kind !== "passed");
-}
+import { typeProblemLines } from "./type-problems.ts";
+import { classify, nextStep, withTypes, type StepReport, type StepStatus } from "./status.ts";
 
 /** `▰▰▱▱▱▱▱▱ 2/8`: one cell per step, filled when it passes. */
 export function progressBar(reports: readonly StepReport[]): string {
@@ -118,11 +24,10 @@ export function progressBar(reports: readonly StepReport[]): string {
 /** Two lines for one step: the mark, id, Chinese title and status; then the English title and the book section. */
 export function stepLines(report: StepReport, reports: readonly StepReport[]): string[] {
   const { step, status } = report;
-  const passed = new Set(reports.filter((r) => r.status.kind === "passed").map((r) => r.step.id));
   const idWidth = Math.max(...reports.map((r) => r.step.id.length));
   const challenge = step.kind === "challenge" ? pc.magenta("挑战 / challenge ") : "";
   const lines = [
-    `  ${mark(status)} ${step.id.padEnd(idWidth)}  ${challenge}${step.titleZh} — ${describe(status, step, passed)}`,
+    `  ${mark(status)} ${step.id.padEnd(idWidth)}  ${challenge}${step.titleZh} — ${describe(status, step, reports)}`,
     pc.dim(`  ${" ".repeat(idWidth + 2)}  ${step.title} · ${whereInBook(step)}`),
   ];
   // A file that does not even load (a typo, a missing export) is worth seeing on every step it breaks.
@@ -140,7 +45,17 @@ export function renderProgress(reports: readonly StepReport[]): string {
   const lines = [pc.bold("第 05 章 会话日志：你的进度 / Chapter 05 session log: your progress"), progressBar(reports), ""];
   for (const report of reports) lines.push(...stepLines(report, reports));
   lines.push("");
-  const next = nextStep(reports);
+  const first = nextStep(reports);
+  // A step whose own part passes and whose other tests wait for another step: that step is the one to do.
+  const cause = first?.status.kind === "waiting" ? causes(first.status.waitsOn, reports, first.step.id)[0] : undefined;
+  const next = reports.find((report) => report.step.id === cause) ?? first;
+  if (first !== undefined && next !== undefined && next !== first) {
+    lines.push(
+      pc.dim(
+        `${first.step.id} 你自己的部分都通过了，其余测试在等 ${next.step.id} / ${first.step.id}: your own part passes, its other tests wait for ${next.step.id}`,
+      ),
+    );
+  }
   if (next === undefined) {
     lines.push(pc.green(pc.bold("全部通过，做得好！/ Every step passes. Well done!")));
     lines.push("和答案对照 / compare with the answers:", "  npm run compare -- <练习步骤 step>");
@@ -190,19 +105,45 @@ function mark(status: StepStatus): string {
   }
 }
 
-function describe(status: StepStatus, step: Step, passed: ReadonlySet<string>): string {
+/**
+ * Of `ids` (steps a step's tests run, or whose stubs they stopped at), those not done, each traced to what
+ * it waits for in turn: a step whose own failures all stop at another's stub is not the cause, that
+ * other step is (after `npm run reset -- 05.6`, 05.2–05.5 all wait for 05.6). `self` is never its own cause.
+ */
+export function causes(ids: readonly string[], reports: readonly StepReport[], self: string): string[] {
+  const found = new Set<string>();
+  const visit = (id: string, seen: ReadonlySet<string>): void => {
+    const status = reports.find((report) => report.step.id === id)?.status;
+    if (status?.kind === "passed" || seen.has(id)) return;
+    if (status?.kind === "waiting") for (const on of status.waitsOn) visit(on, new Set([...seen, id]));
+    else found.add(id);
+  };
+  for (const id of ids) visit(id, new Set());
+  found.delete(self);
+  return [...found].sort();
+}
+
+function describe(status: StepStatus, step: Step, reports: readonly StepReport[]): string {
   switch (status.kind) {
     case "passed":
       return pc.green(`通过 / passed (${status.total} 个测试 tests)`);
     case "failing": {
-      // Some of these failures may come from an earlier step still unfinished (05.5 runs your 05.3).
-      const unmet = step.needs.filter((id) => !passed.has(id));
+      // Some of these failures may come from steps not done yet (05.5 runs your 05.3): those its failures
+      // stopped at, and the earlier steps its tests run, traced to what they in turn wait for.
+      const unmet = causes([...(status.waitsOn ?? []), ...step.needs], reports, step.id);
+      const waiting = status.waiting === undefined ? "" : `，其中 ${status.waiting} 个在等 ${(status.waitsOn ?? []).join("、")}`;
+      const waitingEn = status.waiting === undefined ? "" : ` (${status.waiting} of them wait for ${(status.waitsOn ?? []).join(", ")})`;
       const note = unmet.length === 0 ? "" : pc.dim(` (测试还会用到未完成的 / its tests also need, not done yet: ${unmet.join(", ")})`);
-      return pc.red(`${status.failing}/${status.total} 个测试失败 / ${status.failing} of ${status.total} failing`) + note;
+      return (
+        pc.red(`${status.failing}/${status.total} 个测试失败${waiting} / ${status.failing} of ${status.total} failing${waitingEn}`) + note
+      );
     }
     case "waiting": {
-      const on = status.waitsOn.join(", ");
-      return pc.yellow(`${status.failing}/${status.total} 个测试失败，都在等 ${on} / all ${status.failing} failing wait for ${on}`);
+      const on = causes(status.waitsOn, reports, step.id);
+      const zh = on.join("、");
+      return pc.yellow(
+        `你这一步自己的部分都通过了；另有 ${status.failing}/${status.total} 个测试在等 ${zh} / your own part passes; ${status.failing} of ${status.total} tests wait for ${on.join(", ")}`,
+      );
     }
     case "broken":
       return pc.red("测试无法运行 / its tests could not run");
@@ -219,8 +160,7 @@ function describe(status: StepStatus, step: Step, passed: ReadonlySet<string>): 
     case "not-started": {
       // Its tests run earlier steps' code too (05.5 runs your Session and projection): say which of
       // those are not done yet, so the learner knows which file to open first.
-      const waiting = [...step.needs, ...status.waitsOn].filter((id) => id !== step.id && !passed.has(id));
-      const unmet = [...new Set(waiting)].sort();
+      const unmet = causes([...step.needs, ...status.waitsOn], reports, step.id);
       const note = unmet.length === 0 ? "" : ` (测试还会用到 / its tests also need: ${unmet.join(", ")})`;
       return pc.dim(`未开始 / not started${note}`);
     }

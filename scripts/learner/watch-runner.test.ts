@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startsPrograms } from "../../chapters/05-session-log/testing/demo-testing.ts";
 import { findStep, type Step } from "../steps.ts";
 import { answerAsLearnerFile, copyWorkbook, type WorkbookCopy } from "../workbook-copy.ts";
-import type { StepStatus } from "./progress.ts";
+import type { StepStatus } from "./status.ts";
 import type { WatchRunner } from "./watch-runner.ts";
 
 let copy: WorkbookCopy;
@@ -45,9 +45,7 @@ beforeAll(async () => {
   const { WatchRunner } = (await import(
     pathToFileURL(path.join(copy.root, "scripts/learner/watch-runner.ts")).href
   )) as typeof import("./watch-runner.ts");
-  ({ classify } = (await import(
-    pathToFileURL(path.join(copy.root, "scripts/learner/progress.ts")).href
-  )) as typeof import("./progress.ts"));
+  ({ classify } = (await import(pathToFileURL(path.join(copy.root, "scripts/learner/status.ts")).href)) as typeof import("./status.ts"));
   runner = await WatchRunner.start();
 }, startsPrograms.timeout);
 afterAll(async () => {

@@ -9,7 +9,8 @@ import { visible } from "../../chapters/common/text.ts";
 import { shown } from "../command.ts";
 import { loadError } from "./step-runner.ts";
 import { typeProblemLines, type TypeProblem } from "./type-problems.ts";
-import { nextStep, progressBar, reasonOf, stepLines, type StepReport, type StepStatus } from "./progress.ts";
+import { causes, progressBar, reasonOf, stepLines } from "./progress.ts";
+import { nextStep, type StepReport, type StepStatus } from "./status.ts";
 import { exercisesDir, guideLink, whereInBook, type Step } from "../steps.ts";
 
 export interface Screen {
@@ -61,7 +62,7 @@ export function renderScreen(screen: Screen): string {
     lines.push(pc.green(pc.bold("全部练习步骤都通过了，做得好！/ Every step passes. Well done!")));
     lines.push("和答案对照 / compare with the answers:", "  npm run compare -- <练习步骤 step>");
   } else {
-    lines.push(...currentStep(current, (screen.lastKnown ?? []).includes(current.step.id), screen.types));
+    lines.push(...currentStep(current, reports, (screen.lastKnown ?? []).includes(current.step.id), screen.types));
     if (screen.focused === true && current.status.kind === "passed") lines.push("", ...stayLines(nextStep(reports)));
   }
   if (screen.hint !== undefined && !listed) lines.push("", screen.hint);
@@ -143,7 +144,12 @@ function stayLines(next: StepReport | undefined): string[] {
   ];
 }
 
-function currentStep({ step, status }: StepReport, lastKnown: boolean, types: readonly TypeProblem[] | undefined): string[] {
+function currentStep(
+  { step, status }: StepReport,
+  reports: readonly StepReport[],
+  lastKnown: boolean,
+  types: readonly TypeProblem[] | undefined,
+): string[] {
   const challenge = step.kind === "challenge" ? pc.magenta("挑战 / challenge · ") : "";
   const lines = [
     pc.bold(`练习步骤 ${step.id} — ${challenge}${step.titleZh}`),
@@ -151,7 +157,7 @@ function currentStep({ step, status }: StepReport, lastKnown: boolean, types: re
     `文件 / file:   ${shown(path.join(exercisesDir, step.file))}`,
     `测试 / tests:  ${shown(path.join(exercisesDir, step.test))}`,
     "",
-    verdict(status) + (lastKnown ? pc.dim("  （上次的结果，正在重新检查 / last known, checking again …）") : ""),
+    verdict(status, step, reports) + (lastKnown ? pc.dim("  （上次的结果，正在重新检查 / last known, checking again …）") : ""),
   ];
   if (status.kind === "failing" || status.kind === "not-started" || status.kind === "hung") {
     const { first } = status;
@@ -197,17 +203,26 @@ function demoLines(demo: NonNullable<Screen["demo"]>): string[] {
   return [title, ...kept, end];
 }
 
-function verdict(status: StepStatus): string {
+function verdict(status: StepStatus, step: Step, reports: readonly StepReport[]): string {
   switch (status.kind) {
     case "passed":
       return pc.green(`✓ 通过 / passed (${status.total})`);
-    case "failing":
-      return pc.red(`✗ ${status.failing}/${status.total} 个测试失败 / ${status.failing} of ${status.total} failing`);
+    case "failing": {
+      // Of the failures, those that stop at another step's stub are not this step's code: say how many.
+      const on = status.waitsOn ?? [];
+      const [zh, en] =
+        status.waiting === undefined
+          ? ["", ""]
+          : [`，其中 ${status.waiting} 个在等 ${on.join("、")}`, ` (${status.waiting} of them wait for ${on.join(", ")})`];
+      return pc.red(`✗ ${status.failing}/${status.total} 个测试失败${zh} / ${status.failing} of ${status.total} failing${en}`);
+    }
     case "not-started":
       return pc.dim(`· 还没开始：${status.total} 个测试都停在桩上 / not started: all ${status.total} tests stop at a stub`);
     case "waiting": {
-      const on = status.waitsOn.join(", ");
-      return pc.yellow(`… ${status.failing}/${status.total} 个测试失败，都在等 ${on} / all ${status.failing} failing wait for ${on}`);
+      const on = causes(status.waitsOn, reports, step.id);
+      return pc.yellow(
+        `… 你这一步自己的部分都通过了；另有 ${status.failing}/${status.total} 个测试在等 ${on.join("、")} / your own part passes; ${status.failing} of ${status.total} tests wait for ${on.join(", ")}`,
+      );
     }
     case "broken":
       return pc.red("✗ 测试无法运行 / the tests could not run:");

@@ -11,19 +11,11 @@ import type { FileOutcome, TestOutcome } from "./step-runner.ts";
 import type { TypeProblem } from "./type-problems.ts";
 import { FlagsAnswer } from "../command.ts";
 import { exercisesDir, findStep, shippedStubs, steps, type Step } from "../steps.ts";
-import {
-  onKeys,
-  readWatchArgs,
-  readWatchState,
-  stepsImporting,
-  watchExercises,
-  WatchLoop,
-  type LoopOptions,
-  type Runner,
-} from "./watch.ts";
+import { onKeys, readWatchArgs, readWatchState, watchExercises, WatchLoop, type LoopOptions, type Runner } from "./watch.ts";
 import { loadError } from "./step-runner.ts";
 import { renderScreen, wrapAtSpaces } from "./watch-screen.ts";
 import { resetFile } from "./reset.ts";
+import { stepsImporting } from "./imports.ts";
 
 const stubbed = (id: string): TestOutcome => ({
   name: `${id} > a rule`,
@@ -525,6 +517,27 @@ describe("the screen shows failure text, never obeys it", () => {
     expect(screen).toContain("   30 │ export const broken = (;");
     const list = plain(renderScreen({ reports, cursor: "05.1" }));
     expect(list, "the list (l) names it too").toContain("      语法错误：exercises/05-session-log/json.ts 第 30 行第 24 列解析不了");
+  });
+});
+
+describe("the screen says which failures are the step's own", () => {
+  test("a step whose failures all wait for another step says its own part passes; one with some says how many wait (05.3 while 05.2 is unfinished)", () => {
+    const [s1, s2, s3] = three as [Step, Step, Step];
+    const waiting = { kind: "waiting", failing: 2, total: 32, waitsOn: ["05.2"] } as const;
+    const notStarted = { kind: "not-started", total: 63, waitsOn: ["05.2"], first: stubbed("05.2") } as const;
+    const reports = [
+      { step: s1, status: { kind: "passed", total: 86 } as const },
+      { step: s2, status: notStarted },
+      { step: s3, status: waiting },
+    ];
+    expect(plain(renderScreen({ reports, current: reports[2] }))).toContain(
+      "… 你这一步自己的部分都通过了；另有 2/32 个测试在等 05.2 / your own part passes; 2 of 32 tests wait for 05.2",
+    );
+    const failing = { kind: "failing", failing: 3, total: 32, first: stubbed("05.3"), waiting: 2, waitsOn: ["05.2"] } as const;
+    const broken = [...reports.slice(0, 2), { step: s3, status: failing }];
+    expect(plain(renderScreen({ reports: broken, current: broken[2] }))).toContain(
+      "✗ 3/32 个测试失败，其中 2 个在等 05.2 / 3 of 32 failing (2 of them wait for 05.2)",
+    );
   });
 });
 

@@ -18,8 +18,8 @@ import pc from "picocolors";
 import type { Command, Flags } from "../../chapters/common/flags.ts";
 import { hintCommand, hintStateFile } from "./hint.ts";
 import { isMain, readArgs, requireStep, runMain } from "../command.ts";
-import { filesReached } from "./imports.ts";
-import { classify, nextStep, ranStatus, withTypes, type StepReport, type StepStatus } from "./progress.ts";
+import { stepsImporting } from "./imports.ts";
+import { classify, nextStep, ranStatus, withTypes, type StepReport, type StepStatus } from "./status.ts";
 import type { TypeProblem } from "./type-problems.ts";
 import type { FileOutcome } from "./step-runner.ts";
 import { readStateFile, stateFile, writeStateFile } from "./state-file.ts";
@@ -374,23 +374,6 @@ export class WatchLoop {
   #now(): number {
     return (this.options.now ?? performance.now.bind(performance))();
   }
-}
-
-/**
- * The steps of `list` whose test file imports one of `files`, directly or through other files of the
- * exercise folder, as the files stand now (a learner may add an import). Each file is read once a call.
- */
-export function stepsImporting(files: readonly string[], list: readonly Step[], dir = exercisesDir): Step[] {
-  const texts = new Map<string, string>();
-  const read = (file: string) => {
-    const text = texts.get(file) ?? readFileSync(file, "utf8");
-    texts.set(file, text);
-    return text;
-  };
-  return list.filter((step) => {
-    const reached = filesReached(path.join(dir, step.test), dir, read);
-    return files.some((file) => reached.has(path.resolve(file)));
-  });
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Env } from "../../common/settings.ts";
 import { clip } from "../../common/text.ts";
 import type { AgentRunError } from "../loop-types.ts";
 
-const notDone = z.enum(["stub", "not-started", "failing", "waiting", "broken"]);
+const notDone = z.enum(["stub", "not-started", "failing", "broken"]);
 /** Why a step's answer still runs instead of the learner's file. */
 export type NotDone = z.output<typeof notDone>;
 
@@ -24,7 +24,7 @@ const yourFile = z.object({
   /** Where the code that runs as yours is (absolute): found in a stack trace, it names the file. */
   path: z.string(),
   /** Undefined when your file runs; otherwise the steps not done yet, and why. */
-  notDone: z.array(z.object({ step: z.string(), why: notDone, waitsOn: z.array(z.string()).optional() })).optional(),
+  notDone: z.array(z.object({ step: z.string(), why: notDone })).optional(),
 });
 export type YourFile = z.output<typeof yourFile>;
 
@@ -48,7 +48,6 @@ const WHY: Readonly<Record<NotDone, readonly [zh: string, en: string]>> = {
   stub: ["还是桩", "still the stub"],
   "not-started": ["还没开始", "not started"],
   failing: ["还有测试没通过", "tests failing"],
-  waiting: ["的测试在等前面的练习步骤", "waiting for an earlier step"],
   broken: ["的测试无法运行", "tests cannot run"],
 };
 
@@ -98,10 +97,7 @@ function whyNot(file: YourFile, then: string, steps: (ids: string[]) => string, 
   return reasons
     .map((why) => {
       const ofWhy = (file.notDone ?? []).filter((s) => s.why === why);
-      const on = [...new Set(ofWhy.flatMap((s) => s.waitsOn ?? []))].join(language === 0 ? "、" : ", ");
-      const reason =
-        why === "waiting" && on !== "" ? (language === 0 ? `的测试在等练习步骤 ${on}` : `waiting for step ${on}`) : WHY[why][language];
-      return `${steps(ofWhy.map((s) => s.step))}${reason}`;
+      return `${steps(ofWhy.map((s) => s.step))}${WHY[why][language]}`;
     })
     .join(then);
 }
