@@ -11,7 +11,7 @@
 // milliseconds. Starting that instance takes seconds, so the first screen does not wait for it: it
 // shows each step's last known state (kept in .workbook/watch-state.json) and updates as the tests
 // answer (both measured by `npm run bench:watch`, see README).
-import { readdirSync, readFileSync, watch } from "node:fs";
+import { readdirSync, watch } from "node:fs";
 import path from "node:path";
 import { emitKeypressEvents, type Key } from "node:readline";
 import pc from "picocolors";
