@@ -17,18 +17,9 @@ import { startStandIn } from "../../fixtures/standin.ts";
 import { replayScenario } from "../../fixtures/test-helpers.ts";
 import { classify } from "./status.ts";
 import type { FileOutcome } from "./step-runner.ts";
-import {
-  checkSteps,
-  demoSteps,
-  fingerprint,
-  resolveMapping,
-  runDemoOnYourFiles,
-  verdictOf,
-  yourFiles,
-  type StepTests,
-  type Verdict,
-} from "./mine.ts";
+import { checkSteps, demoSteps, resolveMapping, runDemoOnYourFiles, verdictOf, yourFiles, type CheckTests, type Verdict } from "./mine.ts";
 import { NotImplementedError } from "../../exercises/05-session-log/todo.ts";
+import { fingerprint } from "./results.ts";
 import { answerFiles, chapterDir, exercisesDir, findStep, root, steps, type Step } from "../steps.ts";
 import { WatchLoop } from "./watch.ts";
 
@@ -355,7 +346,7 @@ describe("is a step done? its tests, run only when the files they load changed",
     cpSync(path.join(root, "scripts/maintainer/stubs/05-session-log"), dir, { recursive: true });
     for (const step of demoSteps()) cpSync(path.join(exercisesDir, step.test), path.join(dir, step.test));
     const runs: string[][] = [];
-    const tests: StepTests = {
+    const tests: CheckTests = {
       run: async (list: readonly Step[]) => {
         runs.push(list.map((step) => step.id));
         return list.map(
@@ -374,7 +365,7 @@ describe("is a step done? its tests, run only when the files they load changed",
       },
       close: async () => {},
     };
-    const options = { dir, recordFile: path.join(dir, ".workbook/mine.json"), start: async () => tests, classify };
+    const options = { dir, resultsFile: path.join(dir, ".workbook/results.json"), start: async () => tests };
     return { dir, runs, check: () => checkSteps(options) };
   }
 

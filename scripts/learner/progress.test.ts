@@ -1,10 +1,13 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { stripVTControlCharacters as plain } from "node:util";
 import { describe, expect, test } from "vitest";
 import { NotImplementedError } from "../../exercises/05-session-log/todo.ts";
-import { progressBar, renderProgress, runSteps } from "./progress.ts";
+import { progressBar, renderProgress, runningNote, runSteps } from "./progress.ts";
 import { classify, nextStep, type StepReport } from "./status.ts";
 import type { FileOutcome, TestOutcome } from "./step-runner.ts";
-import { guideLink, steps } from "../steps.ts";
+import { guideLink, steps, type Step } from "../steps.ts";
 
 // The message a stub's todo() throws, as a test report keeps it.
 const stubError = (step: string) => new NotImplementedError(step, "freezeJson").message;
@@ -185,16 +188,33 @@ describe("npm run progress: the report", () => {
 describe("npm run progress: a real run", () => {
   // One step, to stay fast: whatever state the learner's file is in, its test file must be found and
   // run. This is what breaks if vitest's module ids and the step list stop matching.
-  test("runs a step's test file through vitest's learner project", async () => {
+  test("runs a step's test file through vitest's learner project; run again with its files unchanged, it runs nothing and says so", async () => {
     const step = steps.find((s) => s.id === "05.3") ?? steps[0]!;
-    const [report] = await runSteps([step]);
+    const resultsFile = path.join(mkdtempSync(path.join(tmpdir(), "progress-results-")), "results.json");
+    const told: string[] = [];
+    const onRun = (toRun: readonly Step[], held: number) => told.push(runningNote(toRun, held));
+    const [report] = await runSteps([step], { resultsFile, onRun });
     expect(report?.step).toBe(step);
     expect(report?.status.kind, `${step.test} exists`).not.toBe("missing");
     expect(report?.status, `vitest ran ${step.test}`).not.toEqual({
       kind: "broken",
       message: "vitest did not run this file",
     });
-  }, 60_000);
+    expect(told).toEqual(["正在运行练习步骤 05.3 的测试 / running the tests of 05.3 …"]);
+    const [again] = await runSteps([step], { resultsFile, onRun });
+    expect(told[1]).toBe(
+      "所有练习步骤的文件自上次运行后都没有改过：沿用那次的测试结果，只检查类型 / every step's files are unchanged since their last run: their test results stand, only types are checked …",
+    );
+    expect(again?.status).toEqual(report?.status);
+  }, 120_000);
+
+  test("what progress says before it runs: the steps it runs, how long that can take, and how many results still hold", () => {
+    const some = steps.slice(0, 5);
+    expect(runningNote(some, 8)).toBe(
+      `正在运行练习步骤 ${some.map((s) => s.id).join("、")} 的测试（这要跑很多测试，机器忙时可能要半分钟）；其余 8 个练习步骤的文件自上次运行后没有改过，沿用那次的结果 / ` +
+        `running the tests of ${some.map((s) => s.id).join(", ")} (many tests: up to half a minute on a busy machine); the other 8 steps' files are unchanged since their last run, so those results stand …`,
+    );
+  });
 });
 
 describe("failure text quotes the learner's code and the tests' data: shown, never obeyed", () => {

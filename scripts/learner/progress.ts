@@ -5,10 +5,10 @@ import path from "node:path";
 import pc from "picocolors";
 import { visible } from "../../chapters/common/text.ts";
 import type { Command, Flags } from "../../chapters/common/flags.ts";
-import { isMain, readArgs, runMain, shown } from "../command.ts";
-// Type-only: `npm run watch` imports this file for classify, and must not wait for vitest to load
-// before its first screen (runSteps loads the runner when it is called).
-import { loadError, type StepRunner, type TestOutcome } from "./step-runner.ts";
+import { isMain, readArgs, runMain } from "../command.ts";
+// Type-only: `npm run watch` imports this file, and must not wait for vitest to load before its first
+// screen (runSteps loads the runner when it is called).
+import { loadError, type TestOutcome } from "./step-runner.ts";
 import { exercisesDir, guideLink, steps, whereInBook, type Step } from "../steps.ts";
 
 import { typeProblemLines } from "./type-problems.ts";
@@ -168,19 +168,57 @@ function describe(status: StepStatus, step: Step, reports: readonly StepReport[]
 }
 
 /** Runs every step's tests once (or those of `list`), classifies each, and type-checks each step's file. */
-export async function runSteps(list: readonly Step[] = steps, runner?: StepRunner): Promise<StepReport[]> {
-  const own = runner ?? (await (await import("./step-runner.ts")).StepRunner.start());
-  try {
-    const outcomes = await own.run(list);
-    const { TypeChecker } = await import("./typecheck.ts");
-    const types = new TypeChecker(list.map((step) => path.join(exercisesDir, step.file)));
-    return list.map((step, index) => ({
-      step,
-      status: withTypes(classify(outcomes[index]!, step.id), types.check(path.join(exercisesDir, step.file))),
-    }));
-  } finally {
-    if (runner === undefined) await own.close();
+export interface RunStepsOptions {
+  /** Where each step's results are kept (results.ts); tests use a file of their own. */
+  readonly resultsFile?: string;
+  /** Told, before any test runs, which steps will run and how many results still hold. */
+  readonly onRun?: (toRun: readonly Step[], held: number) => void;
+}
+
+/**
+ * Every step's state (or that of each step of `list`): the results kept from the last run of its tests
+ * while the files they load are unchanged (results.ts); the rest in one vitest run. Then each step's file
+ * is type-checked: a step whose tests pass and whose file does not type-check is not done.
+ */
+export async function runSteps(list: readonly Step[] = steps, options: RunStepsOptions = {}): Promise<StepReport[]> {
+  const { heldResults, keepResults, fingerprint } = await import("./results.ts");
+  const statuses = heldResults(list, options.resultsFile);
+  const toRun = list.filter((step) => !statuses.has(step.id));
+  options.onRun?.(toRun, statuses.size);
+  if (toRun.length > 0) {
+    // The watch's runner: a test that hangs is stopped and told (hang.ts) instead of holding progress up.
+    const { WatchRunner } = await import("./watch-runner.ts");
+    const runner = await WatchRunner.start({ limitMs: 600_000 });
+    try {
+      const before = toRun.map((step) => fingerprint(step));
+      const outcomes = await runner.run(toRun);
+      const ran = toRun.map((step, index) => ({ step, fingerprint: before[index] ?? "", status: classify(outcomes[index]!, step.id) }));
+      keepResults(ran, options.resultsFile);
+      for (const { step, status } of ran) statuses.set(step.id, status);
+    } finally {
+      await runner.close();
+    }
   }
+  const { TypeChecker } = await import("./typecheck.ts");
+  const types = new TypeChecker(list.map((step) => path.join(exercisesDir, step.file)));
+  return list.map((step) => ({
+    step,
+    status: withTypes(statuses.get(step.id) ?? { kind: "broken", message: "no result" }, types.check(path.join(exercisesDir, step.file))),
+  }));
+}
+
+/** What progress says before it runs anything: which steps' tests run, and which results still hold. */
+export function runningNote(toRun: readonly Step[], held: number): string {
+  const holds = held === 0 ? "" : `；其余 ${held} 个练习步骤的文件自上次运行后没有改过，沿用那次的结果`;
+  const holdsEn = held === 0 ? "" : `; the other ${held} steps' files are unchanged since their last run, so those results stand`;
+  if (toRun.length === 0) {
+    return `所有练习步骤的文件自上次运行后都没有改过：沿用那次的测试结果，只检查类型 / every step's files are unchanged since their last run: their test results stand, only types are checked …`;
+  }
+  const ids = toRun.map((step) => step.id);
+  // Every step from scratch runs about 1,000 tests: half a minute on a busy machine (README's timings).
+  const slow = toRun.length > 3 ? "（这要跑很多测试，机器忙时可能要半分钟）" : "";
+  const slowEn = toRun.length > 3 ? " (many tests: up to half a minute on a busy machine)" : "";
+  return `正在运行练习步骤 ${ids.join("、")} 的测试${slow}${holds} / running the tests of ${ids.join(", ")}${slowEn}${holdsEn} …`;
 }
 
 /** The command line, read through the one flag table (chapters/common/flags.ts). */
@@ -189,8 +227,8 @@ export const COMMAND = { usage: ["npm run progress"], flags: {} } as const satis
 if (isMain(import.meta.url)) {
   await runMain(async () => {
     readArgs(process.argv.slice(2), COMMAND);
-    console.log(pc.dim(`正在运行 ${shown(exercisesDir)} 的练习测试（几秒钟）/ running the exercise tests (a few seconds) …`));
-    console.log(renderProgress(await runSteps()));
+    const reports = await runSteps(steps, { onRun: (toRun, held) => console.log(pc.dim(runningNote(toRun, held))) });
+    console.log(renderProgress(reports));
     process.exitCode = 0; // failing tests are what progress reports, not an error of the command
   });
 }

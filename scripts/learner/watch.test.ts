@@ -348,6 +348,25 @@ describe("npm run watch: any step, at once", () => {
     expect(last()).toContain("第一个失败 / first failure: 05.2 > ids count from 0");
   });
 
+  test("results that still hold (files unchanged since their tests ran) open the watch on the right step at once, and are not run again", async () => {
+    const runner = new FakeRunner();
+    let release = () => {};
+    runner.gate = new Promise((resolve) => (release = resolve));
+    const held = new Map([["05.1", { kind: "passed", total: 86 } as const]]);
+    const { watch, screens } = loop(runner, three, undefined, { held });
+    const started = watch.start();
+    expect(screens[0], "05.1 passes, as its kept results say: 05.2 is on the first screen").toContain("练习步骤 05.2 —");
+    expect(screens[0]).toContain("05.2 ▰▱▱ 1/3");
+    release();
+    await started;
+    await watch.settled();
+    expect(runner.runs.flat(), "05.1 is not run again").not.toContain("05.1");
+    expect(
+      screens.every((screen) => screen.includes("练习步骤 05.2 —")),
+      "it never shows 05.1 first",
+    ).toBe(true);
+  });
+
   test("the first screen shows the current step's last known state before any test has run, then the new one", async () => {
     const runner = new FakeRunner();
     let release = () => {};

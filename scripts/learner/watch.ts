@@ -24,7 +24,8 @@ import type { TypeProblem } from "./type-problems.ts";
 import type { FileOutcome } from "./step-runner.ts";
 import { readStateFile, stateFile, writeStateFile } from "./state-file.ts";
 import { exercisesDir, steps, type Step } from "../steps.ts";
-import { demoSteps, recordRuns, runDemoOnYourFiles } from "./mine.ts";
+import { demoSteps, runDemoOnYourFiles } from "./mine.ts";
+import { heldResults, keepingResults } from "./results.ts";
 import { renderScreen, wrapAtSpaces, type DemoRun, type Screen } from "./watch-screen.ts";
 import { WatchRunner } from "./watch-runner.ts";
 
@@ -51,6 +52,11 @@ export interface LoopOptions {
   readonly dependents?: (files: readonly string[], list: readonly Step[]) => readonly Step[];
   /** Each step's state when the loop last ran (by step id): shown at once, until its tests answer again. */
   readonly lastKnown?: Readonly<Record<string, StepStatus>>;
+  /**
+   * Each step's results that still hold (the files its tests load are unchanged since they ran:
+   * scripts/learner/results.ts), by id: shown as they are, and not run again until a save touches them.
+   */
+  readonly held?: ReadonlyMap<string, StepStatus>;
   /** Called with every step's state after each run, to be shown at the next start. */
   readonly remember?: (states: Readonly<Record<string, StepStatus>>) => void;
   /** Called after every run with how long it took from the save (for npm run bench:watch). */
@@ -97,15 +103,17 @@ export class WatchLoop {
   async start(): Promise<void> {
     const list = this.options.list ?? steps;
     const known = this.options.lastKnown ?? {};
-    this.#reports = list.map((step) => ({ step, status: known[step.id] ?? { kind: "unchecked" } }));
-    this.#stale = new Set(list);
+    const held = this.options.held ?? new Map<string, StepStatus>();
+    this.#reports = list.map((step) => ({ step, status: held.get(step.id) ?? known[step.id] ?? { kind: "unchecked" } }));
+    this.#stale = new Set(list.filter((step) => !held.has(step.id)));
     this.#screen = { checking: true };
     this.#draw();
     // Queued like every run, so that a save made meanwhile waits for it.
     await this.#enqueue(async () => {
       const first = this.#focus === undefined ? list : [this.#focus];
       for (const step of first) {
-        await this.#run([step]);
+        // A step whose results hold is not run again; whether it is done still needs its types.
+        if (this.#stale.has(step)) await this.#run([step]);
         await this.#checkTypes([step]);
         if (this.#statusOf(step)?.kind !== "passed") break;
       }
@@ -472,8 +480,8 @@ async function main(argv: readonly string[]): Promise<void> {
   const args = readWatchArgs(argv);
   const pool = process.env.WORKBOOK_WATCH_POOL === "forks" ? "forks" : "threads";
   // Not awaited: vitest starts in its child process while the first screen is already up. Each run's
-  // verdicts are kept for `npm run demo -- --mine`, which then need not run them again.
-  const runner = recordRuns(WatchRunner.spawn({ pool }), classify);
+  // results are kept (results.ts): progress, --mine and the next watch need not run them again.
+  const runner = keepingResults(WatchRunner.spawn({ pool }));
   const clear = process.stdout.isTTY ? "\x1b[H\x1b[2J\x1b[3J" : "\n";
   const stateFile = watchStateFile();
   const loop = new WatchLoop({
@@ -481,6 +489,7 @@ async function main(argv: readonly string[]): Promise<void> {
     focus: args.focus,
     dependents: stepsImporting,
     lastKnown: readWatchState(stateFile),
+    held: heldResults(steps),
     remember: (states) => writeWatchState(stateFile, states),
     // Wrapped here, at spaces: the terminal itself would break a line inside a word (ID_MI|SMATCH).
     draw: (screen) => process.stdout.write(`${clear}${process.stdout.isTTY ? wrapAtSpaces(screen, process.stdout.columns) : screen}\n`),
