@@ -25,8 +25,15 @@ import { largePageNote, writeTimelinePage } from "./timeline/page.ts";
 import { formatLog, formatMessages } from "./demo/format.ts";
 import { budgetSpent, explainLostLog, explainSetting, explainTrouble, structureCheck, type Explanation } from "./demo/explain.ts";
 import { DISK_FLAGS, interruptedNote, openSession, planDisk, savedNote } from "./demo/disk.ts";
-import { mineOpening, replayDifference, yourFilesInPlay, yourFilesSentIt } from "./demo/mine.ts";
-import { explainYourThrow, tellYourThrow } from "./demo/your-throw.ts";
+import {
+  explainYourThrow,
+  mineOpening,
+  replayDifference,
+  tellYourThrow,
+  yourFilesInPlay,
+  yourFilesSentIt,
+  yourLoopStreams,
+} from "./demo/mine.ts";
 import { needsTheHook, runAgainWithTheHook } from "./demo/mine-again.ts";
 import { connect, endQuietlyWhenPipeCloses, goesLive, REPLAY_MS } from "./demo/setup.ts";
 import { subscriberView } from "./demo/stream.ts";
@@ -78,7 +85,7 @@ async function demo(argv: readonly string[], io: DemoIO, page: { written: boolea
   if (typeof args === "number") return args;
   const c = pc.createColors(io.color ?? false);
   const offline = args.values.offline === true;
-  const stream = args.values["no-stream"] !== true;
+  const stream = args.values["no-stream"] !== true && (args.values.mine !== true || yourLoopStreams(io.env));
   const plan = planDisk(args.values, !goesLive(offline, io.env), stream);
   // A page is derived from the log: it may replace an earlier page, never the log (output-file.ts).
   const refused = typeof plan === "string" ? plan : refuseOutput("--html", args.values.html, [plan.load, plan.save]);
@@ -87,7 +94,7 @@ async function demo(argv: readonly string[], io: DemoIO, page: { written: boolea
     return 2;
   }
   // `npm run demo --mine` (no --) leaves --mine to npm: said, not run on the answers instead.
-  const mine = mineOpening(args.values.mine === true, io.env, "npm run demo -- --mine", stream && plan.prompt !== undefined);
+  const mine = mineOpening(args.values.mine === true, io.env, "npm run demo -- --mine", stream && plan.prompt !== undefined, plan);
   if (typeof mine === "string") {
     (io.err ?? io.out)(`用法错误 / Usage error: ${mine}`);
     return 2;

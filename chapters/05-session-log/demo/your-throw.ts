@@ -8,7 +8,7 @@ import type { Env } from "../../common/settings.ts";
 import { clip, scrubKey, visible } from "../../common/text.ts";
 import type { Explanation } from "./explain.ts";
 import { AgentRunError } from "../loop-types.ts";
-import { stepsInEnglish, yours, type YourFile } from "./mine.ts";
+import { stepsInEnglish, yours, type YourFile } from "./your-files.ts";
 
 /** When a learner's file threw, as its sentence says it: during a run of the demo or the view, or on import. */
 export const THREW = {
