@@ -1,10 +1,26 @@
 // Writing an output file whole or not at all, and knowing where a name leads before anything is there.
-// Real files and links in a temporary folder; the failing rename is a real one (a folder in the way).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+// Real files and links in a temporary folder; the failing rename is a real one (a folder in the way);
+// what must never be replaced is real too: a FIFO (mkfifo), a unix socket a server listens on, and a
+// device node made with mknod in the test's own folder (never the machine's /dev/null).
+import { execFileSync } from "node:child_process";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { resolvedPath, writeFileAtomically } from "./atomic-write.ts";
+import { nameBeside, resolvedPath, writeFileAtomically } from "./atomic-write.ts";
+import { NotAFileError } from "./system-errors.ts";
 
 let dir = "";
 beforeEach(() => {
@@ -55,5 +71,80 @@ describe("writeFileAtomically: the old file or the new one, never half of one", 
     expect(() => writeFileAtomically(folder, "new")).toThrow(/EISDIR|ENOTEMPTY|EEXIST/);
     expect(readdirSync(dir), "no temporary file left").toEqual(["page.html"]);
     expect(readFileSync(path.join(folder, "kept.txt"), "utf8")).toBe("kept");
+  });
+});
+
+describe("writeFileAtomically never replaces what is not a regular file", () => {
+  test("a FIFO, a listening unix socket and a device node: NotAFileError naming the kind, each left as it was, no temporary file", async () => {
+    const fifo = path.join(dir, "pipe.html");
+    execFileSync("mkfifo", [fifo]);
+    const device = path.join(dir, "null.html");
+    execFileSync("mknod", [device, "c", "1", "3"]); // a private node with /dev/null's numbers
+    const socket = path.join(dir, "socket.html");
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    symlinkSync("null.html", path.join(dir, "link.html"));
+    try {
+      for (const [name, kind, is] of [
+        [fifo, "a pipe (FIFO)", "isFIFO"],
+        [socket, "a socket", "isSocket"],
+        [device, "a device", "isCharacterDevice"],
+        [path.join(dir, "link.html"), "a device", "isCharacterDevice"],
+      ] as const) {
+        let error: unknown;
+        try {
+          writeFileAtomically(name, "<!doctype html>");
+        } catch (thrown) {
+          error = thrown;
+        }
+        expect(error, name).toBeInstanceOf(NotAFileError);
+        expect(error).toMatchObject({ code: "NOT_A_FILE", path: name, kind: [expect.any(String), kind] });
+        expect(statSync(name)[is](), `${name} is still ${kind}`).toBe(true);
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(readdirSync(dir).sort(), "no temporary file left").toEqual(["link.html", "null.html", "pipe.html"]);
+  });
+});
+
+describe("writeFileAtomically keeps a page's permissions", () => {
+  test("a page rewritten keeps the old file's mode (a private 0600 page stays private), through a link too", () => {
+    const page = path.join(dir, "page.html");
+    writeFileSync(page, "old");
+    chmodSync(page, 0o600);
+    writeFileAtomically(page, "new");
+    expect((statSync(page).mode & 0o7777).toString(8)).toBe("600");
+    chmodSync(page, 0o640);
+    symlinkSync("page.html", path.join(dir, "latest.html"));
+    writeFileAtomically(path.join(dir, "latest.html"), "newer");
+    expect((statSync(page).mode & 0o7777).toString(8), "the file the link leads to keeps its mode").toBe("640");
+  });
+
+  test("a new page gets the mode any new file gets: 0666 less the umask", () => {
+    const page = path.join(dir, "new.html");
+    writeFileAtomically(page, "new");
+    const umask = process.umask();
+    expect((statSync(page).mode & 0o777).toString(8)).toBe((0o666 & ~umask).toString(8));
+  });
+});
+
+describe("the temporary name fits wherever the target's name fits", () => {
+  test("a page whose name is 255 bytes, the most most file systems take, is written", () => {
+    const page = path.join(dir, `${"p".repeat(250)}.html`);
+    expect(writeFileAtomically(page, "new")).toBe(page);
+    expect(readFileSync(page, "utf8")).toBe("new");
+    expect(readdirSync(dir), "no temporary file left").toEqual([path.basename(page)]);
+  });
+
+  test("nameBeside cuts the middle between characters, to the name's own length in bytes (or 64, for a short name)", () => {
+    const long = path.join(dir, `${"页".repeat(80)}.html`); // 245 bytes: 3 a character
+    const beside = nameBeside(long, ".", path.basename(long), ".1234-abcdef01.tmp");
+    expect(path.dirname(beside)).toBe(dir);
+    expect(Buffer.byteLength(path.basename(beside))).toBeLessThanOrEqual(Buffer.byteLength(path.basename(long)));
+    expect(path.basename(beside)).toMatch(/^\.页+\.1234-abcdef01\.tmp$/u); // no character cut in half
+    expect(path.basename(nameBeside(path.join(dir, "a.html"), ".", "a.html", ".1-ab.tmp")), "a short name is kept whole").toBe(
+      ".a.html.1-ab.tmp",
+    );
   });
 });

@@ -1,12 +1,12 @@
 // A streamed DeepSeek reply, read by hand: each SSE chunk the SDK parses becomes the StreamChunks it
-// carries, handed on the moment it arrives. Not the SDK's `.stream()` helper: it keeps only the last
+// carries, handed on the moment it arrives (unless it may end in part of the API key). Not the SDK's `.stream()` helper: it keeps only the last
 // `reasoning_content` delta. The chunks are assembled (and logged) by chapter 05's stream-assembler.ts.
 import { APIError } from "openai";
 import { z } from "zod";
-import type { StreamChunk } from "../05-session-log/events.ts";
+import type { StreamChunk } from "./messages.ts";
 import { DeepSeekError, describeFailure, type FailedCall } from "./deepseek-errors.ts";
 import { publicURL } from "./settings.ts";
-import { clip, KeyScrubber, scrubEveryString, scrubKey } from "./text.ts";
+import { clip, KeyScrubber, keyMayContinue, mapStrings, scrubKey, scrubKeyAcross } from "./text.ts";
 import { messageOf } from "./tools.ts";
 
 const textOrNull = z.string().nullish();
@@ -35,6 +35,7 @@ export function chunksOf(wireChunk: unknown): StreamChunk[] {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? z.core.toDotPath(issue.path) : "the chunk";
+    // Stryker disable next-line OptionalChaining,StringLiteral: zod reports at least one issue whenever parsing fails
     throw new DeepSeekError(`DeepSeek's stream is malformed: ${where} ${clip(issue?.message ?? "is invalid", 80)}`, "bad_reply");
   }
   const chunks: StreamChunk[] = [];
@@ -64,8 +65,7 @@ export function chunksOf(wireChunk: unknown): StreamChunk[] {
  * DeepSeekError. An abort rethrows the signal's reason (the SDK itself ends an aborted stream quietly).
  */
 export async function* readStream(wire: AsyncIterable<unknown>, call: FailedCall, signal?: AbortSignal): AsyncGenerator<StreamChunk> {
-  const scrub = (text: string) => scrubKey(text, call.apiKey);
-  const keyless = new KeylessText(call.apiKey);
+  const keyless = new KeylessStream(call.apiKey);
   const wireChunks = wire[Symbol.asyncIterator]();
   let finished = false;
   let done = false;
@@ -73,31 +73,26 @@ export async function* readStream(wire: AsyncIterable<unknown>, call: FailedCall
     while (!done) {
       const next = await unlessAborted(wireChunks.next(), signal);
       done = next.done === true;
-      for (const chunk of done ? [] : chunksOf(next.value)) {
-        if (chunk.kind === "finish") {
-          finished = true;
-          yield* keyless.rest();
-        }
-        yield keyless.of(chunk);
+      for (const chunk of done ? keyless.end() : keyless.push(chunksOf(next.value))) {
+        if (chunk.kind === "finish") finished = true;
+        yield chunk;
       }
     }
   } catch (error) {
-    // What was held back is text the server did send: it belongs in the log before the failure.
-    yield* keyless.rest();
+    // The one APIError the SDK throws mid-stream is for a `data: {"error": …}` event (an HTTP failure
+    // comes before the stream starts): the server's message is the stream's last string. What was held
+    // back is text the server did send: it goes in the log before the failure.
+    const rest = keyless.end(error instanceof APIError ? [{ kind: "error", message: error.message }] : []);
+    yield* rest;
     signal?.throwIfAborted();
-    // The SDK throws an APIError without a status for a `data: {"error": …}` event.
-    if (error instanceof APIError && error.status === undefined) {
-      const message = scrub(error.message);
-      yield { kind: "error", message };
-      throw new DeepSeekError(`DeepSeek sent an error mid-stream: ${message}`, "server");
-    }
+    const last = rest.at(-1);
+    if (last?.kind === "error") throw new DeepSeekError(`DeepSeek sent an error mid-stream: ${last.message}`, "server");
     throw describeStreamFailure(error, call);
   } finally {
     // Stopped early (abort, error, or the caller stopped reading): the SDK then cancels the request.
     // Not awaited: a read still waiting on a stalled body would hold it up.
     if (!done) wireChunks.return?.().catch(() => {});
   }
-  yield* keyless.rest();
   signal?.throwIfAborted();
   if (!finished) {
     throw new DeepSeekError(`the stream from DeepSeek at ${publicURL(call.baseURL)} ended before the reply was finished`, "network");
@@ -105,29 +100,54 @@ export async function* readStream(wire: AsyncIterable<unknown>, call: FailedCall
 }
 
 /**
- * Keeps the key out of every string a stream hands on. Every string of a chunk, whatever its field (an
- * id, a name, usage, a finish reason), is scrubbed whole; the texts that arrive in pieces — the
- * reasoning, the answer, each tool call's arguments — each go through a KeyScrubber of their own, which
- * holds back an end that may still become the key or a masked echo of it until a later chunk says.
- * `rest()` gives what is still held, as chunks of their own, when the stream ends or breaks off.
+ * Keeps the key out of every string a stream hands on, however the server cuts it. The stream's strings,
+ * whatever their field (a text, a tool call's id or name, usage's names and values, a finish reason, an
+ * error), are read in the order they arrived as one text (scrubKeyAcross); a chunk waits while the
+ * strings so far end in what may yet become the key. Each text that arrives in pieces (the reasoning,
+ * the answer, each tool call's arguments) also goes through a KeyScrubber of its own, for a key cut
+ * across its pieces with other chunks between them (the assembled message joins them); what that holds
+ * back comes out with the text's next piece, or before the finish or error chunk, or at the end.
  */
-class KeylessText {
+class KeylessStream {
+  #held: StreamChunk[] = [];
   readonly #scrubbers = new Map<string, KeyScrubber>();
   constructor(private readonly key: string) {}
 
-  of(chunk: StreamChunk): StreamChunk {
-    switch (chunk.kind) {
-      case "reasoning":
-      case "text":
-        return { ...scrubEveryString(chunk, this.key), text: this.#push(chunk.kind, chunk.text) };
-      case "tool_call":
-        return { ...scrubEveryString(chunk, this.key), arguments: this.#push(`tool_call ${chunk.index}`, chunk.arguments) };
-      default:
-        return scrubEveryString(chunk, this.key);
-    }
+  /** The chunks that can be handed on now, in order (maybe none); what may still be part of the key waits. */
+  push(chunks: readonly StreamChunk[]): StreamChunk[] {
+    this.#held.push(...chunks);
+    return keyMayContinue(this.#held.flatMap(stringsOf).join(""), this.key) ? [] : this.#release();
   }
 
-  *rest(): Generator<StreamChunk> {
+  /** Everything held, after the `last` chunks: the stream ended or broke off. */
+  end(last: readonly StreamChunk[] = []): StreamChunk[] {
+    this.#held.push(...last);
+    return [...this.#release(), ...this.#textEnds()];
+  }
+
+  #release(): StreamChunk[] {
+    const scrubbed = scrubKeyAcross(this.#held.flatMap(stringsOf), this.key);
+    // Stryker disable next-line StringLiteral: stringsOf and withStrings walk the same strings in the same order, so one is always left
+    const chunks = this.#held.map((chunk) => withStrings(chunk, () => scrubbed.shift() ?? ""));
+    this.#held = [];
+    return chunks.flatMap((chunk) => {
+      switch (chunk.kind) {
+        case "reasoning":
+        case "text":
+          return [{ ...chunk, text: this.#push(chunk.kind, chunk.text) }];
+        case "tool_call":
+          return [{ ...chunk, arguments: this.#push(`tool_call ${chunk.index}`, chunk.arguments) }];
+        case "finish":
+        case "error":
+          return [...this.#textEnds(), chunk];
+        default:
+          return [chunk];
+      }
+    });
+  }
+
+  /** What the texts' scrubbers still hold, as chunks of their own. */
+  *#textEnds(): Generator<StreamChunk> {
     for (const [stream, scrubber] of this.#scrubbers) {
       const text = scrubber.end();
       if (text === "") continue;
@@ -144,6 +164,36 @@ class KeylessText {
   }
 }
 
+/** The strings the server sent in a chunk, in the order they came (usage: each name, then its value). */
+function stringsOf(chunk: StreamChunk): string[] {
+  const strings: string[] = [];
+  withStrings(chunk, (text) => {
+    strings.push(text);
+    return text;
+  });
+  return strings;
+}
+
+/** The chunk with each string the server sent in it changed, one after another in the order they came. */
+function withStrings(chunk: StreamChunk, change: (text: string) => string): StreamChunk {
+  switch (chunk.kind) {
+    case "reasoning":
+    case "text":
+      return { ...chunk, text: change(chunk.text) };
+    case "tool_call": {
+      const id = chunk.id === undefined ? {} : { id: change(chunk.id) };
+      const name = chunk.name === undefined ? {} : { name: change(chunk.name) };
+      return { ...chunk, ...id, ...name, arguments: change(chunk.arguments) };
+    }
+    case "usage":
+      return { ...chunk, usage: mapStrings(chunk.usage, change) };
+    case "finish":
+      return { ...chunk, reason: change(chunk.reason) };
+    case "error":
+      return { ...chunk, message: change(chunk.message) };
+  }
+}
+
 /**
  * `promise`, or the signal's reason as soon as it is aborted. The SDK's read of a stalled body does not
  * always notice an abort, and Ctrl-C must stop the stream at once.
@@ -153,13 +203,13 @@ function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined):
   return new Promise<T>((resolve, reject) => {
     const stop = () => reject(signal.reason);
     if (signal.aborted) return stop();
-    signal.addEventListener("abort", stop, { once: true });
+    signal.addEventListener("abort", stop);
     promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
   });
 }
 
 function describeStreamFailure(error: unknown, call: FailedCall): DeepSeekError {
-  if (error instanceof DeepSeekError || error instanceof SyntaxError || error instanceof APIError) return describeFailure(error, call);
+  if (error instanceof DeepSeekError || error instanceof SyntaxError) return describeFailure(error, call);
   const text = `the stream from DeepSeek at ${publicURL(call.baseURL)} broke off: ${messageOf(error)}`;
   return new DeepSeekError(scrubKey(text, call.apiKey), "network");
 }

@@ -3,11 +3,10 @@
 // them — chapter 05 logs them in `request/header`, never as a message.
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
-import type { StreamChunk } from "../05-session-log/events.ts";
 import { describeFailure, type FailedCall } from "./deepseek-errors.ts";
 import { parseReply, scrubReply } from "./deepseek-reply.ts";
 import { readStream } from "./deepseek-stream.ts";
-import type { AssistantMessage, Message, ToolCall } from "./messages.ts";
+import type { AssistantMessage, Message, StreamChunk, ToolCall } from "./messages.ts";
 import { MissingApiKeyError, readSettings, type DeepSeekSettings, type Env } from "./settings.ts";
 import type { ToolSpec } from "./tools.ts";
 
@@ -73,6 +72,9 @@ export class DeepSeekClient implements StreamingChatClient {
       baseURL: this.baseURL,
       timeout: this.timeoutMs,
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+      // The SDK would print a stream event it cannot parse to stderr as the server sent it, key and
+      // escape sequences and all. Every failure reaches the learner as our DeepSeekError instead.
+      logLevel: "off",
       // The SDK keeps the fetch it is given. Looking up globalThis.fetch on every call means a mock
       // server (MSW) started after this client was built still sees the request.
       fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),

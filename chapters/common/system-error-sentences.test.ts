@@ -47,8 +47,8 @@ describe("what was being done, by the system call, when the caller does not say"
     expect(explainSystemError(fake("ENOSPC", "write"))).toBe("磁盘已满，无法写入 / Cannot write: the disk is full (ENOSPC)");
   });
 
-  test("the caller's target is named instead of the error's path or port", () => {
-    const error = fake("EADDRINUSE", "listen", { port: 4242, path: "/abs/run.jsonl" });
+  test("the caller's target is named instead of the error's port", () => {
+    const error = fake("EADDRINUSE", "listen", { port: 4242 });
     expect(explainSystemError(error, undefined, "page.html")).toMatch(
       /^端口已被占用.*，无法监听 page\.html \/ Cannot listen on page\.html: /,
     );

@@ -14,7 +14,7 @@ const fake = (code: string, syscall: string, extra: object = {}): SystemError =>
 
 describe("explainSystemError", () => {
   test("says the reason in Chinese, what failed and on what, then the same in English with the code", () => {
-    const error = fake("EISDIR", "open", { path: "/abs/run.jsonl" });
+    const error = fake("EISDIR", "open", { path: path.resolve("run.jsonl") }); // Node's path for the same file, made absolute
     expect(explainSystemError(error, ["无法保存到", "Cannot save to"], "run.jsonl")).toBe(
       "这是一个文件夹，不是文件，无法保存到 run.jsonl / Cannot save to run.jsonl: it is a folder, not a file (EISDIR)",
     );
@@ -35,6 +35,16 @@ describe("explainSystemError", () => {
     expect(explainSystemError(fake("EADDRINUSE", "listen", { port: 4242 }))).toBe(
       "端口已被占用（用 --port 换一个，或者 --port 0 任选一个空闲端口），无法监听 127.0.0.1:4242 / " +
         "Cannot listen on 127.0.0.1:4242: the port is in use: choose another with --port, or --port 0 for any free one (EADDRINUSE)",
+    );
+  });
+
+  test("what the system refused, when it is not the target (the folder a file goes in, a lock), is named too", () => {
+    const error = fake("EACCES", "mkdir", { path: "/locks/dev-1-inode-2.lock" });
+    expect(explainSystemError(error, ["无法保存到", "Cannot save to"], "run.jsonl")).toBe(
+      "没有权限（/locks/dev-1-inode-2.lock），无法保存到 run.jsonl / Cannot save to run.jsonl: /locks/dev-1-inode-2.lock: permission denied (EACCES)",
+    );
+    expect(explainSystemError(fake("EACCES", "open", { path: "run.jsonl" }), undefined, path.resolve("run.jsonl")), "the same file").toBe(
+      `没有权限，无法打开 ${path.resolve("run.jsonl")} / Cannot open ${path.resolve("run.jsonl")}: permission denied (EACCES)`,
     );
   });
 

@@ -68,10 +68,44 @@ const MASKED_KEY = /[\w-]*\*{3,}[\w-]*/g;
  * Pass the key as it was sent (trimmed), so that an echo of it is found.
  */
 export function scrubKey(text: string, key: string): string {
-  const whole = key.length >= SHORTEST_KEY ? text.split(key).join("[redacted]") : text;
-  const clean = whole.replace(MASKED_KEY, "****");
-  if (key.length < KEY_PREFIX_FROM) return clean;
-  return clean.replace(new RegExp(`${escapeRegExp(key.slice(0, 8))}[\\w-]*`, "g"), "[redacted]");
+  // Stryker disable next-line StringLiteral: one text, so join never writes its separator
+  return scrubKeyAcross([text], key).join("");
+}
+
+/**
+ * scrubKey for texts read one after another as one text: the strings of a stream in the order they
+ * arrived, whatever field each came in (a reply's text, a tool call's id, a name in usage). A key cut
+ * across them is found, whole or as a long key's first 8 characters and what follows. Each text keeps
+ * its place: what is taken out is replaced in the text where it begins, and a text it reaches into
+ * loses its share. A masked echo (a few stars and the key's last characters) is looked for within each
+ * text only: stars at the end of one field would otherwise take the next field's first word with them.
+ */
+export function scrubKeyAcross(texts: readonly string[], key: string): string[] {
+  const whole = key.length >= SHORTEST_KEY ? replaceAcross(texts, new RegExp(escapeRegExp(key), "g"), "[redacted]") : texts;
+  const unmasked = whole.map((text) => text.replace(MASKED_KEY, "****"));
+  if (key.length < KEY_PREFIX_FROM) return unmasked;
+  return replaceAcross(unmasked, new RegExp(`${escapeRegExp(key.slice(0, 8))}[\\w-]*`, "g"), "[redacted]");
+}
+
+/** `texts` joined, each match of `pattern` replaced by `by` in the text where it begins and cut out of any text after it that it reaches. */
+function replaceAcross(texts: readonly string[], pattern: RegExp, by: string): string[] {
+  const matches = [...texts.join("").matchAll(pattern)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+  let offset = 0;
+  return texts.map((text) => {
+    const here = offset;
+    offset += text.length;
+    let out = "";
+    let kept = 0;
+    for (const match of matches) {
+      // The part of the match inside this text, in the text's own positions (it may begin before it).
+      const from = Math.max(match.start - here, 0);
+      const to = Math.min(match.end - here, text.length);
+      if (from >= to) continue;
+      out += text.slice(kept, from) + (match.start >= here ? by : "");
+      kept = to;
+    }
+    return out + text.slice(kept);
+  });
 }
 
 /**
@@ -80,14 +114,19 @@ export function scrubKey(text: string, key: string): string {
  * means a field nobody thought of (usage, a finish reason, one added next year) cannot carry the key.
  */
 export function scrubEveryString<T>(value: T, key: string): T {
-  return scrubStrings(value, key) as T;
+  return mapStrings(value, (text) => scrubKey(text, key));
 }
 
-function scrubStrings(value: unknown, key: string): unknown {
-  if (typeof value === "string") return scrubKey(value, key);
-  if (Array.isArray(value)) return value.map((item) => scrubStrings(item, key));
+/** `value` (JSON) with `change` applied to every string in it, names of fields too, in the order they are written. */
+export function mapStrings<T>(value: T, change: (text: string) => string): T {
+  return mapEach(value, change) as T;
+}
+
+function mapEach(value: unknown, change: (text: string) => string): unknown {
+  if (typeof value === "string") return change(value);
+  if (Array.isArray(value)) return value.map((item) => mapEach(item, change));
   if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([name, item]) => [scrubKey(name, key), scrubStrings(item, key)]));
+  return Object.fromEntries(Object.entries(value).map(([name, item]) => [change(name), mapEach(item, change)]));
 }
 
 /** Whether `text` holds the key as scrubKey finds it (whole, or a long key's first 8 characters), leaving masks aside. */
@@ -117,7 +156,8 @@ export class KeyScrubber {
   /** What can be passed on now, scrubbed; possibly "" while what may be the key or a mask is still arriving. */
   push(piece: string): string {
     const text = this.#held + piece;
-    const cut = this.#outsideTheKey(text, Math.min(this.#unsettledEnd(text), this.#keyStartAtEnd(text)));
+    const unsettled = Math.min(maskAtEnd(text), prefixWordAtEnd(text, this.key), keyStartAtEnd(text, this.key));
+    const cut = outsideTheKey(text, unsettled, this.key);
     this.#held = text.slice(cut);
     return scrubKey(text.slice(0, cut), this.key);
   }
@@ -128,37 +168,47 @@ export class KeyScrubber {
     this.#held = "";
     return scrubKey(rest, this.key);
   }
+}
 
-  /**
-   * Where the end of `text` starts that scrubKey could still change as more arrives (text.length when
-   * none): stars at the very end, which may yet become a mask (`**` then `**abcd`); a mask of three or more
-   * stars whose last characters may still be arriving (`****ab` then `cd`), each with the word glued in
-   * front of it, which the mask takes too; and a word holding a long key's first 8 characters.
-   */
-  #unsettledEnd(text: string): number {
-    const stars = /[\w-]*\*+[\w-]*$/.exec(text);
-    if (stars !== null && (stars[0].endsWith("*") || stars[0].includes("***"))) return stars.index;
-    const word = text.search(/[\w-]*$/);
-    const holdsPrefix = this.key.length >= KEY_PREFIX_FROM && text.slice(word).includes(this.key.slice(0, 8));
-    return holdsPrefix ? word : text.length;
-  }
+/**
+ * Whether what follows `text` could still make its end part of the key as scrubKeyAcross finds it: the
+ * end begins the key, or its last word holds a long key's first 8 characters.
+ */
+export function keyMayContinue(text: string, key: string): boolean {
+  return Math.min(prefixWordAtEnd(text, key), keyStartAtEnd(text, key)) < text.length;
+}
 
-  /**
-   * `cut`, or the start of a whole key in `text` that it would cut through: a key whose end is also its
-   * start (`s…s`) can leave a start of itself at the end of a whole one.
-   */
-  #outsideTheKey(text: string, cut: number): number {
-    const found = cut > 0 && this.key.length >= SHORTEST_KEY ? text.lastIndexOf(this.key, cut - 1) : -1;
-    return found >= 0 && found + this.key.length > cut ? this.#outsideTheKey(text, found) : cut;
-  }
+/**
+ * Where stars at the end of `text` start that may yet become a mask (`**` then `**abcd`), or a mask of
+ * three or more stars whose last characters may still be arriving (`****ab` then `cd`), each with the
+ * word glued in front of it, which the mask takes too (text.length when there are none).
+ */
+function maskAtEnd(text: string): number {
+  const stars = /[\w-]*\*+[\w-]*$/.exec(text);
+  return stars !== null && (stars[0].endsWith("*") || stars[0].includes("***")) ? stars.index : text.length;
+}
 
-  /** Where the longest end of `text` that begins the key starts (text.length when none does). */
-  #keyStartAtEnd(text: string): number {
-    if (this.key.length < SHORTEST_KEY) return text.length;
-    // Stryker disable next-line EqualityOperator: start === text.length tests "", a start of every key, and returns text.length as after the loop
-    for (let start = Math.max(0, text.length - this.key.length + 1); start < text.length; start++) {
-      if (this.key.startsWith(text.slice(start))) return start;
-    }
-    return text.length;
+/** Where the last word of `text` starts if it holds a long key's first 8 characters (text.length when not). */
+function prefixWordAtEnd(text: string, key: string): number {
+  const word = text.search(/[\w-]*$/);
+  return key.length >= KEY_PREFIX_FROM && text.slice(word).includes(key.slice(0, 8)) ? word : text.length;
+}
+
+/**
+ * `cut`, or the start of a whole key in `text` that it would cut through: a key whose end is also its
+ * start (`s…s`) can leave a start of itself at the end of a whole one.
+ */
+function outsideTheKey(text: string, cut: number, key: string): number {
+  const found = cut > 0 && key.length >= SHORTEST_KEY ? text.lastIndexOf(key, cut - 1) : -1;
+  return found >= 0 && found + key.length > cut ? outsideTheKey(text, found, key) : cut;
+}
+
+/** Where the longest end of `text` that begins the key starts (text.length when none does). */
+function keyStartAtEnd(text: string, key: string): number {
+  if (key.length < SHORTEST_KEY) return text.length;
+  // Stryker disable next-line EqualityOperator: start === text.length tests "", a start of every key, and returns text.length as after the loop
+  for (let start = Math.max(0, text.length - key.length + 1); start < text.length; start++) {
+    if (key.startsWith(text.slice(start))) return start;
   }
+  return text.length;
 }

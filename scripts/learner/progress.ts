@@ -58,7 +58,7 @@ export function renderProgress(reports: readonly StepReport[]): string {
   }
   if (next === undefined) {
     lines.push(pc.green(pc.bold("全部通过，做得好！/ Every step passes. Well done!")));
-    lines.push("和答案对照 / compare with the answers:", "  npm run compare -- <练习步骤 step>");
+    lines.push("和答案对照 / compare with the answers:", "  npm run compare -- <练习步骤 / step>");
     return lines.join("\n");
   }
   const { step, status } = next;
@@ -126,7 +126,7 @@ export function causes(ids: readonly string[], reports: readonly StepReport[], s
 function describe(status: StepStatus, step: Step, reports: readonly StepReport[]): string {
   switch (status.kind) {
     case "passed":
-      return pc.green(`通过 / passed (${status.total} 个测试 tests)`);
+      return pc.green(`通过 / passed (${status.total} 个测试 / tests)`);
     case "failing": {
       // Some of these failures may come from steps not done yet (05.5 runs your 05.3): those its failures
       // stopped at, and the earlier steps its tests run, traced to what they in turn wait for.

@@ -80,6 +80,36 @@ describe("offline, --no-stream: --save, --load, --continue keep the book's 12 ev
     expect(readLogFile(elsewhere).session.events).toHaveLength(24);
   });
 
+  test("a log that starts with a BOM (an editor's) goes on in that file: the BOM stays first, the new turn follows, and it loads back whole", async () => {
+    const file = path.join(dir, "run.jsonl");
+    await runInProcess(["--no-stream", "--save", file]);
+    writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(file)]));
+    const before = readFileSync(file);
+    const { code, text } = await runInProcess(["--no-stream", "--load", file, "--continue"]);
+    expect(code, text).toBe(0);
+    expect(text).toContain(`Saved: ${file} holds 24 events`);
+    const after = readFileSync(file);
+    expect(after.subarray(0, before.length), "what was in the file, BOM and all, is unchanged").toEqual(before);
+    const { session, bom, torn } = readLogFile(file);
+    expect({ bom, torn, events: session.events.length }).toEqual({ bom: true, torn: undefined, events: 24 });
+  });
+
+  test("a log with CRLF line ends is not written into (nothing in a log is edited), and the advice given, a new file, works", async () => {
+    const file = path.join(dir, "run.jsonl");
+    await runInProcess(["--no-stream", "--save", file]);
+    writeFileSync(file, readFileSync(file, "utf8").replaceAll("\n", "\r\n"));
+    const before = readFileSync(file);
+    const refused = await runInProcess(["--no-stream", "--load", file, "--continue"]);
+    expect(refused.code).toBe(1);
+    expect(refused.text).toContain(`    npm run demo -- --load ${file} --save new.jsonl --continue`);
+    expect(refused.text, "never the command just refused").not.toContain(`    npm run demo -- --load ${file} --continue`);
+    expect(readFileSync(file)).toEqual(before);
+    const elsewhere = path.join(dir, "new.jsonl"); // the advice, with the new file in the test's folder
+    const advised = await runInProcess(["--no-stream", "--load", file, "--save", elsewhere, "--continue"]);
+    expect(advised.code, advised.text).toBe(0);
+    expect(readLogFile(elsewhere).session.events).toHaveLength(24);
+  });
+
   test("--save refuses a file that already holds a log, and leaves it as it was", async () => {
     const file = path.join(dir, "run.jsonl");
     await runInProcess(["--no-stream", "--save", file]);

@@ -1,6 +1,7 @@
-// The demo's disk side (05.7): `--save FILE` keeps the log in a JSONL file as it happens; `--load FILE`
-// reads one back with no model call, saying what was torn and what repair appended; `--continue` (the
-// recorded follow-up question) or `--ask QUESTION` (live) goes on with a new turn, saved as it happens.
+// The demo's disk side (05.7): `--save FILE` keeps the log in a JSONL file as it happens (the writer,
+// and a file swapped under it, in saving.ts); `--load FILE` reads one back with no model call, saying
+// what was torn and what repair appended; `--continue` (the recorded follow-up question) or `--ask
+// QUESTION` (live) goes on with a new turn, saved as it happens.
 import { parseArgs } from "node:util";
 import type { FlagValues, Flags } from "../../common/flags.ts";
 import { explainSystemError, isSystemError } from "../../common/system-errors.ts";
@@ -8,13 +9,14 @@ import { visible } from "../../common/text.ts";
 import { CALCULATOR_PROMPT, FOLLOW_UP_PROMPT } from "../../../fixtures/scenarios.ts";
 import type { Recording } from "./setup.ts";
 import { cannotGoOn, followUpTurn, goesOnFrom } from "./follow-up.ts";
-import { accountLines, accountOfLog } from "../disk/log-account.ts";
+import { accountLines, findRepair, readAccount, repairAccount, type Repair, type RepairTo } from "../disk/log-account.ts";
 import { explainLogFileError } from "../disk/explain-log-file.ts";
-import { LogFileError, LogWriteError, type ClosingEvent } from "../disk/log-file-types.ts";
-import { attachLogFile, readLogFile } from "../disk/log-file.ts";
+import { LogFileError, LogWriteError } from "../disk/log-file-types.ts";
+import { readLogFile } from "../disk/log-file.ts";
 import { isEventOfType, type SessionEvent } from "../events.ts";
 import { Session } from "../session.ts";
 import { reportListenerError, type SessionOptions } from "../session-types.ts";
+import { startSaving, type Saving } from "./saving.ts";
 
 /** The demo's disk flags, for its flag table (chapters/common/flags.ts). */
 export const DISK_FLAGS = {
@@ -88,8 +90,8 @@ export interface DiskIO {
 
 export interface OpenedSession {
   readonly session: Session;
-  /** Stops writing (closes the file); harmless when nothing was being saved. */
-  readonly stop: () => void;
+  /** Stops writing (closes the file) and returns the file the log is saved in; harmless twice, or when nothing is saved. */
+  readonly stop: () => string | undefined;
   /** Aborted, with the writer's LogWriteError as its reason, when the log stops reaching the file. */
   readonly signal: AbortSignal;
 }
@@ -97,51 +99,61 @@ export interface OpenedSession {
 /**
  * The session the demo works on: a new one, or the one --load reads (telling what was torn, and
  * repairing a turn a crash left open), with --save's writer attached before the repair so that the
- * file gets it too. Undefined, after saying why, when the file cannot be read or written.
+ * file gets it too. The repair is told once the writer is attached, so that it says where it really
+ * went. Undefined, after saying why, when the file cannot be read or written.
  */
 export function openSession(plan: DiskPlan, io: DiskIO): OpenedSession | undefined {
   // The Session contains a listener's failure so that the others still hear every event; the writer's
-  // failure is not for containing, so it comes here and stops the run before its next model call.
+  // failure is not for containing, so it comes here and stops the run before its next model call,
+  // unless the file was only replaced under it: then the log goes on in a new file (saving.ts).
   const lost = new AbortController();
+  let saving: Saving | undefined;
+  const lostLog = (error: LogWriteError) => {
+    if (saving?.moveOn(error) !== true) lost.abort(error);
+  };
   const options: SessionOptions = {
-    onListenerError: (error, event) => (error instanceof LogWriteError ? lost.abort(error) : reportListenerError(error, event)),
+    onListenerError: (error, event) => (error instanceof LogWriteError ? lostLog(error) : reportListenerError(error, event)),
   };
   const loaded = plan.load === undefined ? undefined : load(plan.load, plan, io, options);
   if (loaded === null) return undefined;
+  const tellRepair = (repair: Repair, repairTo: RepairTo) => {
+    for (const line of accountLines(repairAccount(repair, repairTo))) io.out(line);
+  };
   // Refused before the writer attaches, so that nothing (no repair, no failed turn) is appended to the file.
   if (plan.load !== undefined && plan.recording !== undefined && loaded?.fits === false) {
+    tellRepair(loaded.repair, "nowhere");
     for (const line of cannotGoOn(plan.load, plan.recording)) io.out(line);
     return undefined;
   }
   const session = loaded?.session ?? new Session(options);
-  let stop = () => {};
   if (plan.save !== undefined) {
-    const attached = attach(session, plan.save, loaded?.torn === true && plan.save === plan.load, io);
-    if (attached === undefined) return undefined;
-    stop = attached;
+    saving = startSaving(session, plan.save, plan.save === plan.load, io.out);
+    if (saving === undefined) return undefined; // the run stops: nothing is appended, so no repair is told
   }
-  // The repair the account told of, appended after the writer is attached so that the file gets it too.
-  for (const { type, data } of loaded?.closing ?? []) session.append(type, data);
-  return { session, stop, signal: lost.signal };
+  if (loaded !== undefined) {
+    // Told once the writer is attached, so that it says where the repair goes; appended after, so that the file gets it too.
+    tellRepair(loaded.repair, plan.save === undefined ? "memory" : { file: plan.save });
+    for (const { type, data } of loaded.repair.closing) session.append(type, data);
+  }
+  return { session, stop: () => saving?.stop(), signal: lost.signal };
 }
 
 /**
- * The log in `file`, told as log-account.ts tells it (view --load tells the same); null after saying why
- * it cannot be read. `fits`: the plan's offline recording goes on from it (always, live).
+ * The log in `file`, with what was read said as log-account.ts says it (view --load says the same) and
+ * its repair found, to be told once the run knows where it goes; null after saying why it cannot be
+ * read. `fits`: the plan's offline recording goes on from it (always, live).
  */
 function load(
   file: string,
   plan: DiskPlan,
   { out }: DiskIO,
   options: SessionOptions,
-): { session: Session; torn: boolean; closing: readonly ClosingEvent[]; fits: boolean } | null {
+): { session: Session; repair: Repair; fits: boolean } | null {
   try {
     const loaded = readLogFile(file, options);
+    for (const line of accountLines(readAccount(file, loaded))) out(line);
     const fits = plan.recording === undefined || goesOnFrom(plan.recording, loaded.session);
-    // A repair goes into the file only when the conversation goes on there.
-    const account = accountOfLog(file, loaded, { saved: plan.save !== undefined && fits });
-    for (const line of accountLines(account)) out(line);
-    return { session: loaded.session, torn: loaded.torn !== undefined, closing: account.closing, fits };
+    return { session: loaded.session, repair: findRepair(file, loaded), fits };
   } catch (error) {
     // A file the system would not open is said as every such refusal is (common/system-errors.ts).
     const refusal = error instanceof LogFileError && error.code === "UNREADABLE" ? error.cause : error;
@@ -156,43 +168,17 @@ function load(
   }
 }
 
-function attach(session: Session, file: string, tornFile: boolean, { out }: DiskIO): (() => void) | undefined {
-  try {
-    const stop = attachLogFile(session, file);
-    out(`每条事件一记下就写入 ${file} / Saving to ${file}: each event is written (and fsync'd) the moment it is logged`);
-    return stop;
-  } catch (error) {
-    if (isSystemError(error)) {
-      out(explainSystemError(error, ["无法保存到", "Cannot save to"], file));
-      return undefined;
-    }
-    if (!(error instanceof LogFileError)) throw error;
-    out(visible(explainLogFileError(error, ["无法保存到", "Cannot save to"])));
-    if (error.code === "LOCKED") {
-      out("  一份日志同一时刻只有一个写入者：等另一个运行结束（被杀掉的运行，锁过一会儿自动失效），或换一个文件");
-      out("  (one log, one writer: wait for the other run to end — a killed run's lock expires shortly — or choose another file)");
-    } else if (error.code !== "NOT_THIS_LOG") {
-      return undefined;
-    } else if (tornFile) {
-      out(
-        "  撕裂的行留在原处（日志里已有的内容不改写），请在新文件里继续 / A torn line stays where it is (nothing in a log is edited): go on in a new file:",
-      );
-      out(`    npm run demo -- --load ${file} --save new.jsonl --continue`);
-    } else {
-      out("  --save 开始一份新日志：换一个文件，或者接着这份日志 / --save starts a new log: choose another file, or go on with that log:");
-      out(`    npm run demo -- --load ${file} --continue`);
-    }
-    return undefined;
-  }
-}
-
-/** Said after ④ when the run was saved. */
-export function savedNote(plan: DiskPlan, session: Session): string[] {
-  if (plan.save === undefined) return [];
-  const count = session.events.length;
+/**
+ * Said after ④ when the run was saved, once the writer has stopped and found the file still where the
+ * name leads (or the log saved beside it: saving.ts).
+ */
+export function savedNote(opened: OpenedSession): string[] {
+  const file = opened.stop();
+  if (file === undefined) return [];
+  const count = opened.session.events.length;
   return [
-    `已保存：${plan.save} 里有 ${count} 条事件，读回来用： / Saved: ${plan.save} holds ${count} events; read it back with:`,
-    `  npm run demo -- --load ${plan.save}`,
+    `已保存：${file} 里有 ${count} 条事件，读回来用： / Saved: ${file} holds ${count} events; read it back with:`,
+    `  npm run demo -- --load ${file}`,
   ];
 }
 

@@ -193,20 +193,32 @@ export function structureCheck(problems: number, events: readonly SessionEvent[]
   const enReason = reason === "max_steps" ? "max_steps (step budget spent, no final answer)" : (reason ?? "no turn/end");
   const [zhProblems, enProblems] = problems === 0 ? ["ok", "ok"] : [`${problems} 个问题`, `${problems} problem(s)`];
   return [
-    `结构检查（轮次/步骤闭合、每个工具调用都有结果）: ${zhProblems}；轮次结束原因: ${zhReason}`,
+    `结构检查（轮次/步骤闭合、每个工具调用都有结果）：${zhProblems}；轮次结束原因：${zhReason}`,
     `(structure check — turns and steps closed, every tool call answered: ${enProblems}; the turn ended: ${enReason})`,
   ];
 }
 
 /** Said instead of "Saved" when the writer stopped: how far the file got, why, and what to do with it. */
 export function explainLostLog(error: LogWriteError): Explanation {
+  const title = ["日志没有完整写进文件，运行已停止", "The log stopped reaching the file, so the run stopped"] as const;
+  if (error.code === "FILE_REPLACED") {
+    // Only when no new file beside it could be made either (demo/saving.ts says why, above).
+    return {
+      title,
+      lines: [
+        `${error.source} 在运行中被换掉了，另存到旁边的新文件也没有成功（原因见上）。这次运行的事件都在上面的 ② 里。之后没有再调用模型。`,
+        `(${error.source} was replaced during the run, and no new file beside it could be saved to either (why: above). Every event of this run is in ② above. No model call was made after that.)`,
+        `原因 / Why: ${error.message}`,
+      ],
+    };
+  }
   const why = {
     WRITE_FAILED: "写入失败（磁盘已满，或超过了文件大小上限）",
     FILE_CHANGED: "文件被别的程序改动了",
     LOCKED: "文件锁被另一个进程拿走了",
   }[error.code];
   return {
-    title: ["日志没有完整写进文件，运行已停止", "The log stopped reaching the file, so the run stopped"],
+    title,
     lines: [
       `${error.source} 里只有前 ${error.written} 条事件（每条完整），从事件 #${error.firstLost} 起都没有写进去：${why}。之后没有再调用模型。`,
       `(${error.source} holds only the first ${error.written} events, each one whole; event #${error.firstLost} and later never reached it. No model call was made after that.)`,

@@ -7,11 +7,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startStandIn } from "../../../fixtures/standin.ts";
 import { root } from "../../common/root.ts";
 import { nodeWithTsx, runInProcess, startsPrograms } from "../testing/demo-testing.ts";
 
 const TITLE = "\x1b]0;pwned\x07";
-const FAKE_CHECK = "\r\x1b[2K\x1b[1A  结构检查（轮次/步骤闭合、每个工具调用都有结果）: ok";
+const FAKE_CHECK = "\r\x1b[2K\x1b[1A  结构检查（轮次/步骤闭合、每个工具调用都有结果）：ok";
 const CLIPBOARD = "\x1b]52;c;cm0gLXJmIH4vKgo=\x07";
 const HOSTILE = `${TITLE}${FAKE_CHECK}${CLIPBOARD}\x9b2J\u202eevil`;
 /** A character that would make the terminal act instead of show: C0 but "\n", DEL, C1, a bidi override or isolate. */
@@ -46,8 +47,8 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs a workbook program as a learner does, colour off, and returns its raw output, every byte as written. */
-function spawnRaw(script: string, args: string[]): Promise<{ code: number; output: string }> {
-  const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", DEEPSEEK_API_KEY: "" };
+function spawnRaw(script: string, args: string[], settings: Record<string, string> = {}): Promise<{ code: number; output: string }> {
+  const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", DEEPSEEK_API_KEY: "", ...settings };
   return new Promise((resolve) => {
     execFile(...nodeWithTsx(script, args), { cwd: root, env, encoding: "utf8" }, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
@@ -56,7 +57,8 @@ function spawnRaw(script: string, args: string[]): Promise<{ code: number; outpu
 }
 
 const demo = (...args: string[]) => spawnRaw("chapters/05-session-log/demo.ts", args);
-const view = (...args: string[]) => spawnRaw("scripts/view.ts", args);
+const liveDemo = (settings: Record<string, string>) => spawnRaw("chapters/05-session-log/demo.ts", [], settings);
+const view = (...args: string[]) => spawnRaw("chapters/05-session-log/demo/view.ts", args);
 /** The demo's main in this process (what it prints goes through the same lines as the program's). */
 const inProcess = async (...args: string[]) => ({ output: (await runInProcess(args)).text });
 
@@ -108,6 +110,24 @@ describe("a broken log whose error message quotes it", startsPrograms, () => {
       expect(output).toContain("is one JSON array of events, but this is not JSON");
       expect(firstObeyed(output)).toBeUndefined();
       expect(output, "a line break in the quoted text is shown, not obeyed").not.toMatch(/^ {2}结构检查: ok/m);
+    }
+  });
+});
+
+describe("a streamed event that is not JSON, holding escapes and the key", startsPrograms, () => {
+  test("the live demo tells it in its own words, escapes written out, no piece of the key: the SDK prints nothing of it itself", async () => {
+    const key = "sk-Hq4Wm8Zt2Rx6Pv9Lc3Jn5Bd7";
+    const event = `data: {"choices": "${TITLE}${CLIPBOARD} echo ${key}\n\n`;
+    const reply = { status: 200, content_type: "text/event-stream", stream: [{ at_ms: 0, text: event }], end: "closed" as const };
+    const standIn = await startStandIn({ apiKey: key, replies: [reply] });
+    try {
+      const { output } = await liveDemo({ DEEPSEEK_API_KEY: key, DEEPSEEK_BASE_URL: standIn.baseURL });
+      expect(output, "the run stops at the malformed event").toContain("malformed");
+      expect(firstObeyed(output), 'the SDK\'s own log of the event (stderr) must stay off: logLevel "off"').toBeUndefined();
+      const pieces = Array.from({ length: key.length - 5 }, (_, at) => key.slice(at, at + 6)).filter((piece) => output.includes(piece));
+      expect(pieces, "no piece of the key on stdout or stderr").toEqual([]);
+    } finally {
+      await standIn.close();
     }
   });
 });

@@ -18,11 +18,12 @@ export function refuseOutput(flag: string, output: string | undefined, others: r
   }
   const found = statOrUndefined(output);
   if (found === undefined) return undefined;
-  // A folder or a device is not a file to replace; the write check (common/system-errors.ts) says so in
-  // the same sentence any other path the system refuses gets.
+  // A folder, a FIFO, a socket or a device is not a file to replace: the write check (checkWritable in
+  // common/system-errors.ts) says so in one sentence, exit 1, as for any other path that cannot be
+  // written, and writeFileAtomically refuses it again right before its rename.
   if (!found.isFile()) return undefined;
   if (!isOurPage(output)) {
-    return `${output} 已经存在，而且不是本书写的时间线页面，不会覆盖它，请换一个文件名 / ${output} exists and is not a timeline page this workbook wrote: it is not overwritten, choose a new file name`;
+    return `${output} 已经存在，而且不是本练习册写的时间线页面，不会覆盖它，请换一个文件名 / ${output} exists and is not a timeline page this workbook wrote: it is not overwritten, choose a new file name`;
   }
   return undefined;
 }

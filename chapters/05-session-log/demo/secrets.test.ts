@@ -82,3 +82,46 @@ describe("a streamed reply that echoes the key, cut across chunks", () => {
     expect(text, "the answer is whole, Markdown bold and all").toContain("key: **** 与 ****。**答案**是 7。");
   });
 });
+
+describe("a streamed reply that cuts the key across fields", () => {
+  test("the key's start ending the reasoning and its rest starting the answer, and again ending a tool call's id and starting the usage chunk after it: no file and no terminal line holds any of it", async () => {
+    const [head, tail] = [KEY.slice(0, 6), KEY.slice(6)];
+    const calling: StreamChunk[] = [
+      { kind: "reasoning", text: `先算一下。你的 key 是 ${head}` },
+      { kind: "text", text: `${tail}，我来算。` },
+      { kind: "tool_call", index: 0, id: "call_0", name: "calculator", arguments: '{"expression":"1+2*3"}' },
+      // A later fragment of the same call: its id changes nothing in the message, but it is logged.
+      { kind: "tool_call", index: 0, id: `call_0_${head}`, arguments: "" },
+      // The usage chunk's first string is the name of its first field.
+      { kind: "usage", usage: { [tail]: 1, prompt_tokens: 9 } },
+      { kind: "finish", reason: "tool_calls" },
+    ];
+    const answering: StreamChunk[] = [
+      { kind: "text", text: "答案是 7。" },
+      { kind: "finish", reason: "stop" },
+    ];
+    const streamed = (chunks: StreamChunk[]) => ({
+      status: 200,
+      content_type: "text/event-stream",
+      stream: [{ at_ms: 0, text: sseText(chunks.map(wireChunkOf)) }],
+      end: "closed" as const,
+    });
+    standIn = await startStandIn({ apiKey: KEY, replies: [streamed(calling), streamed(answering)] });
+    const log = path.join(dir, "across-fields.jsonl");
+    const page = path.join(dir, "across-fields.html");
+    const { code, text } = await runInProcess(["--save", log, "--html", page], {
+      DEEPSEEK_API_KEY: KEY,
+      DEEPSEEK_BASE_URL: standIn.baseURL,
+    });
+    expect(code, text).toBe(0);
+    expect(standIn.remaining(), "both scripted replies were sent").toBe(0);
+    for (const [where, said] of [
+      ["the --save log", readFileSync(log, "utf8")],
+      ["the --html page", readFileSync(page, "utf8")],
+      ["the terminal", text],
+    ] as const) {
+      expect(piecesOfKey(said), `${where}: scrub the stream's strings joined in arrival order, whatever field each is in`).toEqual([]);
+    }
+    expect(text, "the answer after the tool call is whole").toContain("答案是 7。");
+  });
+});

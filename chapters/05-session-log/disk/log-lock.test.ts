@@ -1,20 +1,23 @@
 // The writer's lock, in one process: where its folder is, what a refusal says, when a lock left behind
 // counts as stale, that releasing is idempotent, and that a holder hears when its lock is taken. Real
 // files and real lock folders; the second process's view is in disk-faults.test.ts and lock-identity.test.ts.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { LogFileError } from "./log-file-types.ts";
-import { assertNoLiveWriter, lockFolderOf, lockLogFile, STALE_MS } from "./log-lock.ts";
+import { assertNoLiveWriter, LOCK_PLACE, lockFolderOf, lockLogFile, STALE_MS } from "./log-lock.ts";
 
 let dir = "";
 const releases: (() => void)[] = [];
+/** Lock paths a test made by hand in LOCK_PLACE, which is shared: removed after it, as a release would. */
+const madeByHand: string[] = [];
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), "log-lock-"));
 });
 afterEach(() => {
   for (const release of releases.splice(0)) release();
+  for (const made of madeByHand.splice(0)) rmSync(made, { recursive: true, force: true });
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -40,20 +43,27 @@ function leftBehind(file: string, ageMs: number): string {
   writeFileSync(file, "", { flag: "a" });
   const folder = lockFolderOf(file);
   mkdirSync(folder);
+  madeByHand.push(folder);
   const then = (Date.now() - ageMs) / 1000;
   utimesSync(folder, then, then);
   return folder;
 }
 
 describe("where the lock is", () => {
-  test("a folder beside the file where it really is, named after its inode, made only while the lock is held", () => {
+  test("a folder in the one LOCK_PLACE, named after the file's device and inode, made only while the lock is held", () => {
     const file = path.join(dir, "run.jsonl");
     const release = lock(path.join(dir, "run.jsonl"));
-    const folder = path.join(dir, `log-inode-${statSync(file, { bigint: true }).ino}.lock`);
+    const { dev, ino } = statSync(file, { bigint: true });
+    const folder = `/tmp/agent-harness-workbook-locks/dev-${dev}-inode-${ino}.lock`;
     expect(lockFolderOf(file)).toBe(folder);
     expect(statSync(folder).isDirectory(), "held: the lock folder exists").toBe(true);
     release();
     expect(existsSync(folder), "released: the lock folder is gone").toBe(false);
+  });
+
+  test("LOCK_PLACE is open to every user, with the sticky bit, like /tmp: another user's run can lock there, and remove only its own", () => {
+    lock(path.join(dir, "run.jsonl"));
+    expect((statSync(LOCK_PLACE).mode & 0o7777).toString(8)).toBe("1777");
   });
 
   test("locking a file that does not exist yet makes it, empty: only a file that exists has an inode", () => {
@@ -62,12 +72,17 @@ describe("where the lock is", () => {
     expect(statSync(file).size).toBe(0);
   });
 
-  test("a link's lock folder is beside the file it leads to, not beside the link", () => {
+  test("every name of the file has the one lock folder: a symbolic link, and a hard link in another folder", () => {
     const real = path.join(dir, "real");
+    const other = path.join(dir, "other");
     mkdirSync(real);
+    mkdirSync(other);
     writeFileSync(path.join(real, "run.jsonl"), "");
     symlinkSync(path.join(real, "run.jsonl"), path.join(dir, "link.jsonl"));
-    expect(path.dirname(lockFolderOf(path.join(dir, "link.jsonl")))).toBe(real);
+    linkSync(path.join(real, "run.jsonl"), path.join(other, "x.jsonl"));
+    const folder = lockFolderOf(path.join(real, "run.jsonl"));
+    expect(lockFolderOf(path.join(dir, "link.jsonl"))).toBe(folder);
+    expect(lockFolderOf(path.join(other, "x.jsonl"))).toBe(folder);
   });
 });
 
@@ -120,6 +135,7 @@ describe("a lock left behind", () => {
     writeFileSync(file, "");
     const lockPath = lockFolderOf(file);
     writeFileSync(lockPath, "");
+    madeByHand.push(lockPath);
     const then = (Date.now() - 5_000) / 1000;
     utimesSync(lockPath, then, then);
     let error: unknown;

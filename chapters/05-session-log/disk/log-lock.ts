@@ -1,18 +1,18 @@
 // One log, one writer: a lock that every process writing or repairing a log file takes first, so two
 // runs can never append to one file, and a repair never "closes" a turn that another process is still
-// writing. The lock is proper-lockfile's: a folder made with mkdir (atomic on every file system, network
-// ones too), whose modification time its holder refreshes every second. A holder that dies — even by
+// writing. The lock is proper-lockfile's: a folder made with mkdir (atomic: of two processes making it,
+// one gets it), whose modification time its holder refreshes every second. A holder that dies — even by
 // SIGKILL, which runs no clean-up — stops refreshing it, and once it is older than STALE_MS the next
-// writer takes it over. A process id in a file would be simpler, but a reused id looks alive, and an id
-// from another machine cannot be checked at all.
+// writer takes it over. A process id in a file would be simpler, but a reused id looks alive.
 //
 // The lock belongs to the file, not to the name it was reached by: `run.jsonl`, a symbolic link to it
-// and a hard link to it (a second name for the same file) must all meet the same lock. So the lock
-// folder sits beside the file where it really is (every link followed, in its folders too), named after
-// the file's inode number, which every name of the file shares: `log-inode-5308416.lock`. Not covered:
-// a hard link in another folder. A hard link is a real path of its own, so its lock folder is looked
-// for in its own folder, where no other name's writer puts one.
-import { closeSync, constants, existsSync, realpathSync, statSync } from "node:fs";
+// and a hard link to it (a second name for the same file, in any folder) must all meet the same lock.
+// What every name of a file shares is its device and inode number, so the lock folder is named after
+// them, `dev-2049-inode-5308416.lock`, and kept in one place for the whole machine, LOCK_PLACE: where a
+// folder beside each name would be looked for beside that name only. Not os.tmpdir(): TMPDIR differs
+// between processes (tests set it), and two that disagree would never meet. Not covered: a process on
+// another machine writing the file over a network file system (its lock is in its own /tmp).
+import { chmodSync, closeSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { checkSync, lockSync } from "proper-lockfile";
 import { LogFileError } from "./log-file-types.ts";
@@ -24,6 +24,13 @@ import { openRegularFile } from "./regular-file.ts";
 // process: the run would die mid-sentence instead of saying what reached the file. A listener of our
 // own keeps the signal harmless.
 process.on("SIGXFSZ", () => {});
+
+/**
+ * Where every log's lock folder is kept. Open to every user, with the sticky bit, like /tmp itself: any
+ * user's run can lock a file there, and no user can remove another's lock (so a lock a killed run of
+ * another user left behind is an error that names it, not taken over).
+ */
+export const LOCK_PLACE = "/tmp/agent-harness-workbook-locks";
 
 /** How old an unrefreshed lock must be before it counts as left behind by a dead holder. */
 export const STALE_MS = 10_000;
@@ -47,14 +54,16 @@ export interface LockOptions {
 export function lockLogFile(file: string, options: LockOptions = {}): () => void {
   closeSync(openRegularFile(file, constants.O_RDONLY | constants.O_CREAT));
   const lockFolder = lockFolderOf(file);
+  makeLockPlace();
   let release: () => void;
   try {
-    release = lockSync(realpathSync(file), {
+    // The lock folder stands for the file in proper-lockfile's own bookkeeping too, whatever the name.
+    release = lockSync(lockFolder, {
       lockfilePath: lockFolder,
       stale: options.staleMs ?? STALE_MS,
       update: UPDATE_MS,
       // Stryker disable next-line BooleanLiteral: equivalent, `realpath: true` would resolve a path that is already real
-      realpath: false, // already the real path; the lock folder is named above
+      realpath: false, // the lock folder's path is already absolute and free of links
       onCompromised: (cause) =>
         options.onLost?.(lockError(file, lockFolder, "this run's lock on the file was taken by another process", cause)),
     });
@@ -84,16 +93,26 @@ export function assertNoLiveWriter(file: string, options: Pick<LockOptions, "sta
   if (!existsSync(file)) return; // a writer makes the file before it locks it: no file, no writer
   const lockFolder = lockFolderOf(file);
   // Stryker disable next-line BooleanLiteral: equivalent, `realpath: true` would resolve a path that is already real
-  if (checkSync(realpathSync(file), { lockfilePath: lockFolder, stale: options.staleMs ?? STALE_MS, realpath: false })) {
+  if (checkSync(lockFolder, { lockfilePath: lockFolder, stale: options.staleMs ?? STALE_MS, realpath: false })) {
     throw lockError(file, lockFolder, "another process is writing this log right now; its last turn may still be running");
   }
 }
 
-/** Where the lock of `file` (which must exist) is kept: beside the file itself, named after its inode. */
+/** Where the lock of `file` (which must exist) is kept: in LOCK_PLACE, named after the file's device and inode. */
 export function lockFolderOf(file: string): string {
-  const real = realpathSync(file);
-  const { ino } = statSync(real, { bigint: true }); // some file systems number inodes past 2^53
-  return path.join(path.dirname(real), `log-inode-${ino}.lock`);
+  const { dev, ino } = statSync(file, { bigint: true }); // stat follows every link; some file systems number inodes past 2^53
+  return path.join(LOCK_PLACE, `dev-${dev}-inode-${ino}.lock`);
+}
+
+/** Makes LOCK_PLACE, open to every user, unless it is there already. */
+function makeLockPlace(): void {
+  try {
+    mkdirSync(LOCK_PLACE);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return;
+    throw error;
+  }
+  chmodSync(LOCK_PLACE, 0o1777); // not mkdir's mode: the umask would take the others' write permission away
 }
 
 function lockError(file: string, lockFolder: string, detail: string, cause?: unknown): LogFileError {

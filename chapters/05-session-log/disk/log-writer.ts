@@ -2,6 +2,10 @@
 // line of JSON the moment the session commits it, and keeps three promises:
 //   - one writer per file: it holds the file's lock (log-lock.ts) from attach to stop, whichever name
 //     (a link) the file was reached by, and it writes nothing but a regular file (regular-file.ts);
+//   - the name still leads to what it wrote: before each write, and when it stops, it checks that the
+//     path names the file it holds open. A file renamed over it (`cp w.jsonl t && mv t w.jsonl`, an
+//     editor's safe save) or the file moved or deleted would otherwise go on taking lines no name
+//     leads to, and "Saved" would be said of a file that holds something else: it stops (FILE_REPLACED);
 //   - a file never holds anything the session did not log: at the first write that fails it takes back
 //     its own partial line, stops for good, and throws — the Session hands that to `onListenerError`,
 //     and the owner of the session decides what a lost log means (the demo stops before the next model
@@ -13,25 +17,23 @@
 //     them. So a killed process loses at most the CHUNK_GROUP - 1 chunks still waiting, a power loss at
 //     most the chunks written since the last flushed event, and a message is never on disk without the
 //     chunks it was built from: they come before it, and the flush that saves it saves them too.
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, statSync, writeSync } from "node:fs";
 import type { SessionEvent } from "../events.ts";
-import { LogFileError, LogWriteError, type WriterStop } from "./log-file-types.ts";
+import { LogFileError, LogWriteError, NotThisLogError, type LogMismatch, type WriterStop } from "./log-file-types.ts";
 import { lockLogFile, type LockOptions } from "./log-lock.ts";
 import type { SessionLog } from "../session-types.ts";
-import { parseLine } from "./jsonl.ts";
-import { entriesOfRow, rowsOf } from "./log-rows.ts";
+import { parseLine, startsWithBom, UTF8_BOM } from "./jsonl.ts";
+import { CHUNK_GROUP, entriesOfRow, rowsOf } from "./log-rows.ts";
 import { linesOf, piecesOf } from "./read-lines.ts";
 import { openRegularFile } from "./regular-file.ts";
-
-/** At most this many chunk events wait in memory for the next write; a crash can lose them. */
-export const CHUNK_GROUP = 64;
 
 /**
  * Saves the session's log to `file` as it grows, and returns the function that stops (writing what
  * waits, closing the file, releasing the lock). The file must be new, empty, or hold exactly the
  * session's events so far: a writer never mixes two logs in one file. Throws LogFileError "NOT_A_FILE"
  * for a folder, a device or a FIFO (before anything is locked or read), "LOCKED" when another live
- * process writes the file, "NOT_THIS_LOG" when it holds something else.
+ * process writes the file, "NOT_THIS_LOG" when it holds something else. Stopping throws LogWriteError
+ * "FILE_REPLACED" when the path no longer names the file written: what it holds is not this log.
  *
  * Each write is followed by fsync before `append` returns, so an event the session has acknowledged is
  * in the file even if the process is killed a moment later (the write) or the machine loses power (the
@@ -54,10 +56,20 @@ export function attachLogFile(session: SessionLog, file: string, options: Pick<L
   let written = session.events.length; // events wholly in the file
   let waiting: SessionEvent[] = [];
 
+  /** Stops with FILE_REPLACED unless `file` still names the file this writer holds open (fstat against stat). */
+  const checkNamed = () => {
+    const named = statSync(file, { throwIfNoEntry: false });
+    const held = fstatSync(fd);
+    if (named?.dev === held.dev && named.ino === held.ino) return;
+    const why =
+      "the name no longer leads to the file this writer holds open: another program renamed a file over it, moved it or deleted it";
+    throw stopBecause("FILE_REPLACED", why);
+  };
   const flush = (durably: boolean) => {
     const first = waiting[0];
     if (first === undefined) return;
     if (lockLost) throw stopBecause("LOCKED", lockLost.message, lockLost);
+    checkNamed();
     // Anything but our own bytes at the end means someone else wrote here: stop rather than interleave.
     const found = fstatSync(fd).size;
     if (found !== size) {
@@ -99,6 +111,7 @@ export function attachLogFile(session: SessionLog, file: string, options: Pick<L
     if (!open) return;
     try {
       flush(true); // the chunks of a reply cut short (Ctrl-C, an error) still belong in the file
+      checkNamed(); // and the file they went to is still the one the name leads to
     } finally {
       stop();
     }
@@ -107,8 +120,8 @@ export function attachLogFile(session: SessionLog, file: string, options: Pick<L
 
 /** Writes the events logged before the writer arrived into an empty file, or checks the file already holds them. */
 function startFile(fd: number, file: string, events: readonly SessionEvent[]): number {
-  const { size, why } = heldAlready(fd, events);
-  if (why !== undefined) throw new LogFileError("NOT_THIS_LOG", file, undefined, `refusing to append: ${why}`);
+  const { size, mismatch } = heldAlready(fd, events);
+  if (mismatch !== undefined) throw new NotThisLogError(file, mismatch);
   if (size > 0) return size;
   const expected = rowsOf(events);
   try {
@@ -126,24 +139,27 @@ function startFile(fd: number, file: string, events: readonly SessionEvent[]): n
  * the events it holds: one event, or a packed row of the next few (log-rows.ts), as a writer that
  * started earlier grouped them. Any other way of writing them, a torn line, or a different log is `why`.
  */
-function heldAlready(fd: number, events: readonly SessionEvent[]): { size: number; why?: string } {
+function heldAlready(fd: number, events: readonly SessionEvent[]): { size: number; mismatch?: LogMismatch } {
   let size = 0;
   let held = 0; // events the lines so far hold
   let line = 0;
-  for (const { bytes, terminated } of linesOf(piecesOf(fd))) {
+  for (const { bytes: read, terminated } of linesOf(piecesOf(fd))) {
     line++;
+    // A UTF-8 byte order mark an editor put before the first line is not ours, but harms nothing: the
+    // reader skips it (log-reader.ts) and lines appended after it read back as ever. So the log goes on.
+    const skipped = line === 1 && startsWithBom(read) ? UTF8_BOM.length : 0;
+    const bytes = read.subarray(skipped);
+    size += skipped;
     const parsed = terminated ? parseLine(bytes) : undefined;
     const row = parsed?.ok ? entriesOfRow(parsed.value) : undefined;
     const count = row !== undefined && "entries" in row ? row.entries.length : 1;
     const ours = rowsOf(events.slice(held, held + count));
-    if (held + count > events.length) return { size, why: `the file holds more than this session's ${events.length} events` };
-    if (!terminated || !ours.equals(Buffer.concat([bytes, NEWLINE]))) {
-      return { size, why: `line ${line} of the file is not event #${held} of this session (another session's log, or a torn line)` };
-    }
+    if (held + count > events.length) return { size, mismatch: { kind: "more", events: events.length } };
+    if (!terminated || !ours.equals(Buffer.concat([bytes, NEWLINE]))) return { size, mismatch: { kind: "line", line, event: held } };
     held += count;
     size += ours.length;
   }
-  if (size > 0 && held < events.length) return { size, why: `the file holds only ${held} of this session's ${events.length} events` };
+  if (size > 0 && held < events.length) return { size, mismatch: { kind: "fewer", held, events: events.length } };
   return { size };
 }
 

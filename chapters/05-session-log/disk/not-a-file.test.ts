@@ -4,13 +4,14 @@
 // real: a FIFO (mkfifo), the devices themselves, reached through symbolic links; the demo runs as its
 // own process where the old fault was a hang or endless memory, so that it fails a test, not the test run.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { runInProcess, startDemo } from "../testing/demo-testing.ts";
 import { Session } from "../session.ts";
 import type { LogFileError } from "./log-file-types.ts";
+import { lockFolderOf } from "./log-lock.ts";
 import { attachLogFile } from "./log-writer.ts";
 
 let dir = "";
@@ -63,8 +64,9 @@ describe("the writer writes only a regular file", () => {
       const error = errorOf(() => attachLogFile(new Session(), name));
       expect(error.code, name).toBe("NOT_A_FILE");
       expect(error.message, name).toContain(`${name}: this is ${kind}, not a file`);
+      expect(existsSync(lockFolderOf(name)), `${name}: no lock folder`).toBe(false);
     }
-    expect(readdirSync(dir).sort(), "nothing made beside the names: no lock folder").toEqual(made);
+    expect(readdirSync(dir).sort(), "nothing made beside the names").toEqual(made);
   });
 });
 
@@ -95,7 +97,8 @@ describe("demo --save to what is not a regular file", () => {
     for (const { what, name, kind, demo } of runs) {
       const { code } = await demo.exited;
       expectRefused(what, name, kind, code, demo.stdout());
+      expect(existsSync(lockFolderOf(name)), `${what}: no lock folder left behind`).toBe(false);
     }
-    expect(readdirSync(dir).sort(), "no lock folder left behind").toEqual(made);
+    expect(readdirSync(dir).sort(), "nothing made beside the names").toEqual(made);
   });
 });

@@ -3,6 +3,7 @@
 // cannot be opened as a file at all, a FIFO would make reading (or opening) wait for ever, /dev/zero
 // never ends, and /dev/null swallows every line. Each is LogFileError "NOT_A_FILE", said at once.
 import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, type Stats } from "node:fs";
+import { NotAFileError } from "../../common/system-errors.ts";
 import { LogFileError } from "./log-file-types.ts";
 
 /**
@@ -47,18 +48,9 @@ export function readRegularFile(file: string): Buffer {
   }
 }
 
+/** NOT_A_FILE, its cause the same refusal a page meets (common/system-errors.ts), which names the kind in both languages. */
 function notAFile(file: string, stats: Stats): LogFileError {
-  return new LogFileError(
-    "NOT_A_FILE",
-    file,
-    undefined,
-    `this is ${kindOf(stats)}, not a file; a log is a regular file that a writer appended to`,
-  );
-}
-
-function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return "a folder";
-  if (stats.isFIFO()) return "a pipe (FIFO)";
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
-  return "a socket";
+  const cause = new NotAFileError("open", file, stats);
+  const detail = `this is ${cause.kind[1]}, not a file; a log is a regular file that a writer appended to`;
+  return new LogFileError("NOT_A_FILE", file, undefined, detail, { cause });
 }

@@ -6,7 +6,8 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { root } from "../../common/root.ts";
-import { main, type DemoIO } from "../demo.ts";
+import { main } from "../demo.ts";
+import type { DemoIO } from "../demo/plan.ts";
 
 export const tsx = path.join(root, "node_modules/.bin/tsx");
 
@@ -55,13 +56,20 @@ export function spawnDemo(args: string[], env: Record<string, string>): Promise<
   });
 }
 
+/** `command` run as the user nobody (uid and gid 65534, no other groups), for faults that root never meets (permissions). */
+export function asNobody([command, args]: [string, string[]]): [string, string[]] {
+  return ["setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", command, ...args]];
+}
+
 /**
  * The demo as its own node process (not through tsx's CLI, which would relay or swallow signals), its
  * output read as it comes: `printed(text)` resolves once the output holds `text`, escape codes aside.
+ * `nobody`: run it as the user nobody (asNobody).
  */
-export function startDemo(args: string[], env: Record<string, string>) {
+export function startDemo(args: string[], env: Record<string, string>, { nobody = false } = {}) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
-  const child = spawn(...nodeWithTsx("chapters/05-session-log/demo.ts", args), {
+  const program = nodeWithTsx("chapters/05-session-log/demo.ts", args);
+  const child = spawn(...(nobody ? asNobody(program) : program), {
     cwd: root,
     env: { ...clean, ...env },
     stdio: ["ignore", "pipe", "pipe"],
