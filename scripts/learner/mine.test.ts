@@ -105,10 +105,10 @@ describe("npm run demo -- --mine", spawns, () => {
     const mine = await demo(allAnswers);
     expect(mine.code).toBe(0);
     expect(mine.lines[0]).toBe(
-      "你的：json.ts、session.ts、projection.ts、agent-loop.ts、message-cache.ts、log-file.ts、streamed-step.ts；答案：（没有）",
+      "你的：json.ts、session.ts、projection.ts、agent-loop.ts、message-cache.ts、streamed-step.ts；答案：（没有）；用不到：log-file.ts（这次运行不读写日志文件）",
     );
     expect(mine.lines[1]).toBe(
-      "Yours: json.ts, session.ts, projection.ts, agent-loop.ts, message-cache.ts, log-file.ts, streamed-step.ts; the answers: none",
+      "Yours: json.ts, session.ts, projection.ts, agent-loop.ts, message-cache.ts, streamed-step.ts; the answers: none; not used: log-file.ts (this run reads and writes no log file)",
     );
     expect(mine.lines[2]).toBe(plain.lines[0]); // then the demo's own first line
     for (const marker of ["=== ②", "=== ③", "=== ④"]) expect(section(mine.lines, marker)).toEqual(section(plain.lines, marker));
@@ -119,11 +119,28 @@ describe("npm run demo -- --mine", spawns, () => {
     const { "agent-loop.ts": _, ...rest } = allAnswers;
     const { code, lines, text } = await demo(rest);
     expect(lines[0]).toBe(
-      "你的：json.ts、session.ts、projection.ts、message-cache.ts、log-file.ts、streamed-step.ts；答案：agent-loop.ts（练习步骤 05.5 还是桩）",
+      "你的：json.ts、session.ts、projection.ts、message-cache.ts、streamed-step.ts；答案：agent-loop.ts（练习步骤 05.5 还是桩）；用不到：log-file.ts（这次运行不读写日志文件）",
     );
     expect(lines[1]).toContain("the answers: agent-loop.ts (step 05.5: still the stub)");
     expect(code).toBe(0);
     expect(text).toContain("重放派生 4 条消息，与原始派生逐字段一致：true");
+  });
+
+  test.concurrent("your loop from 05.5 with streaming (05.8) not done: the run does not stream, says so, and ends well", async () => {
+    // A learner's 05.5 loop knows nothing of `stream`: this one refuses it, so the run proves it was not asked.
+    const loop = learnerLoop((source) =>
+      source.replace(/\n {2}if \(!Number\.isInteger\(maxSteps\)/, '\n  if (stream) throw new Error("this loop does not stream");$&'),
+    );
+    const { "streamed-step.ts": _, ...rest } = allAnswers;
+    const { code, lines, text } = await demo({ ...rest, "agent-loop.ts": loop });
+    expect(lines[0]).toMatch(/；答案：streamed-step\.ts（练习步骤 05\.8 还是桩）；用不到：log-file\.ts（这次运行不读写日志文件）$/);
+    expect(lines[2]).toBe("你的 agent-loop.ts 在跑，流式（练习步骤 05.8）还没做完：这次运行不流式，和加 --no-stream 一样");
+    expect(lines[3]).toBe(
+      "Your agent-loop.ts runs and streaming (step 05.8) is not done yet: this run does not stream, as with --no-stream",
+    );
+    expect(text).not.toContain("this loop does not stream");
+    expect(eventLines(lines), "the book's 12 events: no chunk").toHaveLength(12);
+    expect(code).toBe(0);
   });
 
   test.concurrent("decoy projection-drops-reasoning: the replay says the request differs in reasoning_content, and names your projection.ts", async () => {
@@ -170,9 +187,11 @@ describe("npm run demo -- --mine", spawns, () => {
     const { code, lines, text } = await tsxDemo({ ...allAnswers, "agent-loop.ts": file }, "--no-stream");
     expect(code, "the run's own exit code, passed on").toBe(1);
     expect(lines[0], "a run that does not stream does not use streamed-step.ts").toMatch(
-      /^你的：.*agent-loop\.ts、message-cache\.ts、log-file\.ts；答案：（没有）；用不到：streamed-step\.ts（这次运行不流式）$/,
+      /^你的：.*agent-loop\.ts、message-cache\.ts；答案：（没有）；用不到：log-file\.ts（这次运行不读写日志文件）、streamed-step\.ts（这次运行不流式）$/,
     );
-    expect(lines[1]).toMatch(/; not used: streamed-step\.ts \(this run does not stream\)$/);
+    expect(lines[1]).toMatch(
+      /; not used: log-file\.ts \(this run reads and writes no log file\), streamed-step\.ts \(this run does not stream\)$/,
+    );
     expect(text).toContain("=== 你的代码抛出了错误 / Your code threw ===");
     expect(text).toMatch(/你的 agent-loop\.ts（练习步骤 05\.5）在演示里抛出了错误，位置 .*agent-loop\.ts:\d+:\d+：/);
     expect(text).toContain("TypeError: no calls");

@@ -58,8 +58,8 @@ export function yourFilesBanner(env: Env, command: string, streams = true, onDis
     (file) => `${file.file} (${whyNot(file, "; ", (ids) => `${ids.length > 1 ? "steps" : "step"} ${ids.join(", ")}: `, 1)})`,
   );
   const why = (file: YourFile) => UNUSED_WHY[file.file as keyof typeof UNUSED_WHY];
-  const zhUnused = unused.map((file) => `；用不到：${file.file}（${why(file)[0]}）`).join("");
-  const enUnused = unused.map((file) => `; not used: ${file.file} (${why(file)[1]})`).join("");
+  const zhUnused = unused.length === 0 ? "" : `；用不到：${unused.map((file) => `${file.file}（${why(file)[0]}）`).join("、")}`;
+  const enUnused = unused.length === 0 ? "" : `; not used: ${unused.map((file) => `${file.file} (${why(file)[1]})`).join(", ")}`;
   const loopOnly = yourLoopStreams(env)
     ? []
     : [
