@@ -67,8 +67,8 @@ const npmRun = (script: "demo" | "view", npmArgs: string[], args: string[], as: 
 
 const demo = (as: Record<string, string>, ...args: string[]) => run("demo", ["--mine", ...args], as);
 
-/** `tsx chapters/05-session-log/demo.ts --mine …`, as the course gives it: no hook preloaded. */
-const tsxDemo = (as: Record<string, string>, ...args: string[]) => runWith(tsx, [chapter("demo.ts"), "--mine", ...args], as);
+/** `npx tsx chapters/05-session-log/demo.ts --mine …`, as the READMEs write it: no hook preloaded. */
+const tsxDemo = (as: Record<string, string>, ...args: string[]) => runWith("npx", ["tsx", chapter("demo.ts"), "--mine", ...args], as);
 
 /** A copy of a chapter file, as a learner's file outside the repo would import it, with a change. */
 function learnerCopy(chapterFile: string, change: (source: string) => string): string {
@@ -176,7 +176,7 @@ describe("npm run demo -- --mine", spawns, () => {
     expect(replay).toContain("这里跑的是你的代码：log-file.ts（练习步骤 05.7）。");
   });
 
-  test.concurrent("tsx chapters/05-session-log/demo.ts --mine, the course's command, runs again with the hook: a file of yours that throws is named with its step and line, exit 1", async () => {
+  test.concurrent("npx tsx chapters/05-session-log/demo.ts --mine, the command the READMEs give, runs again with the hook: a file of yours that throws is named with its step and line, exit 1", async () => {
     const file = learnerLoop((source) =>
       source.replace(
         '  session.append("assistant/message", {',
@@ -196,6 +196,24 @@ describe("npm run demo -- --mine", spawns, () => {
     expect(text).toMatch(/你的 agent-loop\.ts（练习步骤 05\.5）在演示里抛出了错误，位置 .*agent-loop\.ts:\d+:\d+：/);
     expect(text).toContain("TypeError: no calls");
     expect(text).not.toMatch(/^\s+at /m);
+  });
+
+  test("the docs write a program started without npm as npx tsx …: a bare tsx is not found on a fresh clone (it is a local package)", () => {
+    const docs = [
+      "README.md",
+      "README.zh.md",
+      "chapters/05-session-log/README.md",
+      "exercises/05-session-log/README.md",
+      "docs/benchmarks.md",
+    ];
+    const bare = docs.flatMap((file) =>
+      readFileSync(path.join(root, file), "utf8")
+        .split("\n")
+        .flatMap((line, index) =>
+          /(?<!npx )(?<![\w./-])tsx (?:chapters|scripts)\//.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [],
+        ),
+    );
+    expect(bare, "write npx tsx, as the tested command runs it").toEqual([]);
   });
 
   test("Ctrl-C in tsx chapters/05-session-log/demo.ts --mine reaches the run once: it stops, prints the log, and the exit code is 130", async () => {
