@@ -8,6 +8,7 @@
 // again and again, timing each save to its result:
 //   red    the file is the untouched stub: every test stops at todo()
 //   green  the file is the answer: every test runs to the end and passes (the slowest case)
+// and, for each save, to its file's type errors (the watch runner's warm TypeScript language service)
 // Medians and maxima over the repetitions, each with the load average when it was measured; timings
 // vary with load, so they are printed, never asserted.
 //   npm run bench:watch [-- --runs 10 --starts 3 --pool forks]   (threads is what watch uses; forks for comparison)
@@ -32,6 +33,8 @@ function option(name: string, fallback: string): string {
 
 interface Timed {
   readonly times: number[];
+  /** From each save to its type errors on screen. */
+  readonly typesTimes: number[];
   /** How the step's tests ended on the last save, e.g. "73/73 passed": proof the run was what it claims. */
   readonly outcome: string;
 }
@@ -41,29 +44,39 @@ async function timeSaves(step: Step, content: string, runs: number, pool: "threa
   writeFileSync(file, content);
   const runner = await WatchRunner.start({ pool });
   let settle: ((ms: number) => void) | undefined;
+  let typed: ((ms: number) => void) | undefined;
   let outcome = "";
   const onResult = (reports: readonly StepReport[]) => {
     outcome = describeOutcome(reports[0]?.status);
     settle?.(performance.now());
   };
-  const loop = new WatchLoop({ runner, draw: () => {}, list: [step], onResult, dependents: stepsImporting });
+  // The save's type errors on screen (they follow the result; the language service is warm after the first save).
+  const onTypes = () => typed?.(performance.now());
+  const loop = new WatchLoop({ runner, draw: () => {}, list: [step], onResult, onTypes, dependents: stepsImporting });
   await loop.start();
   const watcher = watchExercises((saved) => void loop.saved(saved));
   const times: number[] = [];
+  const typesTimes: number[] = [];
   try {
     for (let run = 0; run <= runs; run++) {
       await new Promise((resolve) => setTimeout(resolve, 300));
       const shown = new Promise<number>((resolve) => (settle = resolve));
+      const types = new Promise<number>((resolve) => (typed = resolve));
       const savedAt = performance.now();
       writeFileSync(file, `${content}\n// save ${run}\n`);
       const elapsed = (await shown) - savedAt;
-      if (run > 0) times.push(elapsed); // the first run after start warms the worker up
+      const typesElapsed = (await types) - savedAt;
+      // The first run after start warms the worker and the language service up.
+      if (run > 0) {
+        times.push(elapsed);
+        typesTimes.push(typesElapsed);
+      }
     }
   } finally {
     watcher.close();
     await runner.close();
   }
-  return { times, outcome };
+  return { times, typesTimes, outcome };
 }
 
 function describeOutcome(status: StepStatus | undefined): string {
@@ -79,10 +92,12 @@ function describeOutcome(status: StepStatus | undefined): string {
   }
 }
 
-function summary({ times, outcome }: Timed): string {
-  const sorted = [...times].sort((a, b) => a - b);
-  const max = Math.round(sorted[sorted.length - 1] ?? Number.NaN);
-  return `median ${Math.round(middle(times))} ms, max ${max} ms | ${outcome} | ${sorted.map(Math.round).join(" ")} | ${loadNow()}`;
+function summary({ times, typesTimes, outcome }: Timed): string {
+  const spread = (list: number[]) => {
+    const sorted = [...list].sort((a, b) => a - b);
+    return `median ${Math.round(middle(list))} ms, max ${Math.round(sorted[sorted.length - 1] ?? Number.NaN)} ms`;
+  };
+  return `${spread(times)} | ${spread(typesTimes)} | ${outcome} | ${times.map(Math.round).join(" ")} | ${loadNow()}`;
 }
 
 /** Milliseconds from spawning `npm run watch` to each milestone on its screen; then it is told q. */
@@ -166,7 +181,7 @@ async function inCopy(): Promise<void> {
   const pool = option("--pool", "threads") === "forks" ? "forks" : "threads";
   await timeStarts(Number(option("--starts", "3"))); // first, while every learner file is the shipped stub
   console.log(
-    `| step | state | save → result (${runs} saves, pool ${pool}) | the step's tests | each save (ms) | load |\n|---|---|---|---|---|---|`,
+    `| step | state | save → result (${runs} saves, pool ${pool}) | save → type errors | the step's tests | each save → result (ms) | load |\n|---|---|---|---|---|---|---|`,
   );
   for (const id of benchSteps) {
     const step = findStep(id)!;
