@@ -11,7 +11,7 @@ import { isMain, readArgs, runMain } from "../command.ts";
 import { loadError, type TestOutcome } from "./step-runner.ts";
 import { exercisesDir, guideLink, steps, whereInBook, type Step } from "../steps.ts";
 
-import { typeProblemLines } from "./type-problems.ts";
+import { typeErrors, typeProblemLines } from "./type-problems.ts";
 import { classify, nextStep, withTypes, type StepReport, type StepStatus } from "./status.ts";
 
 /** `▰▰▱▱▱▱▱▱ 2/8`: one cell per step, filled when it passes. */
@@ -151,7 +151,7 @@ function describe(status: StepStatus, step: Step, reports: readonly StepReport[]
       return pc.red(`一个测试卡住了，已停止 / a test hung and was stopped: ${visible(status.first.name)}`);
     case "mistyped":
       return pc.red(
-        `测试都通过了，但文件有 ${status.problems.length} 个类型错误 / the tests pass, but the file has ${status.problems.length} type errors`,
+        `测试都通过了，但文件有 ${status.problems.length} 个类型错误 / the tests pass, but the file has ${typeErrors(status.problems.length)}`,
       );
     case "missing":
       return pc.yellow(`找不到测试文件 / test file not found: ${step.test}`);

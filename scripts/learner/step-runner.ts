@@ -161,15 +161,18 @@ const yourFiles = new Set(learnerFiles().map((file) => path.relative(root, file)
 
 /**
  * The frames (innermost first) in the learner's files as `path:line:column`, from the outermost caller
- * down to the innermost, joined by " → "; undefined when none is there. A recursion's repeats are said once.
+ * down to the innermost, joined by " → "; undefined when none is there. Of frames in a row in one file
+ * (a recursion, a helper) only the innermost is said: the line where it called the next file, or threw.
  */
 export function learnerFrames(frames: readonly Frame[]): string | undefined {
-  const yours = frames
-    .filter((frame) => yourFiles.has(frame.file))
-    .map((frame) => `${frame.file}:${frame.line}:${frame.column}`)
-    .reverse();
-  const said = yours.filter((frame, index) => frame !== yours[index - 1]);
-  return said.length === 0 ? undefined : said.join(" → ");
+  const yours = frames.filter((frame) => yourFiles.has(frame.file));
+  const said = yours.filter((frame, index) => frame.file !== yours[index - 1]?.file);
+  return said.length === 0
+    ? undefined
+    : said
+        .map((frame) => `${frame.file}:${frame.line}:${frame.column}`)
+        .reverse()
+        .join(" → ");
 }
 
 /** The innermost frame in a test file of the learner's folder, with that line's code. */

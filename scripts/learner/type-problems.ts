@@ -12,6 +12,9 @@ export interface TypeProblem {
   readonly en: readonly string[];
 }
 
+/** "1 type error", "2 type errors". */
+export const typeErrors = (count: number): string => `${count} type error${count === 1 ? "" : "s"}`;
+
 /** The lines the watch and progress print for a file's type errors: Chinese first, each with its file:line. */
 export function typeProblemLines(problems: readonly TypeProblem[], max = 3): string[] {
   const lines: string[] = [];
@@ -19,6 +22,7 @@ export function typeProblemLines(problems: readonly TypeProblem[], max = 3): str
     lines.push(`${problem.file}:${problem.line}:${problem.column}  TS${problem.code}`);
     lines.push(...problem.zh.map((zh, index) => `  ${zh} / ${(problem.en[index] ?? "").trimStart()}`));
   }
-  if (problems.length > max) lines.push(`…还有 ${problems.length - max} 个类型错误 / ${problems.length - max} more type errors`);
+  if (problems.length > max)
+    lines.push(`…还有 ${problems.length - max} 个类型错误 / ${typeErrors(problems.length - max).replace(" ", " more ")}`);
   return lines;
 }

@@ -98,7 +98,8 @@ export function inChinese(code: number, english: string): string {
     template = { en: new RegExp(`^${pattern}$`), zh };
     templates.set(code, template);
   }
-  const args = template.en.exec(english)?.groups;
-  if (args === undefined) return english;
+  const match = template.en.exec(english);
+  if (match === null) return english;
+  const args = match.groups ?? {}; // none for a message without placeholders ("Expression expected.")
   return template.zh.replace(/\{(\d+)\}/g, (whole, index: string) => args[`a${index}`] ?? whole);
 }

@@ -72,7 +72,7 @@ describe("npm run watch's runner on a real learner file", startsPrograms, () => 
     if (status.kind !== "failing") return expect.fail(`05.5 is ${status.kind}`);
     expect(status.first.errors.join("\n")).toContain("reasoning_content");
     expect(status.first.at).toMatch(
-      /^exercises\/05-session-log\/agent-loop\.ts:\d+:\d+ → .*exercises\/05-session-log\/session\.ts:\d+:\d+ → .*exercises\/05-session-log\/json\.ts:\d+:\d+$/,
+      /^exercises\/05-session-log\/agent-loop\.ts:\d+:\d+ → exercises\/05-session-log\/session\.ts:\d+:\d+ → exercises\/05-session-log\/json\.ts:\d+:\d+$/,
     );
   });
 

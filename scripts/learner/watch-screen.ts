@@ -8,7 +8,7 @@ import wrapAnsi from "wrap-ansi";
 import { visible } from "../../chapters/common/text.ts";
 import { shown } from "../command.ts";
 import { loadError } from "./step-runner.ts";
-import { typeProblemLines, type TypeProblem } from "./type-problems.ts";
+import { typeErrors, typeProblemLines, type TypeProblem } from "./type-problems.ts";
 import { causes, progressBar, reasonOf, stepLines } from "./progress.ts";
 import { nextStep, type StepReport, type StepStatus } from "./status.ts";
 import { exercisesDir, guideLink, whereInBook, type Step } from "../steps.ts";
@@ -67,7 +67,8 @@ export function renderScreen(screen: Screen): string {
   }
   if (screen.hint !== undefined && !listed) lines.push("", screen.hint);
   if (screen.demo !== undefined && !listed) lines.push("", ...demoLines(screen.demo));
-  const took = screen.tookMs === undefined ? "" : pc.dim(`   用时 / took ${(screen.tookMs / 1000).toFixed(2)} s`);
+  // A no-break space: the number and its unit stay on one line however the screen is wrapped.
+  const took = screen.tookMs === undefined ? "" : pc.dim(`   用时 / took ${(screen.tookMs / 1000).toFixed(2)}\u00a0s`);
   const state =
     screen.running === true
       ? pc.yellow("运行中 / running …")
@@ -91,7 +92,8 @@ export function wrapAtSpaces(text: string, columns: number): string {
     .map((line) => {
       const indent = /^ */.exec(line)?.[0] ?? "";
       const wrapped = wrapAnsi(line.slice(indent.length), Math.max(10, columns - indent.length), { hard: false });
-      return wrapped.replace(/^/gm, indent);
+      // A line that fits is left exactly as it is (a code frame's marks keep their column).
+      return wrapped.includes("\n") ? wrapped.replace(/^/gm, indent) : line;
     })
     .join("\n");
 }
@@ -230,7 +232,7 @@ function verdict(status: StepStatus, step: Step, reports: readonly StepReport[])
       return pc.red("✗ 一个测试卡住了，已停止 / a test hung and was stopped");
     case "mistyped":
       return pc.red(
-        `✗ ${status.total} 个测试都通过了，但文件有 ${status.problems.length} 个类型错误（CI 也检查类型）/ all ${status.total} tests pass, but the file has ${status.problems.length} type errors (CI checks types too)`,
+        `✗ ${status.total} 个测试都通过了，但文件有 ${status.problems.length} 个类型错误（CI 也检查类型）/ all ${status.total} tests pass, but the file has ${typeErrors(status.problems.length)} (CI checks types too)`,
       );
     case "missing":
       return pc.yellow("? 找不到测试文件 / test file not found");

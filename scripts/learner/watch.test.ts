@@ -114,7 +114,7 @@ describe("npm run watch", () => {
     expect(last()).toContain("expected [Function] to throw JsonValueError");
     expect(last()).toContain("- Expected\n  + Received");
     expect(last()).toContain("在 / at exercises/05-session-log/json.ts:20:3");
-    expect(last()).toContain("用时 / took 0.00 s");
+    expect(last()).toContain("用时 / took 0.00\u00a0s");
   });
 
   test("when the step turns green it says so and moves on to the next, running it at once", async () => {
@@ -157,7 +157,7 @@ describe("npm run watch", () => {
     expect(last(), "it stays on 05.1").toContain("练习步骤 05.1 —");
     expect(last()).not.toContain("✓ 练习步骤 05.1 通过！");
     expect(last()).toContain(
-      "✗ 2 个测试都通过了，但文件有 1 个类型错误（CI 也检查类型）/ all 2 tests pass, but the file has 1 type errors (CI checks types too)",
+      "✗ 2 个测试都通过了，但文件有 1 个类型错误（CI 也检查类型）/ all 2 tests pass, but the file has 1 type error (CI checks types too)",
     );
     expect(last()).toContain("  exercises/05-session-log/json.ts:12:7  TS2322");
     expect(last()).toContain(
@@ -589,6 +589,8 @@ describe("the screen fits the terminal and points only where it must", () => {
         word,
       ).toBe(true);
     for (const line of wrapped) expect(line.replace(/[\u4e00-\u9fff（）：]/gu, "..").length, `"${line}"`).toBeLessThanOrEqual(40);
+    const frame = "  \x1b[31m     │                        ┬  \x1b[39m";
+    expect(wrapAtSpaces(frame, 40), "a line that fits is left as it is: a code frame's mark keeps its column").toBe(frame);
   });
 });
 

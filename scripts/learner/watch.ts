@@ -250,6 +250,7 @@ export class WatchLoop {
 
   /** Runs the tests of `list` at once and keeps what each step's run found. */
   async #run(list: readonly Step[]): Promise<void> {
+    for (const step of list) this.#types.delete(step); // from before this run: checked again after it
     const outcomes = await this.options.runner.run(list);
     for (const [index, step] of list.entries()) {
       const outcome = outcomes[index];

@@ -29,8 +29,7 @@ describe("--mine: a throw from your code, told in one sentence", () => {
     expect(told?.lines[2]).toBe("  JsonValueError: $.reasoning_content: undefined is not JSON");
     expect(told?.lines[3]).toBe(
       "经过你的文件，从调用方到抛出处 / through your files, from the caller down: " +
-        "exercises/05-session-log/agent-loop.ts:40:5 → exercises/05-session-log/agent-loop.ts:61:11 → " +
-        "exercises/05-session-log/session.ts:90:7 → exercises/05-session-log/json.ts:30:10 → exercises/05-session-log/json.ts:46:13",
+        "exercises/05-session-log/agent-loop.ts:61:11 → exercises/05-session-log/session.ts:90:7 → exercises/05-session-log/json.ts:46:13",
     );
   });
 

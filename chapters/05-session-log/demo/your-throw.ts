@@ -87,6 +87,8 @@ export function tellYourThrow(error: unknown, out: (line: string) => void, env: 
   return 1;
 }
 
+const frameFile = (frame: string) => frame.replace(/:\d+:\d+$/, "");
+
 /**
  * The frames of `error` in the learner's files, as `file:line:column` a learner would open, from the
  * outermost caller down to the throw; `file` is the file that threw (agent-loop.ts calls streamed-step.ts:
@@ -102,5 +104,7 @@ function whereYoursThrew(error: Error, yours: readonly YourFile[]): { file: Your
     file ??= yoursHere;
     frames.unshift(`${path.relative(process.cwd(), yoursHere.path)}:${match[1]}:${match[2]}`);
   }
-  return file === undefined ? undefined : { file, frames: frames.filter((frame, index) => frame !== frames[index - 1]) };
+  // Of frames in a row in one file only the innermost is said (frames is outermost first here).
+  const said = frames.filter((frame, index) => frameFile(frame) !== frameFile(frames[index + 1] ?? ""));
+  return file === undefined ? undefined : { file, frames: said };
 }
