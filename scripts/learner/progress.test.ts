@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters as plain } from "node:util";
@@ -203,9 +203,13 @@ describe("npm run progress: a real run", () => {
     expect(told).toEqual(["正在运行练习步骤 05.3 的测试 / running the tests of 05.3 …"]);
     const [again] = await runSteps([step], { resultsFile, onRun });
     expect(told[1]).toBe(
-      "所有练习步骤的文件自上次运行后都没有改过：沿用那次的测试结果，只检查类型 / every step's files are unchanged since their last run: their test results stand, only types are checked …",
+      "所有练习步骤的文件自上次运行后都没有改过：沿用那次的结果 / every step's files are unchanged since their last run: those results stand …",
     );
     expect(again?.status).toEqual(report?.status);
+    const kept = JSON.parse(readFileSync(resultsFile, "utf8")) as Record<string, { types?: unknown }>;
+    expect(kept["05.3"]?.types, "its file's type errors are kept too (none here, or some): TypeScript need not start again").toBeInstanceOf(
+      Array,
+    );
   }, 120_000);
 
   test("what progress says before it runs: the steps it runs, how long that can take, and how many results still hold", () => {

@@ -181,8 +181,10 @@ export interface RunStepsOptions {
  * is type-checked: a step whose tests pass and whose file does not type-check is not done.
  */
 export async function runSteps(list: readonly Step[] = steps, options: RunStepsOptions = {}): Promise<StepReport[]> {
-  const { heldResults, keepResults, fingerprint } = await import("./results.ts");
+  const { fingerprint, heldResults, heldTypes, keepResults } = await import("./results.ts");
+  const fingerprints = new Map(list.map((step) => [step, fingerprint(step)])); // before anything runs
   const statuses = heldResults(list, options.resultsFile);
+  const types = heldTypes(list, options.resultsFile);
   const toRun = list.filter((step) => !statuses.has(step.id));
   options.onRun?.(toRun, statuses.size);
   if (toRun.length > 0) {
@@ -190,21 +192,24 @@ export async function runSteps(list: readonly Step[] = steps, options: RunStepsO
     const { WatchRunner } = await import("./watch-runner.ts");
     const runner = await WatchRunner.start({ limitMs: 600_000 });
     try {
-      const before = toRun.map((step) => fingerprint(step));
       const outcomes = await runner.run(toRun);
-      const ran = toRun.map((step, index) => ({ step, fingerprint: before[index] ?? "", status: classify(outcomes[index]!, step.id) }));
-      keepResults(ran, options.resultsFile);
-      for (const { step, status } of ran) statuses.set(step.id, status);
+      for (const [index, step] of toRun.entries()) statuses.set(step.id, classify(outcomes[index]!, step.id));
     } finally {
       await runner.close();
     }
   }
-  const { TypeChecker } = await import("./typecheck.ts");
-  const types = new TypeChecker(list.map((step) => path.join(exercisesDir, step.file)));
-  return list.map((step) => ({
-    step,
-    status: withTypes(statuses.get(step.id) ?? { kind: "broken", message: "no result" }, types.check(path.join(exercisesDir, step.file))),
-  }));
+  const unchecked = list.filter((step) => !types.has(step.id));
+  if (unchecked.length > 0) {
+    const { TypeChecker } = await import("./typecheck.ts");
+    const checker = new TypeChecker(unchecked.map((step) => path.join(exercisesDir, step.file)));
+    for (const step of unchecked) types.set(step.id, checker.check(path.join(exercisesDir, step.file)));
+  }
+  const status = (step: Step) => statuses.get(step.id) ?? { kind: "broken", message: "no result" };
+  keepResults(
+    list.map((step) => ({ step, fingerprint: fingerprints.get(step) ?? "", status: status(step), types: types.get(step.id) })),
+    options.resultsFile,
+  );
+  return list.map((step) => ({ step, status: withTypes(status(step), types.get(step.id)) }));
 }
 
 /** What progress says before it runs anything: which steps' tests run, and which results still hold. */
@@ -212,7 +217,7 @@ export function runningNote(toRun: readonly Step[], held: number): string {
   const holds = held === 0 ? "" : `；其余 ${held} 个练习步骤的文件自上次运行后没有改过，沿用那次的结果`;
   const holdsEn = held === 0 ? "" : `; the other ${held} steps' files are unchanged since their last run, so those results stand`;
   if (toRun.length === 0) {
-    return `所有练习步骤的文件自上次运行后都没有改过：沿用那次的测试结果，只检查类型 / every step's files are unchanged since their last run: their test results stand, only types are checked …`;
+    return `所有练习步骤的文件自上次运行后都没有改过：沿用那次的结果 / every step's files are unchanged since their last run: those results stand …`;
   }
   const ids = toRun.map((step) => step.id);
   // Every step from scratch runs about 1,000 tests: half a minute on a busy machine (README's timings).

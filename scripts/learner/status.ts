@@ -17,7 +17,7 @@ const testOutcome = z.object({
   diff: z.string().optional(),
 }) satisfies z.ZodType<TestOutcome>;
 
-const typeProblem = z.object({
+export const typeProblem = z.object({
   file: z.string(),
   line: z.number(),
   column: z.number(),
