@@ -86,7 +86,7 @@ describe("a row holds 1 to CHUNK_GROUP chunks: anything else is a damaged line, 
     const { stdout, stderr } = await readInHeap(file, 256);
     expect(stderr, "V8 ran out of memory: the row's entries were unpacked before they were counted").not.toMatch(/heap out of memory/);
     expect(stdout).toMatch(
-      /^无法读入 .*：第 3 行不是事件的 JSON。.* \/ Cannot load .* line 3: the line is a damaged packed row \(.*this one has 2000000 chunks\)/,
+      /^无法读入 .*：第 3 行读不出事件（不是合法的 JSON，或是损坏的打包行）。.* \/ Cannot load .* line 3: the line is a damaged packed row \(.*this one has 2000000 chunks\)/,
     );
   });
 });
