@@ -369,6 +369,33 @@ describe("npm run watch: any step, at once", () => {
     ).toBe(true);
   });
 
+  test("a held step after the one on screen is type-checked at the start, not run again: tests that pass with a file that does not type-check are not done", async () => {
+    const runner = new FakeRunner();
+    const problem: TypeProblem = {
+      file: "exercises/05-session-log/projection.ts",
+      line: 4,
+      column: 2,
+      code: 2304,
+      zh: ["找不到名称“x”。"],
+      en: ["Cannot find name 'x'."],
+    };
+    const typed: string[] = [];
+    runner.types = async (files) => {
+      typed.push(...files);
+      return files.map((file) => (file === path.join(exercisesDir, findStep("05.3")!.file) ? [problem] : []));
+    };
+    const held = new Map([["05.3", { kind: "passed", total: 32 } as const]]);
+    const { watch, last } = loop(runner, three, undefined, { held });
+    await watch.start();
+    await watch.settled();
+    expect(runner.runs.flat(), "05.3's results hold: its tests are not run again").not.toContain("05.3");
+    expect(typed, "its file is type-checked").toContain(path.join(exercisesDir, findStep("05.3")!.file));
+    expect(watch.reports.find((report) => report.step.id === "05.3")?.status.kind, "passing tests with a type error are not done").toBe(
+      "mistyped",
+    );
+    expect(last(), "the progress bar does not count it").toContain("▱▱▱ 0/3");
+  });
+
   test("the first screen shows the current step's last known state before any test has run, then the new one", async () => {
     const runner = new FakeRunner();
     let release = () => {};

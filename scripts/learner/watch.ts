@@ -117,6 +117,8 @@ export class WatchLoop {
         await this.#checkTypes([step]);
         if (this.#statusOf(step)?.kind !== "passed") break;
       }
+      // The other steps whose results hold are not run again: their types, all at once, decide whether they are done.
+      await this.#checkTypes(list.filter((step) => held.has(step.id) && !this.#types.has(step)));
       this.#screen = { ...this.#screen, checking: this.#stale.size > 0 };
       this.#draw();
     });
