@@ -67,8 +67,8 @@ export function renderScreen(screen: Screen): string {
   }
   if (screen.hint !== undefined && !listed) lines.push("", screen.hint);
   if (screen.demo !== undefined && !listed) lines.push("", ...demoLines(screen.demo));
-  // A no-break space: the number and its unit stay on one line however the screen is wrapped.
-  const took = screen.tookMs === undefined ? "" : pc.dim(`   用时 / took ${(screen.tookMs / 1000).toFixed(2)}\u00a0s`);
+  // No-break spaces: the label, the number and its unit stay on one line however the screen is wrapped.
+  const took = screen.tookMs === undefined ? "" : pc.dim(`   用时\u00a0/\u00a0took\u00a0${(screen.tookMs / 1000).toFixed(2)}\u00a0s`);
   const state =
     screen.running === true
       ? pc.yellow("运行中 / running …")
@@ -106,8 +106,13 @@ function changedLines(screen: Screen, current: StepReport | undefined): string[]
     lines.push(pc.green(pc.bold(`✓ 练习步骤 ${step.id} 通过！/ step ${step.id} passes!`)) + pc.green(` ${step.titleZh}`));
   }
   for (const step of screen.brokenNow ?? []) {
+    // Passing tests with a file that does not type-check are not done, but they do not fail either.
+    const mistyped = screen.reports.find((report) => report.step === step)?.status.kind === "mistyped";
+    const what = mistyped
+      ? `✗ 练习步骤 ${step.id} 原来通过，这次保存后测试仍都通过，但文件有类型错误 / step ${step.id} passed before this save; its tests still pass, but its file now has type errors`
+      : `✗ 练习步骤 ${step.id} 原来通过，这次保存后不通过了 / step ${step.id} passed before this save and fails now`;
     lines.push(
-      pc.red(pc.bold(`✗ 练习步骤 ${step.id} 原来通过，这次保存后不通过了 / step ${step.id} passed before this save and fails now`)) +
+      pc.red(pc.bold(what)) +
         pc.red(` ${step.titleZh}`) +
         // Its first failure is below when it is the step on screen; otherwise the list (l) leads to it.
         (step === onScreen ? "" : pc.dim(" — l 列表里选它看第一个失败 / pick it in the list (l) to see its first failure")),

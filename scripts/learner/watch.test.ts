@@ -114,7 +114,7 @@ describe("npm run watch", () => {
     expect(last()).toContain("expected [Function] to throw JsonValueError");
     expect(last()).toContain("- Expected\n  + Received");
     expect(last()).toContain("在 / at exercises/05-session-log/json.ts:20:3");
-    expect(last()).toContain("用时 / took 0.00\u00a0s");
+    expect(last()).toContain("用时\u00a0/\u00a0took\u00a00.00\u00a0s");
   });
 
   test("when the step turns green it says so and moves on to the next, running it at once", async () => {
@@ -603,6 +603,25 @@ describe("the screen fits the terminal and points only where it must", () => {
     );
   });
 
+  test("the footer's time stays whole with its label when the screen is wrapped: 用时 / took and 0.44 s on one line", () => {
+    const report = { step: three[0]!, status: { kind: "passed", total: 86 } } as const;
+    const screen = renderScreen({ reports: [report], current: report, focused: true, checking: true, tookMs: 440 });
+    const lines = plain(wrapAtSpaces(screen, 160)).split("\n");
+    expect(
+      lines.some((line) => line.replace(/\u00a0/g, " ").includes("用时 / took 0.44 s")),
+      `the label and the time on one line:\n${lines.slice(-3).join("\n")}`,
+    ).toBe(true);
+  });
+
+  test("a step that passed before a save and now passes its tests but not the type check is said to have type errors, not to fail", () => {
+    const problem: TypeProblem = { file: "exercises/05-session-log/agent-loop.ts", line: 41, column: 34, code: 2322, zh: ["x"], en: ["x"] };
+    const report = { step: three[0]!, status: { kind: "mistyped", total: 41, problems: [problem] } } as const;
+    const onScreen = plain(renderScreen({ reports: [report], current: report, brokenNow: [three[0]!] }));
+    expect(onScreen).toContain(
+      "✗ 练习步骤 05.1 原来通过，这次保存后测试仍都通过，但文件有类型错误 / step 05.1 passed before this save; its tests still pass, but its file now has type errors",
+    );
+    expect(onScreen).not.toContain("不通过了");
+  });
   test("lines longer than the terminal break at spaces, never inside a word, and keep their indent", () => {
     const message =
       "第 3 个事件的 id 为 5（应为 3）/ event #3 has id 5, expected 3: ID_MISMATCH while replaying reasoning_content of turn 1";
