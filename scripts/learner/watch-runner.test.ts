@@ -59,7 +59,7 @@ describe("npm run watch's runner on a real learner file", startsPrograms, () => 
     const decoy = readFileSync(path.join(copy.root, "scripts/maintainer/decoys/json-freezes-input.ts"), "utf8");
     write("json.ts", decoy.replaceAll('"../../../chapters/', '"../../chapters/'));
     const status = await run("05.1");
-    if (status.kind !== "failing") return expect.fail(`05.1 is ${status.kind}`);
+    if (status.kind !== "failing") return expect.fail(`05.1 is ${status.kind}: ${JSON.stringify(status)}`);
     expect(status.first.at, "no learner file on the stack").toBeUndefined();
     expect(status.first.testAt?.where).toMatch(/^exercises\/05-session-log\/05\.1-freeze-json\.test\.ts:\d+:\d+$/);
     expect(status.first.testAt?.code).toMatch(/expect|thrownAs|caughtAs/);
@@ -69,7 +69,7 @@ describe("npm run watch's runner on a real learner file", startsPrograms, () => 
     for (const id of ["05.1", "05.2", "05.3"]) write(step(id).file, answerAsLearnerFile(step(id)));
     write("agent-loop.ts", answerAsLearnerFile(step("05.5")).replace("reply.reasoning_content ?? null", "reply.reasoning_content"));
     const status = await run("05.5");
-    if (status.kind !== "failing") return expect.fail(`05.5 is ${status.kind}`);
+    if (status.kind !== "failing") return expect.fail(`05.5 is ${status.kind}: ${JSON.stringify(status)}`);
     expect(status.first.errors.join("\n")).toContain("reasoning_content");
     expect(status.first.at).toMatch(
       /^exercises\/05-session-log\/agent-loop\.ts:\d+:\d+ → exercises\/05-session-log\/session\.ts:\d+:\d+ → exercises\/05-session-log\/json\.ts:\d+:\d+$/,
