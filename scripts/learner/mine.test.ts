@@ -193,7 +193,7 @@ describe("npm run demo -- --mine", spawns, () => {
       /; not used: log-file\.ts \(this run reads and writes no log file\), streamed-step\.ts \(this run does not stream\)$/,
     );
     expect(text).toContain("=== 你的代码抛出了错误 / Your code threw ===");
-    expect(text).toMatch(/你的 agent-loop\.ts（练习步骤 05\.5）在演示里抛出了错误，位置 .*agent-loop\.ts:\d+:\d+：/);
+    expect(text).toMatch(/你的 agent-loop\.ts（练习步骤 05\.5）在演示里抛出了错误，位置：.*agent-loop\.ts:\d+:\d+$/m);
     expect(text).toContain("TypeError: no calls");
     expect(text).not.toMatch(/^\s+at /m);
   });
@@ -250,8 +250,8 @@ describe("npm run demo -- --mine", spawns, () => {
     const { code, lines, text } = await demo({ ...allAnswers, "agent-loop.ts": file });
     expect(code).toBe(1);
     expect(text).toContain("=== 你的代码抛出了错误 / Your code threw ===");
-    expect(text).toMatch(/你的 agent-loop\.ts（练习步骤 05\.5）在加载时抛出了错误，位置 .*agent-loop\.ts:\d+:\d+：/);
-    expect(text).toMatch(/Your agent-loop\.ts \(step 05\.5\) threw while being loaded, at .*agent-loop\.ts:\d+:\d+:/);
+    expect(text).toMatch(/你的 agent-loop\.ts（练习步骤 05\.5）在加载时抛出了错误，位置：.*agent-loop\.ts:\d+:\d+$/m);
+    expect(text).toMatch(/Your agent-loop\.ts \(step 05\.5\) threw while being loaded, at .*agent-loop\.ts:\d+:\d+$/m);
     expect(text).toContain("Error: \\x1b]52;c;aGk=\\x07 thrown at import");
     for (const raw of ["\u001b", "\u0007"]) expect(text, "no escape byte reaches the terminal").not.toContain(raw);
     expect(text).not.toMatch(/^\s+at /m);
@@ -266,9 +266,9 @@ describe("npm run demo -- --mine", spawns, () => {
     const { code, lines, text } = await demo({ ...allAnswers, "agent-loop.ts": file });
     expect(code).toBe(1);
     expect(text).toContain("=== 你的代码抛出了错误 / Your code threw ===");
-    expect(text).toContain("你的 agent-loop.ts（练习步骤 05.5）在加载时抛出了错误，位置不明（抛出的不是 Error，没有调用栈）：");
+    expect(text).toContain("你的 agent-loop.ts（练习步骤 05.5）在加载时抛出了错误，位置不明（抛出的不是 Error，没有调用栈）\n");
     expect(text).toContain(
-      "Your agent-loop.ts (step 05.5) threw while being loaded, at a line not known (what it threw is not an Error: it has no stack):",
+      "Your agent-loop.ts (step 05.5) threw while being loaded, at a line not known (what it threw is not an Error: it has no stack)\n",
     );
     expect(text).toContain("\n    \\x1b]0;pwned\\x07\n");
     for (const raw of ["\u001b", "\u0007"]) expect(text, "no escape byte reaches the terminal").not.toContain(raw);
@@ -316,7 +316,7 @@ describe("npm run view -- --mine", spawns, () => {
     expect(lines[0], "this scenario streams: streamed-step.ts runs, and is yours").toMatch(/、streamed-step\.ts；答案：（没有）$/);
     expect(code).toBe(1);
     expect(text).toContain("=== 你的代码抛出了错误 / Your code threw ===");
-    expect(text).toMatch(/你的 streamed-step\.ts（练习步骤 05\.8）在 npm run view 里抛出了错误，位置 .*streamed-step\.ts:\d+:\d+：/);
+    expect(text).toMatch(/你的 streamed-step\.ts（练习步骤 05\.8）在 npm run view 里抛出了错误，位置：.*streamed-step\.ts:\d+:\d+$/m);
     expect(text).toContain("RangeError: step 2");
     expect(text).not.toContain("shown on the page");
     expect(text).not.toMatch(/^\s+at /m);
@@ -351,7 +351,7 @@ describe("the mapping: the manifest's learner file → answer, turned round for 
         loadErrors: [],
         tests: [
           { name: "a rule of 05.3's own", state: "passed", errors: [] },
-          { name: "needs a Session", state: "failed", errors: [new NotImplementedError("05.2", "append").message] },
+          { name: "needs a Session", state: "failed", errors: [new NotImplementedError("05.2", "append", "append").message] },
         ],
       },
       "05.3",

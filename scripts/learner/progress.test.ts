@@ -130,7 +130,7 @@ describe("npm run progress: the report", () => {
       first: failed("x", stubError("05.2")),
     } as const;
     const text = plain(renderProgress([{ step: s3!, status }]));
-    expect(text).toContain("未开始 / not started (测试还会用到 / its tests also need: 05.2)");
+    expect(text).toContain("未开始 / not started · 测试还会用到练习步骤 05.2 / its tests also need steps: 05.2");
   });
 
   test("a challenge step is labelled as one", () => {
@@ -148,7 +148,9 @@ describe("npm run progress: the report", () => {
         { step: s5, status: failing },
       ]),
     );
-    expect(text).toContain("35 of 40 failing (测试还会用到未完成的 / its tests also need, not done yet: 05.2, 05.3)");
+    expect(text).toContain(
+      "35 of 40 failing · 测试还会用到还没完成的练习步骤 05.2、05.3 / its tests also need steps not done yet: 05.2, 05.3",
+    );
   });
 
   test("the cause is derived from what fails: after npm run reset -- 05.6, 05.2–05.5 wait for 05.6, none of them is blamed, and 05.6 is next", () => {
@@ -170,7 +172,7 @@ describe("npm run progress: the report", () => {
       "05.3  投影：哪些事件变成消息 — 你这一步自己的部分都通过了；另有 2/32 个测试在等 05.6 / your own part passes; 2 of 32 tests wait for 05.6",
     );
     expect(text).toContain(
-      "36/41 个测试失败，其中 35 个在等 05.6 / 36 of 41 failing (35 of them wait for 05.6) (测试还会用到未完成的 / its tests also need, not done yet: 05.6)",
+      "36/41 个测试失败，其中 35 个在等 05.6 / 36 of 41 failing (35 of them wait for 05.6) · 测试还会用到还没完成的练习步骤 05.6 / its tests also need steps not done yet: 05.6",
     );
     expect(text, "05.2 and 05.3 are not the cause: they wait for 05.6 too").not.toMatch(/not done yet: 05\.2|also need: 05\.2/);
     expect(text).toMatch(/05\.6 {2}挑战 \/ challenge \S+ — 未开始 \/ not started\n/);

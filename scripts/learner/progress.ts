@@ -69,7 +69,7 @@ export function renderProgress(reports: readonly StepReport[]): string {
     if (reason !== undefined) lines.push(pc.dim(`  ${visible(firstLine(reason))}`));
   }
   if (status.kind === "mistyped") {
-    lines.push(pc.dim(`${step.id} 的类型错误 / ${step.id}'s type errors (npm run typecheck):`));
+    lines.push(pc.dim(`${step.id} 的类型错误；全部列出 / ${step.id}'s type errors; all of them: npm run typecheck`));
     lines.push(...typeProblemLines(status.problems).map((line) => pc.dim(`  ${visible(line)}`)));
   }
   lines.push(
@@ -133,7 +133,10 @@ function describe(status: StepStatus, step: Step, reports: readonly StepReport[]
       const unmet = causes([...(status.waitsOn ?? []), ...step.needs], reports, step.id);
       const waiting = status.waiting === undefined ? "" : `，其中 ${status.waiting} 个在等 ${(status.waitsOn ?? []).join("、")}`;
       const waitingEn = status.waiting === undefined ? "" : ` (${status.waiting} of them wait for ${(status.waitsOn ?? []).join(", ")})`;
-      const note = unmet.length === 0 ? "" : pc.dim(` (测试还会用到未完成的 / its tests also need, not done yet: ${unmet.join(", ")})`);
+      const note =
+        unmet.length === 0
+          ? ""
+          : pc.dim(` · 测试还会用到还没完成的练习步骤 ${unmet.join("、")} / its tests also need steps not done yet: ${unmet.join(", ")}`);
       return (
         pc.red(`${status.failing}/${status.total} 个测试失败${waiting} / ${status.failing} of ${status.total} failing${waitingEn}`) + note
       );
@@ -148,7 +151,7 @@ function describe(status: StepStatus, step: Step, reports: readonly StepReport[]
     case "broken":
       return pc.red("测试无法运行 / its tests could not run");
     case "hung":
-      return pc.red(`一个测试卡住了，已停止 / a test hung and was stopped: ${visible(status.first.name)}`);
+      return pc.red(`一个测试卡住了，已停止 / a test hung and was stopped — ${visible(status.first.name)}`);
     case "mistyped":
       return pc.red(
         `测试都通过了，但文件有 ${status.problems.length} 个类型错误 / the tests pass, but the file has ${typeErrors(status.problems.length)}`,
@@ -161,7 +164,7 @@ function describe(status: StepStatus, step: Step, reports: readonly StepReport[]
       // Its tests run earlier steps' code too (05.5 runs your Session and projection): say which of
       // those are not done yet, so the learner knows which file to open first.
       const unmet = causes([...step.needs, ...status.waitsOn], reports, step.id);
-      const note = unmet.length === 0 ? "" : ` (测试还会用到 / its tests also need: ${unmet.join(", ")})`;
+      const note = unmet.length === 0 ? "" : ` · 测试还会用到练习步骤 ${unmet.join("、")} / its tests also need steps: ${unmet.join(", ")}`;
       return pc.dim(`未开始 / not started${note}`);
     }
   }

@@ -115,7 +115,7 @@ function changedLines(screen: Screen, current: StepReport | undefined): string[]
       pc.red(pc.bold(what)) +
         pc.red(` ${step.titleZh}`) +
         // Its first failure is below when it is the step on screen; otherwise the list (l) leads to it.
-        (step === onScreen ? "" : pc.dim(" — l 列表里选它看第一个失败 / pick it in the list (l) to see its first failure")),
+        (step === onScreen ? "" : pc.dim(" — 按 l 打开列表，选它看第一个失败 / pick it in the list (l) to see its first failure")),
     );
   }
   return lines.length === 0 ? [] : [...lines, ""];
@@ -125,7 +125,7 @@ function changedLines(screen: Screen, current: StepReport | undefined): string[]
 function listLines({ reports, cursor, lastKnown = [] }: Screen): string[] {
   const lines = [
     pc.bold("全部练习步骤 / every step"),
-    pc.dim("↑/↓ 选择，回车 打开这个练习步骤，l 关上列表 / ↑/↓ choose, Enter open that step, l close the list"),
+    pc.dim("↑/↓ 选择，回车打开这个练习步骤，l 关上列表 / ↑/↓ choose, Enter open that step, l close the list"),
     "",
   ];
   for (const report of reports) {
@@ -184,7 +184,7 @@ function currentStep(
   if (status.kind === "broken") lines.push(...visibleLines(loadError(status.message), maxMessageLines).map((line) => `  ${pc.red(line)}`));
   const problems = status.kind === "mistyped" ? status.problems : types;
   if (problems !== undefined && problems.length > 0) {
-    if (status.kind !== "mistyped") lines.push(pc.bold(`类型错误 / type errors (${problems.length}):`));
+    if (status.kind !== "mistyped") lines.push(pc.bold(`类型错误（${problems.length} 个）/ type errors (${problems.length}):`));
     lines.push(...typeProblemLines(problems).map((line) => `  ${pc.red(visible(line))}`));
   }
   lines.push("", `说明 / guide:  ${guideLink(step)}`);

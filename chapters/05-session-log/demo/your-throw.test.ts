@@ -25,7 +25,7 @@ describe("--mine: a throw from your code, told in one sentence", () => {
       `    at runAgent (${dir}/agent-loop.ts:40:5)`,
     ].join("\n");
     const told = explainYourThrow(error, "demo", env);
-    expect(told?.lines[0]).toBe("你的 json.ts（练习步骤 05.1）在演示里抛出了错误，位置 exercises/05-session-log/json.ts:46:13：");
+    expect(told?.lines[0]).toBe("你的 json.ts（练习步骤 05.1）在演示里抛出了错误，位置：exercises/05-session-log/json.ts:46:13");
     expect(told?.lines[2]).toBe("  JsonValueError: $.reasoning_content: undefined is not JSON");
     expect(told?.lines[3]).toBe(
       "经过你的文件，从调用方到抛出处 / through your files, from the caller down: " +
@@ -38,7 +38,7 @@ describe("--mine: a throw from your code, told in one sentence", () => {
     error.stack = `RangeError: step 2\n    at streamReply (${dir}/agent-loop.ts:12:9)`;
     const lines = explainYourThrow(error, "view", env)?.lines ?? [];
     expect(lines[0]).toBe(
-      "你的 agent-loop.ts（练习步骤 05.5）在 npm run view 里抛出了错误，位置 exercises/05-session-log/agent-loop.ts:12:9：",
+      "你的 agent-loop.ts（练习步骤 05.5）在 npm run view 里抛出了错误，位置：exercises/05-session-log/agent-loop.ts:12:9",
     );
     expect(lines.join("\n")).not.toContain("经过你的文件");
   });
@@ -48,8 +48,8 @@ describe("--mine: a throw from your code, told in one sentence", () => {
     expect(tellYourThrow("\u001b]0;pwned\u0007", (line) => out.push(line), env, "load", json)).toBe(1);
     expect(out).toEqual([
       "\n=== 你的代码抛出了错误 / Your code threw ===",
-      "  你的 json.ts（练习步骤 05.1）在加载时抛出了错误，位置不明（抛出的不是 Error，没有调用栈）：",
-      "  Your json.ts (step 05.1) threw while being loaded, at a line not known (what it threw is not an Error: it has no stack):",
+      "  你的 json.ts（练习步骤 05.1）在加载时抛出了错误，位置不明（抛出的不是 Error，没有调用栈）",
+      "  Your json.ts (step 05.1) threw while being loaded, at a line not known (what it threw is not an Error: it has no stack)",
       "    \\x1b]0;pwned\\x07",
       "  它的测试都通过了：这次运行走到了测试没走到的一条路。不用 --mine 运行，看答案怎么走这一步",
       "  Its tests pass: this run took a path they do not. Run without --mine to see the answer take it",

@@ -50,7 +50,7 @@ function told(file: YourFile, frames: readonly string[] | undefined, when: When,
   const [atZh, atEn] =
     frames === undefined
       ? ["位置不明（抛出的不是 Error，没有调用栈）", "at a line not known (what it threw is not an Error: it has no stack)"]
-      : [`位置 ${frames.at(-1)}`, `at ${frames.at(-1)}`];
+      : [`位置：${frames.at(-1)}`, `at ${frames.at(-1)}`];
   const through =
     frames !== undefined && frames.length > 1
       ? [`经过你的文件，从调用方到抛出处 / through your files, from the caller down: ${frames.join(" → ")}`]
@@ -58,8 +58,8 @@ function told(file: YourFile, frames: readonly string[] | undefined, when: When,
   return {
     title: ["你的代码抛出了错误", "Your code threw"],
     lines: [
-      `你的 ${file.file}（练习步骤 ${file.steps.join("、")}）${zh}抛出了错误，${atZh}：`,
-      `Your ${file.file} (${stepsInEnglish(file.steps)}) threw ${en}, ${atEn}:`,
+      `你的 ${file.file}（练习步骤 ${file.steps.join("、")}）${zh}抛出了错误，${atZh}`,
+      `Your ${file.file} (${stepsInEnglish(file.steps)}) threw ${en}, ${atEn}`,
       `  ${what}`,
       ...through,
       "它的测试都通过了：这次运行走到了测试没走到的一条路。不用 --mine 运行，看答案怎么走这一步",
