@@ -8,18 +8,21 @@
 // again and again, timing each save to its result:
 //   red    the file is the untouched stub: every test stops at todo()
 //   green  the file is the answer: every test runs to the end and passes (the slowest case)
+// and, for each save, to its file's type errors (the watch runner's warm TypeScript language service)
 // Medians and maxima over the repetitions, each with the load average when it was measured; timings
 // vary with load, so they are printed, never asserted.
 //   npm run bench:watch [-- --runs 10 --starts 3 --pool forks]   (threads is what watch uses; forks for comparison)
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadNow, middle } from "./bench-lib.ts";
-import type { StepReport, StepStatus } from "../learner/progress.ts";
+import type { StepReport, StepStatus } from "../learner/status.ts";
 import { WatchRunner } from "../learner/watch-runner.ts";
-import { chapterDir, exercisesDir, findStep, root, shippedStubsDir, steps, type Step } from "../steps.ts";
-import { stepsImporting, watchExercises, WatchLoop } from "../learner/watch.ts";
+import { exercisesDir, findStep, shippedStubsDir, steps, type Step } from "../steps.ts";
+import { answerAsLearnerFile, copyWorkbook } from "../workbook-copy.ts";
+import { stepsImporting } from "../learner/imports.ts";
+import { watchExercises, WatchLoop } from "../learner/watch.ts";
 
 const benchSteps = ["05.1", "05.2", "05.3"];
 
@@ -28,21 +31,10 @@ function option(name: string, fallback: string): string {
   return at === -1 ? fallback : (process.argv[at + 1] ?? fallback);
 }
 
-/**
- * The chapter's file, importing as a learner file would: siblings the learner has written by this step
- * stay theirs; the rest (a later step's file, like 05.6's message-cache.ts in session.ts) points into chapters/.
- */
-function answerAsLearnerFile(step: Step): string {
-  const learnerNames = new Set(steps.slice(0, steps.indexOf(step) + 1).map((s) => s.file));
-  return readFileSync(path.join(chapterDir, step.file), "utf8")
-    .replace(/from "\.\/([^"]+)"/g, (whole, name: string) =>
-      learnerNames.has(name) ? whole : `from "../../chapters/05-session-log/${name}"`,
-    )
-    .replace(/from "\.\.\/common\//g, 'from "../../chapters/common/');
-}
-
 interface Timed {
   readonly times: number[];
+  /** From each save to its type errors on screen. */
+  readonly typesTimes: number[];
   /** How the step's tests ended on the last save, e.g. "73/73 passed": proof the run was what it claims. */
   readonly outcome: string;
 }
@@ -52,29 +44,39 @@ async function timeSaves(step: Step, content: string, runs: number, pool: "threa
   writeFileSync(file, content);
   const runner = await WatchRunner.start({ pool });
   let settle: ((ms: number) => void) | undefined;
+  let typed: ((ms: number) => void) | undefined;
   let outcome = "";
   const onResult = (reports: readonly StepReport[]) => {
     outcome = describeOutcome(reports[0]?.status);
     settle?.(performance.now());
   };
-  const loop = new WatchLoop({ runner, draw: () => {}, list: [step], onResult, dependents: stepsImporting });
+  // The save's type errors on screen (they follow the result; the language service is warm after the first save).
+  const onTypes = () => typed?.(performance.now());
+  const loop = new WatchLoop({ runner, draw: () => {}, list: [step], onResult, onTypes, dependents: stepsImporting });
   await loop.start();
   const watcher = watchExercises((saved) => void loop.saved(saved));
   const times: number[] = [];
+  const typesTimes: number[] = [];
   try {
     for (let run = 0; run <= runs; run++) {
       await new Promise((resolve) => setTimeout(resolve, 300));
       const shown = new Promise<number>((resolve) => (settle = resolve));
+      const types = new Promise<number>((resolve) => (typed = resolve));
       const savedAt = performance.now();
       writeFileSync(file, `${content}\n// save ${run}\n`);
       const elapsed = (await shown) - savedAt;
-      if (run > 0) times.push(elapsed); // the first run after start warms the worker up
+      const typesElapsed = (await types) - savedAt;
+      // The first run after start warms the worker and the language service up.
+      if (run > 0) {
+        times.push(elapsed);
+        typesTimes.push(typesElapsed);
+      }
     }
   } finally {
     watcher.close();
     await runner.close();
   }
-  return { times, outcome };
+  return { times, typesTimes, outcome };
 }
 
 function describeOutcome(status: StepStatus | undefined): string {
@@ -90,10 +92,12 @@ function describeOutcome(status: StepStatus | undefined): string {
   }
 }
 
-function summary({ times, outcome }: Timed): string {
-  const sorted = [...times].sort((a, b) => a - b);
-  const max = Math.round(sorted[sorted.length - 1] ?? Number.NaN);
-  return `median ${Math.round(middle(times))} ms, max ${max} ms | ${outcome} | ${sorted.map(Math.round).join(" ")} | ${loadNow()}`;
+function summary({ times, typesTimes, outcome }: Timed): string {
+  const spread = (list: number[]) => {
+    const sorted = [...list].sort((a, b) => a - b);
+    return `median ${Math.round(middle(list))} ms, max ${Math.round(sorted[sorted.length - 1] ?? Number.NaN)} ms`;
+  };
+  return `${spread(times)} | ${spread(typesTimes)} | ${outcome} | ${times.map(Math.round).join(" ")} | ${loadNow()}`;
 }
 
 /** Milliseconds from spawning `npm run watch` to each milestone on its screen; then it is told q. */
@@ -177,7 +181,7 @@ async function inCopy(): Promise<void> {
   const pool = option("--pool", "threads") === "forks" ? "forks" : "threads";
   await timeStarts(Number(option("--starts", "3"))); // first, while every learner file is the shipped stub
   console.log(
-    `| step | state | save → result (${runs} saves, pool ${pool}) | the step's tests | each save (ms) | load |\n|---|---|---|---|---|---|`,
+    `| step | state | save → result (${runs} saves, pool ${pool}) | save → type errors | the step's tests | each save → result (ms) | load |\n|---|---|---|---|---|---|---|`,
   );
   for (const id of benchSteps) {
     const step = findStep(id)!;
@@ -194,34 +198,12 @@ async function inCopy(): Promise<void> {
 if (process.argv.includes("--in-copy")) {
   await inCopy();
 } else {
-  const copy = mkdtempSync(path.join(tmpdir(), "workbook-bench-watch-"));
+  const copy = copyWorkbook("workbook-bench-watch-");
   try {
-    for (const entry of [
-      "chapters",
-      "exercises",
-      "fixtures",
-      "scripts",
-      "solutions",
-      "steps.toml",
-      "package.json",
-      "tsconfig.json",
-      "vitest.config.ts",
-    ]) {
-      cpSync(path.join(root, entry), path.join(copy, entry), {
-        recursive: true,
-        filter: (source) => !source.includes(`${path.sep}.backup`),
-      });
-    }
-    // Start from the workbook as shipped, whatever state your own files are in.
-    cpSync(shippedStubsDir, path.join(copy, "exercises/05-session-log"), {
-      recursive: true,
-      filter: (source) => !source.endsWith("README.md"),
-    });
-    symlinkSync(path.join(root, "node_modules"), path.join(copy, "node_modules"));
-    const args = [path.join(copy, "scripts/bench/bench-watch.ts"), "--in-copy", ...process.argv.slice(2)];
-    const result = spawnSync(process.execPath, ["--import", "tsx", ...args], { cwd: copy, stdio: "inherit" });
+    const args = [path.join(copy.root, "scripts/bench/bench-watch.ts"), "--in-copy", ...process.argv.slice(2)];
+    const result = spawnSync(process.execPath, ["--import", "tsx", ...args], { cwd: copy.root, stdio: "inherit" });
     process.exitCode = result.status ?? 1;
   } finally {
-    rmSync(copy, { recursive: true, force: true });
+    copy.remove();
   }
 }

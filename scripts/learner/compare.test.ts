@@ -152,6 +152,17 @@ describe("npm run compare: the parts you write", () => {
     expect(text).not.toContain("Step 05.1 — book");
   });
 
+  test("only code is compared: the stub's doc comments and a header above the first member are not shown as yours (05.3, 05.7)", () => {
+    for (const id of ["05.3", "05.7"]) {
+      const untouched = findStep(id)!;
+      const text = plain(compareStep(untouched, { ...filesOf(untouched), mine: filesOf(untouched).shippedStub }));
+      const yours = text.split("\n").filter((line) => line.startsWith("-") && !line.startsWith("- 你的"));
+      expect(yours.length, `${id}: the stub's todo() lines are yours`).toBeGreaterThan(0);
+      for (const line of yours) expect(line, `${id}: a comment shown as yours`).not.toMatch(/^-\s*(\/\/|\/\*\*?|\*)/);
+      expect(text).not.toContain("Given (chapters/05-session-log/disk/log-file-types.ts)");
+    }
+  });
+
   test("compare -- 05.1 shows the book's walk as the answer, not a quick path past the book (fast/)", () => {
     const step51 = findStep("05.1")!;
     const files = { ...filesOf(step51), mine: filesOf(step51).shippedStub };

@@ -1,5 +1,6 @@
 // `npm run compare -- 05.3`: the parts of your file that the step asks you to write, each beside the
-// answer's version of it — not the stub's header comments, imports or re-exports. Which parts those
+// answer's version of it — their code only: not the stub's comments (doc comments, its header), imports
+// or re-exports, which the learner never wrote. Which parts those
 // are comes from the shipped stub: every function, method or value whose body calls
 // `todo("05.3", …)` (or whose comment says `TODO(p2)`). Lines starting with `-` are yours, `+` the
 // answer's, unmarked lines the same in both. The helpers the answer wrote along the way are listed
@@ -83,8 +84,8 @@ export function compareStep(step: Step, files: CompareFiles, showHelpers = false
     const answerMember = answer.find((member) => member.key === key);
     lines.push("", pc.cyan(`── ${key} `) + pc.dim(`(${at(files.mine, mineMember)} · ${answerAt(answerMember)})`));
     if (answerMember === undefined) lines.push(pc.yellow(`答案里没有 ${key} / the answer has no ${key}`));
-    else if (mineMember === undefined) lines.push(pc.yellow(`你的文件里没有 ${key} / not in your file`), pc.green(answerMember.text));
-    else lines.push(memberDiff(mineMember.text, answerMember.text) ?? pc.green("✓ 与答案相同 / same as the answer"));
+    else if (mineMember === undefined) lines.push(pc.yellow(`你的文件里没有 ${key} / not in your file`), pc.green(answerMember.code));
+    else lines.push(memberDiff(mineMember.code, answerMember.code) ?? pc.green("✓ 与答案相同 / same as the answer"));
   }
   const helpers = helpersOf(
     answer,

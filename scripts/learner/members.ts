@@ -8,6 +8,11 @@ export interface Member {
   readonly key: string;
   /** The member's text with its leading comments, dedented. */
   readonly text: string;
+  /**
+   * The member's code alone, dedented: no leading comments, so neither a stub's doc comment (which the
+   * learner never wrote) nor a file header that happens to stand above the first member.
+   */
+  readonly code: string;
   /** 1-based line where the member (or its leading comment) starts. */
   readonly line: number;
   /** Every identifier the member uses (`checkType`, `#notify`, …): what its helpers might be. */
@@ -53,7 +58,10 @@ function memberOf(key: string, node: ts.Node, file: ts.SourceFile): Member {
     ts.forEachChild(child, visit);
   };
   ts.forEachChild(node, visit);
-  return { key, text: dedent(raw), line: file.getLineAndCharacterOfPosition(from).line + 1, uses };
+  const code = file.text.slice(node.getStart(file), node.end);
+  // Dedented as the whole member is: its first line starts at the member's own indent.
+  const indent = " ".repeat(file.getLineAndCharacterOfPosition(node.getStart(file)).character);
+  return { key, text: dedent(raw), code: dedent(indent + code), line: file.getLineAndCharacterOfPosition(from).line + 1, uses };
 }
 
 function dedent(text: string): string {

@@ -24,9 +24,11 @@ import {
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { startStandIn } from "../../fixtures/standin.ts";
 import { replayScenario } from "../../chapters/05-session-log/testing/scenario-replay.ts";
-import { classify } from "./progress.ts";
+import { classify } from "./status.ts";
 import type { FileOutcome } from "./step-runner.ts";
-import { checkSteps, demoSteps, fingerprint, resolveMapping, runDemoOnYourFiles, yourFiles, type StepTests, type Verdict } from "./mine.ts";
+import { checkSteps, demoSteps, resolveMapping, runDemoOnYourFiles, verdictOf, yourFiles, type CheckTests, type Verdict } from "./mine.ts";
+import { NotImplementedError } from "../../exercises/05-session-log/todo.ts";
+import { fingerprint } from "./results.ts";
 import { answerFiles, chapterDir, exercisesDir, findStep, root, steps, type Step } from "../steps.ts";
 import { WatchLoop } from "./watch.ts";
 
@@ -56,8 +58,8 @@ const npmRun = (script: "demo" | "view", npmArgs: string[], args: string[], as: 
 
 const demo = (as: Record<string, string>, ...args: string[]) => run(DEMO, ["--mine", ...args], as);
 
-/** `tsx chapters/05-session-log/demo.ts --mine …`, as the course gives it: no hook preloaded. */
-const tsxDemo = (as: Record<string, string>, ...args: string[]) => runWith([tsx, DEMO, "--mine", ...args], as);
+/** `npx tsx chapters/05-session-log/demo.ts --mine …`, as the READMEs write it: no hook preloaded. */
+const tsxDemo = (as: Record<string, string>, ...args: string[]) => runWith(["npx", "tsx", chapter("demo.ts"), "--mine", ...args], as);
 
 /** A copy of a chapter file, as a learner's file outside the repo would import it, with a change. */
 function learnerCopy(chapterFile: string, change: (source: string) => string): string {
@@ -94,10 +96,10 @@ describe("npm run demo -- --mine", spawns, () => {
     const mine = await demo(allAnswers);
     expect(mine.code).toBe(0);
     expect(mine.lines[0]).toBe(
-      "你的：json.ts、session.ts、projection.ts、agent-loop.ts、message-cache.ts、log-file.ts、streamed-step.ts；答案：（没有）",
+      "你的：json.ts、session.ts、projection.ts、agent-loop.ts、message-cache.ts、streamed-step.ts；答案：（没有）；用不到：log-file.ts（这次运行不读写日志文件）",
     );
     expect(mine.lines[1]).toBe(
-      "Yours: json.ts, session.ts, projection.ts, agent-loop.ts, message-cache.ts, log-file.ts, streamed-step.ts; the answers: none",
+      "Yours: json.ts, session.ts, projection.ts, agent-loop.ts, message-cache.ts, streamed-step.ts; the answers: none; not used: log-file.ts (this run reads and writes no log file)",
     );
     expect(mine.lines[2]).toBe(plain.lines[0]); // then the demo's own first line
     for (const marker of ["=== ②", "=== ③", "=== ④"]) expect(section(mine.lines, marker)).toEqual(section(plain.lines, marker));
@@ -108,11 +110,28 @@ describe("npm run demo -- --mine", spawns, () => {
     const { "agent-loop.ts": _, ...rest } = allAnswers;
     const { code, lines, text } = await demo(rest);
     expect(lines[0]).toBe(
-      "你的：json.ts、session.ts、projection.ts、message-cache.ts、log-file.ts、streamed-step.ts；答案：agent-loop.ts（练习步骤 05.5 还是桩）",
+      "你的：json.ts、session.ts、projection.ts、message-cache.ts、streamed-step.ts；答案：agent-loop.ts（练习步骤 05.5 还是桩）；用不到：log-file.ts（这次运行不读写日志文件）",
     );
     expect(lines[1]).toContain("the answers: agent-loop.ts (step 05.5: still the stub)");
     expect(code).toBe(0);
     expect(text).toContain("重放派生 4 条消息，与原始派生逐字段一致：true");
+  });
+
+  test.concurrent("your loop from 05.5 with streaming (05.8) not done: the run does not stream, says so, and ends well", async () => {
+    // A learner's 05.5 loop knows nothing of `stream`: this one refuses it, so the run proves it was not asked.
+    const loop = learnerLoop((source) =>
+      source.replace(/\n {2}if \(!Number\.isInteger\(maxSteps\)/, '\n  if (stream) throw new Error("this loop does not stream");$&'),
+    );
+    const { "streamed-step.ts": _, ...rest } = allAnswers;
+    const { code, lines, text } = await demo({ ...rest, "agent-loop.ts": loop });
+    expect(lines[0]).toMatch(/；答案：streamed-step\.ts（练习步骤 05\.8 还是桩）；用不到：log-file\.ts（这次运行不读写日志文件）$/);
+    expect(lines[2]).toBe("你的 agent-loop.ts 在跑，流式（练习步骤 05.8）还没做完：这次运行不流式，和加 --no-stream 一样");
+    expect(lines[3]).toBe(
+      "Your agent-loop.ts runs and streaming (step 05.8) is not done yet: this run does not stream, as with --no-stream",
+    );
+    expect(text).not.toContain("this loop does not stream");
+    expect(eventLines(lines), "the book's 12 events: no chunk").toHaveLength(12);
+    expect(code).toBe(0);
   });
 
   test.concurrent("decoy projection-drops-reasoning: the replay says the request differs in reasoning_content, and names your projection.ts", async () => {
@@ -148,7 +167,7 @@ describe("npm run demo -- --mine", spawns, () => {
     expect(replay).toContain("这里跑的是你的代码：log-file.ts（练习步骤 05.7）。");
   });
 
-  test.concurrent("tsx chapters/05-session-log/demo.ts --mine, the course's command, runs again with the hook: a file of yours that throws is named with its step and line, exit 1", async () => {
+  test.concurrent("npx tsx chapters/05-session-log/demo.ts --mine, the command the READMEs give, runs again with the hook: a file of yours that throws is named with its step and line, exit 1", async () => {
     const file = learnerLoop((source) =>
       source.replace(
         '  session.append("assistant/message", {',
@@ -159,13 +178,33 @@ describe("npm run demo -- --mine", spawns, () => {
     const { code, lines, text } = await tsxDemo({ ...allAnswers, "agent-loop.ts": file }, "--no-stream");
     expect(code, "the run's own exit code, passed on").toBe(1);
     expect(lines[0], "a run that does not stream does not use streamed-step.ts").toMatch(
-      /^你的：.*agent-loop\.ts、message-cache\.ts、log-file\.ts；答案：（没有）；用不到：streamed-step\.ts（这次运行不流式）$/,
+      /^你的：.*agent-loop\.ts、message-cache\.ts；答案：（没有）；用不到：log-file\.ts（这次运行不读写日志文件）、streamed-step\.ts（这次运行不流式）$/,
     );
-    expect(lines[1]).toMatch(/; not used: streamed-step\.ts \(this run does not stream\)$/);
+    expect(lines[1]).toMatch(
+      /; not used: log-file\.ts \(this run reads and writes no log file\), streamed-step\.ts \(this run does not stream\)$/,
+    );
     expect(text).toContain("=== 你的代码抛出了错误 / Your code threw ===");
-    expect(text).toMatch(/你的 agent-loop\.ts（练习步骤 05\.5）在演示里抛出了错误，位置 .*agent-loop\.ts:\d+:\d+：/);
+    expect(text).toMatch(/你的 agent-loop\.ts（练习步骤 05\.5）在演示里抛出了错误，位置：.*agent-loop\.ts:\d+:\d+$/m);
     expect(text).toContain("TypeError: no calls");
     expect(text).not.toMatch(/^\s+at /m);
+  });
+
+  test("the docs write a program started without npm as npx tsx …: a bare tsx is not found on a fresh clone (it is a local package)", () => {
+    const docs = [
+      "README.md",
+      "README.zh.md",
+      "chapters/05-session-log/README.md",
+      "exercises/05-session-log/README.md",
+      "docs/benchmarks.md",
+    ];
+    const bare = docs.flatMap((file) =>
+      readFileSync(path.join(root, file), "utf8")
+        .split("\n")
+        .flatMap((line, index) =>
+          /(?<!npx )(?<![\w./-])tsx (?:chapters|scripts)\//.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [],
+        ),
+    );
+    expect(bare, "write npx tsx, as the tested command runs it").toEqual([]);
   });
 
   test("Ctrl-C in tsx chapters/05-session-log/demo.ts --mine reaches the run once: it stops, prints the log, and the exit code is 130", async () => {
@@ -194,8 +233,8 @@ describe("npm run demo -- --mine", spawns, () => {
     const { code, lines, text } = await demo({ ...allAnswers, "agent-loop.ts": file });
     expect(code).toBe(1);
     expect(text).toContain("=== 你的代码抛出了错误 / Your code threw ===");
-    expect(text).toMatch(/你的 agent-loop\.ts（练习步骤 05\.5）在加载时抛出了错误，位置 .*agent-loop\.ts:\d+:\d+：/);
-    expect(text).toMatch(/Your agent-loop\.ts \(step 05\.5\) threw while being loaded, at .*agent-loop\.ts:\d+:\d+:/);
+    expect(text).toMatch(/你的 agent-loop\.ts（练习步骤 05\.5）在加载时抛出了错误，位置：.*agent-loop\.ts:\d+:\d+$/m);
+    expect(text).toMatch(/Your agent-loop\.ts \(step 05\.5\) threw while being loaded, at .*agent-loop\.ts:\d+:\d+$/m);
     expect(text).toContain("Error: \\x1b]52;c;aGk=\\x07 thrown at import");
     for (const raw of ["\u001b", "\u0007"]) expect(text, "no escape byte reaches the terminal").not.toContain(raw);
     expect(text).not.toMatch(/^\s+at /m);
@@ -203,6 +242,21 @@ describe("npm run demo -- --mine", spawns, () => {
       lines.some((line) => line.startsWith("=== ②")),
       "the demo never started",
     ).toBe(false);
+  });
+
+  test.concurrent("a file of yours that throws a value that is not an Error while being imported: the same sentence, escapes shown, no banner", async () => {
+    const file = learnerLoop((source) => `${source}\nthrow "\\u001b]0;pwned\\u0007";\n`);
+    const { code, lines, text } = await demo({ ...allAnswers, "agent-loop.ts": file });
+    expect(code).toBe(1);
+    expect(text).toContain("=== 你的代码抛出了错误 / Your code threw ===");
+    expect(text).toContain("你的 agent-loop.ts（练习步骤 05.5）在加载时抛出了错误，位置不明（抛出的不是 Error，没有调用栈）\n");
+    expect(text).toContain(
+      "Your agent-loop.ts (step 05.5) threw while being loaded, at a line not known (what it threw is not an Error: it has no stack)\n",
+    );
+    expect(text).toContain("\n    \\x1b]0;pwned\\x07\n");
+    for (const raw of ["\u001b", "\u0007"]) expect(text, "no escape byte reaches the terminal").not.toContain(raw);
+    expect(text, "not Node's uncaught-exception banner").not.toMatch(/triggerUncaughtException|Node\.js v\d|^\s+\^$/m);
+    expect(lines.some((line) => line.startsWith("=== ②"))).toBe(false);
   });
 
   test.concurrent("npm run demo --mine, the -- forgotten: npm keeps --mine, so the demo says what to type and runs nothing", async () => {
@@ -245,7 +299,7 @@ describe("npm run view -- --mine", spawns, () => {
     expect(lines[0], "this scenario streams: streamed-step.ts runs, and is yours").toMatch(/、streamed-step\.ts；答案：（没有）$/);
     expect(code).toBe(1);
     expect(text).toContain("=== 你的代码抛出了错误 / Your code threw ===");
-    expect(text).toMatch(/你的 streamed-step\.ts（练习步骤 05\.8）在 npm run view 里抛出了错误，位置 .*streamed-step\.ts:\d+:\d+：/);
+    expect(text).toMatch(/你的 streamed-step\.ts（练习步骤 05\.8）在 npm run view 里抛出了错误，位置：.*streamed-step\.ts:\d+:\d+$/m);
     expect(text).toContain("RangeError: step 2");
     expect(text).not.toContain("shown on the page");
     expect(text).not.toMatch(/^\s+at /m);
@@ -273,6 +327,32 @@ describe("the mapping: the manifest's learner file → answer, turned round for 
     expect(session?.notDone).toEqual([{ step: "05.4", why: "failing" }]);
   });
 
+  test("a step whose own part passes while its other tests wait for another step's stub is run as yours (05.3 before 05.2)", () => {
+    const waiting = classify(
+      {
+        exists: true,
+        loadErrors: [],
+        tests: [
+          { name: "a rule of 05.3's own", state: "passed", errors: [] },
+          { name: "needs a Session", state: "failed", errors: [new NotImplementedError("05.2", "append", "append").message] },
+        ],
+      },
+      "05.3",
+    );
+    expect(waiting.kind).toBe("waiting");
+    expect(verdictOf(waiting)).toBe("done");
+    const verdicts = new Map<string, Verdict>([
+      ["05.1", "done"],
+      ["05.3", verdictOf(waiting)],
+    ]);
+    const files = yourFiles(verdicts);
+    expect(files.find((file) => file.file === "projection.ts")?.notDone).toBeUndefined();
+    expect(files.find((file) => file.file === "session.ts")?.notDone).toEqual([
+      { step: "05.2", why: "stub" },
+      { step: "05.4", why: "stub" },
+    ]);
+  });
+
   test("the steps come from the manifest: every step whose answer is in the chapter, and no 练习", () => {
     expect(demoSteps().map((step) => step.id)).toEqual(steps.filter((step) => step.kind !== "practice").map((step) => step.id));
     expect(demoSteps().some((step) => step.kind === "practice")).toBe(false);
@@ -286,7 +366,7 @@ describe("is a step done? its tests, run only when the files they load changed",
     cpSync(path.join(root, "scripts/maintainer/stubs/05-session-log"), dir, { recursive: true });
     for (const step of demoSteps()) cpSync(path.join(exercisesDir, step.test), path.join(dir, step.test));
     const runs: string[][] = [];
-    const tests: StepTests = {
+    const tests: CheckTests = {
       run: async (list: readonly Step[]) => {
         runs.push(list.map((step) => step.id));
         return list.map(
@@ -305,7 +385,7 @@ describe("is a step done? its tests, run only when the files they load changed",
       },
       close: async () => {},
     };
-    const options = { dir, recordFile: path.join(dir, ".workbook/mine.json"), start: async () => tests, classify };
+    const options = { dir, resultsFile: path.join(dir, ".workbook/results.json"), start: async () => tests };
     return { dir, runs, check: () => checkSteps(options) };
   }
 

@@ -5,23 +5,20 @@
 // hook turns that mapping round (an import of the answer loads the learner's file); for the others it
 // keeps it (an import of the learner's file, from another learner file, loads the answer).
 //
-// "Done" means the step's tests pass against the learner's files now on disk. A file byte-identical to
-// its shipped stub is not done, with nothing to run. Otherwise the tests run (in a child process that a
-// stuck loop cannot hold up, as in `npm run watch`), and the verdict is kept in .workbook/mine.json
-// under a fingerprint of every learner file those tests load: the next run reuses it only while those
-// bytes are unchanged, and `npm run watch` keeps it fresh as it runs steps anyway.
-import { readStateFile, stateFile, writeStateFile } from "./state-file.ts";
+// "Done" means the step's own tests pass against the learner's files now on disk (those that wait for
+// another step's stub aside: that step's answer runs). A file byte-identical to its shipped stub is not
+// done, with nothing to run. Otherwise the results kept by the last run of those tests are used while the
+// files they load are unchanged (scripts/learner/results.ts), and the tests run only when they changed
+// (in a child process that a stuck loop cannot hold up, as in `npm run watch`).
 import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { register } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { tellYourThrow, YOUR_FILES, type NotDone, type YourFile } from "../../chapters/05-session-log/demo/mine.ts";
 import type { HookData } from "./mine-hook.ts";
-import type { StepStatus } from "./progress.ts";
-import type { FileOutcome } from "./step-runner.ts";
-import { filesReached } from "./imports.ts";
+import type { StepStatus } from "./status.ts";
+import { fingerprint, heldResults, keepResults, resultsFile, type StepTests } from "./results.ts";
 import { answerFiles, chapterDir, exercisesDir, root, shippedStubs, steps, type Step } from "../steps.ts";
 
 /** The steps `--mine` can swap: those whose answer is the chapter's (the book's 练习 are not in the demo). */
@@ -35,10 +32,13 @@ export type Verdict = "done" | NotDone;
 export function verdictOf(status: StepStatus): Verdict {
   switch (status.kind) {
     case "passed":
+    // Its own part passes; the tests that fail stop at another step's stub, whose answer runs in its place.
+    case "waiting":
+    // The code runs (tsx does not check types): --mine can run it, though the step is not done yet.
+    case "mistyped":
       return "done";
     case "not-started":
     case "failing":
-    case "waiting":
     case "broken":
       return status.kind;
     default:
@@ -56,8 +56,7 @@ export function yourFiles(verdicts: ReadonlyMap<string, Verdict>, as: ReadonlyMa
     const owners = demoSteps().filter((step) => step.file === file);
     const notDone = owners.flatMap((step) => {
       const why = verdicts.get(step.id) ?? "stub";
-      const waitsOn = step.needs.filter((id) => verdicts.get(id) !== "done");
-      return why === "done" ? [] : [{ step: step.id, why, ...(why === "waiting" ? { waitsOn } : {}) }];
+      return why === "done" ? [] : [{ step: step.id, why }];
     });
     const where = as.get(file) ?? path.join(exercisesDir, file);
     return { file, steps: owners.map((step) => step.id), path: where, ...(notDone.length > 0 ? { notDone } : {}) };
@@ -85,37 +84,30 @@ export function resolveMapping(files: readonly YourFile[]): Map<string, string> 
 // ── is a step done? ──────────────────────────────────────────────────────────────────────────────
 
 /** What runs a step's tests: WatchRunner, or a fake in tests. */
-export interface StepTests {
-  run(list: readonly Step[]): Promise<FileOutcome[]>;
+export interface CheckTests extends StepTests {
   close(): Promise<void>;
 }
 
 export interface CheckOptions {
-  readonly recordFile?: string;
+  readonly resultsFile?: string;
   /** The learner's folder (tests use a copy). */
   readonly dir?: string;
-  readonly start?: () => Promise<StepTests>;
-  /** progress.ts's, loaded only when tests run (it brings vitest with it); tests pass it in. */
-  readonly classify?: (outcome: FileOutcome, id: string) => StepStatus;
+  readonly start?: () => Promise<CheckTests>;
   /** Told once, before tests run (they can take a while). */
   readonly onRun?: (list: readonly Step[]) => void;
 }
 
-export const recordFile = (env: NodeJS.ProcessEnv = process.env) => stateFile("mine.json", env);
-
-type Verdicts = { [stepId: string]: { readonly fingerprint: string; readonly verdict: Verdict } };
-
-/** Each demo step's verdict, running only the tests whose files changed since they last ran. */
+/** Each demo step's verdict, running only the tests whose files changed since they last ran (results.ts). */
 export async function checkSteps(options: CheckOptions = {}): Promise<Map<string, Verdict>> {
-  const file = options.recordFile ?? recordFile();
+  const file = options.resultsFile ?? resultsFile();
   const dir = options.dir ?? exercisesDir;
-  const record = readRecord(file);
+  const held = heldResults(demoSteps(), file, dir);
   const verdicts = new Map<string, Verdict>();
   const toRun: Step[] = [];
   for (const step of demoSteps()) {
-    const known = record[step.id];
+    const status = held.get(step.id);
     if (isShippedStub(step, dir)) verdicts.set(step.id, "stub");
-    else if (known !== undefined && known.fingerprint === fingerprint(step, dir)) verdicts.set(step.id, known.verdict);
+    else if (status !== undefined) verdicts.set(step.id, verdictOf(status));
     else toRun.push(step);
   }
   if (toRun.length > 0) {
@@ -123,45 +115,23 @@ export async function checkSteps(options: CheckOptions = {}): Promise<Map<string
     const tests = await (options.start ?? startWatchRunner)();
     try {
       const before = toRun.map((step) => fingerprint(step, dir));
-      const classify = options.classify ?? (await import("./progress.ts")).classify;
+      const { classify } = await import("./status.ts");
       const outcomes = await tests.run(toRun);
-      for (const [index, step] of toRun.entries()) {
+      const ran = toRun.map((step, index) => {
         const outcome = outcomes[index];
-        const verdict = outcome === undefined ? "broken" : verdictOf(classify(outcome, step.id));
-        verdicts.set(step.id, verdict);
-        record[step.id] = { fingerprint: before[index] ?? "", verdict };
-      }
+        const status: StepStatus = outcome === undefined ? { kind: "broken", message: "no result" } : classify(outcome, step.id);
+        verdicts.set(step.id, verdictOf(status));
+        return { step, fingerprint: before[index] ?? "", status };
+      });
+      keepResults(ran, file);
     } finally {
       await tests.close();
     }
-    writeStateFile(file, record);
   }
   return verdicts;
 }
 
-/** Keeps the record fresh from runs made anyway (npm run watch): fingerprints taken before the run. */
-export function recordRuns<T extends StepTests>(
-  tests: T,
-  classify: (outcome: FileOutcome, id: string) => StepStatus,
-  file = recordFile(),
-): T {
-  const run = tests.run.bind(tests);
-  tests.run = async (list) => {
-    const before = list.map((step) => fingerprint(step));
-    const outcomes = await run(list);
-    const record = readRecord(file);
-    for (const [index, step] of list.entries()) {
-      const outcome = outcomes[index];
-      if (outcome !== undefined && demoSteps().includes(step))
-        record[step.id] = { fingerprint: before[index] ?? "", verdict: verdictOf(classify(outcome, step.id)) };
-    }
-    writeStateFile(file, record);
-    return outcomes;
-  };
-  return tests;
-}
-
-async function startWatchRunner(): Promise<StepTests> {
+async function startWatchRunner(): Promise<CheckTests> {
   const { WatchRunner } = await import("./watch-runner.ts");
   return WatchRunner.start();
 }
@@ -170,18 +140,6 @@ function isShippedStub(step: Step, dir: string): boolean {
   const learner = path.join(dir, step.file);
   const stub = shippedStubs().get(path.join(exercisesDir, step.file));
   return stub !== undefined && existsSync(learner) && readFileSync(learner).equals(readFileSync(stub));
-}
-
-/** A hash of the step's test file and every file in the learner's folder it imports, however deep. */
-export function fingerprint(step: Step, dir = exercisesDir): string {
-  const hash = createHash("sha256");
-  for (const [file, text] of filesReached(path.join(dir, step.test), dir)) hash.update(`${path.relative(dir, file)}\0${text}\0`);
-  return hash.digest("hex");
-}
-
-function readRecord(file: string): Verdicts {
-  // None yet, or unreadable: the tests run again. An entry of another shape never matches a fingerprint.
-  return readStateFile(file) as Verdicts;
 }
 
 // ── starting a run ───────────────────────────────────────────────────────────────────────────────
@@ -233,7 +191,7 @@ export async function loadYourFiles(files: readonly YourFile[], out: (line: stri
     try {
       await import(pathToFileURL(answer).href);
     } catch (error) {
-      return tellYourThrow(error, out, process.env, "load");
+      return tellYourThrow(error, out, process.env, "load", file);
     }
   }
   return undefined;

@@ -1,17 +1,13 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { stripVTControlCharacters as plain } from "node:util";
 import { describe, expect, test } from "vitest";
 import { NotImplementedError } from "../../exercises/05-session-log/todo.ts";
-import {
-  classify,
-  nextStep,
-  progressBar,
-  renderProgress,
-  runSteps,
-  type FileOutcome,
-  type StepReport,
-  type TestOutcome,
-} from "./progress.ts";
-import { guideLink, steps } from "../steps.ts";
+import { progressBar, renderProgress, runningNote, runSteps } from "./progress.ts";
+import { classify, nextStep, type StepReport } from "./status.ts";
+import type { FileOutcome, TestOutcome } from "./step-runner.ts";
+import { guideLink, steps, type Step } from "../steps.ts";
 
 // The message a stub's todo() throws, as a test report keeps it.
 const stubError = (step: string) => new NotImplementedError(step, "freezeJson", "freezeJson").message;
@@ -67,6 +63,8 @@ describe("npm run progress: classifying a step's results", () => {
       failing: 2,
       total: 3,
       first: assertion,
+      waiting: 1,
+      waitsOn: ["05.2"],
     });
     expect(classify(file(assertion, failed("b", "boom")))).toMatchObject({ kind: "failing", failing: 2, total: 2 });
   });
@@ -132,7 +130,7 @@ describe("npm run progress: the report", () => {
       first: failed("x", stubError("05.2")),
     } as const;
     const text = plain(renderProgress([{ step: s3!, status }]));
-    expect(text).toContain("未开始 / not started (测试还会用到 / its tests also need: 05.2)");
+    expect(text).toContain("未开始 / not started · 测试还会用到练习步骤 05.2 / its tests also need steps: 05.2");
   });
 
   test("a challenge step is labelled as one", () => {
@@ -150,7 +148,36 @@ describe("npm run progress: the report", () => {
         { step: s5, status: failing },
       ]),
     );
-    expect(text).toContain("35 of 40 failing (测试还会用到未完成的 / its tests also need, not done yet: 05.2, 05.3)");
+    expect(text).toContain(
+      "35 of 40 failing · 测试还会用到还没完成的练习步骤 05.2、05.3 / its tests also need steps not done yet: 05.2, 05.3",
+    );
+  });
+
+  test("the cause is derived from what fails: after npm run reset -- 05.6, 05.2–05.5 wait for 05.6, none of them is blamed, and 05.6 is next", () => {
+    const byId = (id: string) => steps.find((step) => step.id === id)!;
+    const waits = (failing: number, total: number) => ({ kind: "waiting", failing, total, waitsOn: ["05.6"] }) as const;
+    const reports: StepReport[] = [
+      { step: byId("05.1"), status: { kind: "passed", total: 86 } },
+      { step: byId("05.2"), status: waits(48, 63) },
+      { step: byId("05.3"), status: waits(2, 32) },
+      { step: byId("05.4"), status: waits(66, 76) },
+      {
+        step: byId("05.5"),
+        status: { kind: "failing", failing: 36, total: 41, first: failed("x", "boom"), waiting: 35, waitsOn: ["05.6"] },
+      },
+      { step: byId("05.6"), status: { kind: "not-started", total: 9, waitsOn: ["05.6"], first: failed("y", stubError("05.6")) } },
+    ];
+    const text = plain(renderProgress(reports));
+    expect(text).toContain(
+      "05.3  投影：哪些事件变成消息 — 你这一步自己的部分都通过了；另有 2/32 个测试在等 05.6 / your own part passes; 2 of 32 tests wait for 05.6",
+    );
+    expect(text).toContain(
+      "36/41 个测试失败，其中 35 个在等 05.6 / 36 of 41 failing (35 of them wait for 05.6) · 测试还会用到还没完成的练习步骤 05.6 / its tests also need steps not done yet: 05.6",
+    );
+    expect(text, "05.2 and 05.3 are not the cause: they wait for 05.6 too").not.toMatch(/not done yet: 05\.2|also need: 05\.2/);
+    expect(text).toMatch(/05\.6 {2}挑战 \/ challenge \S+ — 未开始 \/ not started\n/);
+    expect(text).toContain("05.2 你自己的部分都通过了，其余测试在等 05.6 / 05.2: your own part passes, its other tests wait for 05.6");
+    expect(text).toContain("下一步 / next: 练习步骤 05.6 —");
   });
 
   test("all passed: no Next line, a well done", () => {
@@ -163,16 +190,37 @@ describe("npm run progress: the report", () => {
 describe("npm run progress: a real run", () => {
   // One step, to stay fast: whatever state the learner's file is in, its test file must be found and
   // run. This is what breaks if vitest's module ids and the step list stop matching.
-  test("runs a step's test file through vitest's learner project", async () => {
+  test("runs a step's test file through vitest's learner project; run again with its files unchanged, it runs nothing and says so", async () => {
     const step = steps.find((s) => s.id === "05.3") ?? steps[0]!;
-    const [report] = await runSteps([step]);
+    const resultsFile = path.join(mkdtempSync(path.join(tmpdir(), "progress-results-")), "results.json");
+    const told: string[] = [];
+    const onRun = (toRun: readonly Step[], held: number) => told.push(runningNote(toRun, held));
+    const [report] = await runSteps([step], { resultsFile, onRun });
     expect(report?.step).toBe(step);
     expect(report?.status.kind, `${step.test} exists`).not.toBe("missing");
     expect(report?.status, `vitest ran ${step.test}`).not.toEqual({
       kind: "broken",
       message: "vitest did not run this file",
     });
-  }, 60_000);
+    expect(told).toEqual(["正在运行练习步骤 05.3 的测试 / running the tests of 05.3 …"]);
+    const [again] = await runSteps([step], { resultsFile, onRun });
+    expect(told[1]).toBe(
+      "所有练习步骤的文件自上次运行后都没有改过：沿用那次的结果 / every step's files are unchanged since their last run: those results stand …",
+    );
+    expect(again?.status).toEqual(report?.status);
+    const kept = JSON.parse(readFileSync(resultsFile, "utf8")) as Record<string, { types?: unknown }>;
+    expect(kept["05.3"]?.types, "its file's type errors are kept too (none here, or some): TypeScript need not start again").toBeInstanceOf(
+      Array,
+    );
+  }, 120_000);
+
+  test("what progress says before it runs: the steps it runs, how long that can take, and how many results still hold", () => {
+    const some = steps.slice(0, 5);
+    expect(runningNote(some, 8)).toBe(
+      `正在运行练习步骤 ${some.map((s) => s.id).join("、")} 的测试（这要跑很多测试，机器忙时可能要半分钟）；其余 8 个练习步骤的文件自上次运行后没有改过，沿用那次的结果 / ` +
+        `running the tests of ${some.map((s) => s.id).join(", ")} (many tests: up to half a minute on a busy machine); the other 8 steps' files are unchanged since their last run, so those results stand …`,
+    );
+  });
 });
 
 describe("failure text quotes the learner's code and the tests' data: shown, never obeyed", () => {

@@ -8,7 +8,9 @@ import { stripVTControlCharacters as plain } from "node:util";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { UsageError } from "../command.ts";
 import { resetCommand, resetFile } from "./reset.ts";
-import { exercisesDir, shippedStubs, shippedStubsDir, steps, type Step } from "../steps.ts";
+import { startsPrograms } from "../../chapters/05-session-log/testing/demo-testing.ts";
+import { answerAsLearnerFile, copyWorkbook } from "../workbook-copy.ts";
+import { exercisesDir, learnerFiles, shippedStubs, shippedStubsDir, steps, type Step } from "../steps.ts";
 
 let work: string;
 let exercises: string;
@@ -22,6 +24,8 @@ beforeEach(() => {
   // The workbook as downloaded: the learner's folder and the shipped stubs, byte for byte.
   cpSync(shippedStubsDir, shipped, { recursive: true });
   cpSync(shippedStubsDir, exercises, { recursive: true });
+  // The tests beside them: reset names the steps whose tests reach a file it leaves calling a stub.
+  cpSync(exercisesDir, exercises, { recursive: true, filter: (from) => !from.includes(".backup") && !learnerFiles().includes(from) });
 });
 afterEach(() => rmSync(work, { recursive: true, force: true }));
 
@@ -97,9 +101,9 @@ describe("npm run reset", () => {
     writeFileSync(path.join(exercises, "message-cache.ts"), "// my cache\n");
     const output = reset("05.6");
     expect(output).toContain("注意：练习步骤 05.6 还让你改了 session.ts（接线：#messages = new MessageCache()");
-    expect(output).toContain("所以练习步骤 05.2、05.4 的测试会停在 05.6 的桩上");
+    expect(output).toContain("所以练习步骤 05.2、05.3、05.4、05.5 的测试会停在 05.6 的桩上");
     expect(output).toContain("Note: step 05.6 also had you change session.ts (the wiring: #messages = new MessageCache()");
-    expect(output).toContain("so the tests of 05.2, 05.4 stop at 05.6's stub");
+    expect(output).toContain("so the tests of 05.2, 05.3, 05.4, 05.5 stop at 05.6's stub");
     expect(readFileSync(sessionFile, "utf8"), "reset restores the step's own file only").toBe(wired);
   });
 
@@ -133,3 +137,31 @@ describe("npm run reset", () => {
     }
   });
 });
+
+test(
+  "npm run reset -- 05.6, for real, in a copy of the workbook with 05.6 done and wired: it names every step whose tests now stop at the stub",
+  startsPrograms,
+  () => {
+    const copy = copyWorkbook("workbook-reset-real-");
+    try {
+      for (const id of ["05.1", "05.2", "05.3", "05.6"]) {
+        const step = steps.find((candidate) => candidate.id === id)!;
+        writeFileSync(path.join(copy.exercises, step.file), answerAsLearnerFile(step));
+      }
+      // The wiring, as a learner writes it: session.ts imports their own cache.
+      const sessionFile = path.join(copy.exercises, "session.ts");
+      writeFileSync(
+        sessionFile,
+        readFileSync(sessionFile, "utf8").replace('"../../chapters/05-session-log/message-cache.ts"', '"./message-cache.ts"'),
+      );
+      const output = plain(execFileSync("npm", ["run", "--silent", "reset", "--", "05.6"], { cwd: copy.root, encoding: "utf8" }));
+      expect(output).toContain("所以练习步骤 05.2、05.3、05.4、05.5 的测试会停在 05.6 的桩上");
+      expect(
+        readFileSync(path.join(copy.exercises, "message-cache.ts")).equals(readFileSync(path.join(shippedStubsDir, "message-cache.ts"))),
+      ).toBe(true);
+      expect(readFileSync(sessionFile, "utf8")).toContain('from "./message-cache.ts"');
+    } finally {
+      copy.remove();
+    }
+  },
+);

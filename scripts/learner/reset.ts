@@ -10,6 +10,7 @@ import pc from "picocolors";
 import type { Command, Flags } from "../../chapters/common/flags.ts";
 import { isMain, learnerFile, readArgs, requireStep, runMain, shown, stepsSharingFile, UsageError } from "../command.ts";
 import { exercisesDir, shippedStubsDir, steps, type Step } from "../steps.ts";
+import { stepsImporting } from "./imports.ts";
 
 export interface ResetOutcome {
   /** Where the learner's version went; undefined when there was nothing to keep. */
@@ -89,7 +90,11 @@ function alsoTouched(step: Step, list: readonly Step[], dir: string, shippedDir:
     const edited = path.join(dir, edit.file);
     const shipped = path.join(shippedDir, edit.file);
     if (existsSync(edited) && existsSync(shipped) && readFileSync(edited).equals(readFileSync(shipped))) continue; // never changed
-    const users = list.filter((other) => other.file === edit.file).map((other) => other.id);
+    // The steps whose tests reach the edited file, from the imports as they stand (05.6's wiring in
+    // session.ts: every Session step, not only the two that own the file).
+    const users = stepsImporting([edited], list, dir)
+      .filter((other) => other !== step)
+      .map((other) => other.id);
     lines.push(
       pc.yellow(
         `注意：练习步骤 ${step.id} 还让你改了 ${edit.file}（${edit.whatZh}）。reset 没有动 ${edit.file}，` +

@@ -2,11 +2,12 @@
 // and hands back what each test ended as. `npm run progress` runs every step once; `npm run watch`
 // keeps one runner open (in a child process, scripts/learner/watch-runner.ts) and re-runs the current step on
 // every save, which is what makes it fast: the Vite server and its transform cache are built once.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { createVitest, type TestModule, type TestSpecification, type Vitest } from "vitest/node";
-import { exercisesDir, root, type Step } from "../steps.ts";
+import { exercisesDir, learnerFiles, root, type Step } from "../steps.ts";
+import type { Frame } from "./hang.ts";
 
 /** What one test ended as, reduced to what the classification needs. */
 export interface TestOutcome {
@@ -14,8 +15,15 @@ export interface TestOutcome {
   readonly state: "passed" | "failed" | "skipped" | "pending";
   /** Error messages, each followed by the messages of its `cause` chain (fast-check wraps errors). */
   readonly errors: readonly string[];
-  /** Where the first error was thrown in the learner's folder, e.g. `exercises/05-session-log/json.ts:14:10`. */
+  /**
+   * Where the first error was thrown in the learner's files, e.g. `exercises/05-session-log/json.ts:14:10`;
+   * when it went through several of them, each from the caller down, joined by " → "
+   * (`…/agent-loop.ts:40:5 → …/session.ts:90:7 → …/json.ts:46:13`): the line that threw may only be
+   * checking a value a caller passed it.
+   */
   readonly at?: string;
+  /** When no learner file is on the stack (a plain assertion): the test's own line, and its code. */
+  readonly testAt?: { readonly where: string; readonly code: string };
   /** An assertion's expected/received diff, when there is one. */
   readonly diff?: string;
 }
@@ -25,17 +33,34 @@ export interface FileOutcome {
   readonly exists: boolean;
   readonly loadErrors: readonly string[];
   readonly tests: readonly TestOutcome[];
+  /** A test that never ended and was stopped (scripts/learner/hang.ts): the run stopped with it. */
+  readonly hung?: TestOutcome;
+}
+
+export interface StepRunnerOptions {
+  readonly pool?: "forks" | "threads";
+  /** Told each test that failed on its own time limit, as soon as it does (the run may go on for a long while). */
+  readonly onTimedOut?: (test: { readonly name: string; readonly file: string; readonly message: string }) => void;
 }
 
 export class StepRunner {
   private constructor(private readonly vitest: Vitest) {}
 
-  static async start(options: { readonly pool?: "forks" | "threads" } = {}): Promise<StepRunner> {
+  static async start(options: StepRunnerOptions = {}): Promise<StepRunner> {
+    const { onTimedOut } = options;
     const vitest = await createVitest("test", {
       root,
       watch: false,
       project: ["exercises"],
-      reporters: [{}], // nothing printed: the caller renders the outcomes
+      // Nothing printed (the caller renders the outcomes); a test over its time limit is told at once.
+      reporters: [
+        {
+          onTestCaseResult(test) {
+            const message = test.result().errors?.[0]?.message ?? "";
+            if (/^Test timed out in \d+ms/.test(message)) onTimedOut?.({ name: test.fullName, file: test.module.moduleId, message });
+          },
+        },
+      ],
       silent: true, // the tests' own console output
       ...(options.pool === undefined ? {} : { pool: options.pool }),
     });
@@ -75,13 +100,18 @@ function outcomeOf(module: TestModule | undefined, exists: boolean): FileOutcome
     const errors = result.errors ?? [];
     const chain = errors[0] === undefined ? [] : causeChain(errors[0]);
     const diff = chain.find((error) => typeof error.diff === "string")?.diff;
-    const at = chain.map((error) => learnerFrame(error.stack)).find((frame) => frame !== undefined);
+    // The deepest cause that went through the learner's files: where their code threw, under any wrapper
+    // (thrownAs's failure, the loop's AgentRunError) that only carries it.
+    const at = chain.map((error) => learnerFrames(framesOf(error.stack))).findLast((frames) => frames !== undefined);
+    const testAt =
+      at === undefined ? chain.map((error) => testFrame(framesOf(error.stack))).find((frame) => frame !== undefined) : undefined;
     return {
       name: test.fullName,
       state: result.state,
       errors: errors.flatMap((error) => causeChain(error).map((e) => e.message)),
       ...(typeof diff === "string" ? { diff } : {}),
       ...(at === undefined ? {} : { at }),
+      ...(testAt === undefined ? {} : { testAt }),
     };
   });
   return { exists, loadErrors: module.errors().flatMap((error) => causeChain(error).map((e) => e.message)), tests };
@@ -113,15 +143,50 @@ function causeChain(error: unknown): ReportedError[] {
   return chain;
 }
 
-/** The first stack frame in a learner file (not a test), as `path:line:column` from the repo root. */
-function learnerFrame(stack: string | undefined): string | undefined {
-  const folder = `${path.relative(root, exercisesDir)}/`;
-  for (const line of stack?.replaceAll("file://", "").split("\n") ?? []) {
-    const match = /\(?((?:\/|[A-Za-z]:)[^():]+\.ts):(\d+):(\d+)\)?\s*$/.exec(line);
-    const file = match?.[1] === undefined ? "" : path.relative(root, match[1]).split(path.sep).join("/");
-    if (match && file.startsWith(folder) && !file.endsWith(".test.ts")) return `${file}:${match[2]}:${match[3]}`;
+/** A stack's frames, `file` from the repo root, innermost first. */
+function framesOf(stack: string | undefined): Frame[] {
+  const frames: Frame[] = [];
+  for (const text of stack?.replaceAll("file://", "").split("\n") ?? []) {
+    const match = /\(?((?:\/|[A-Za-z]:)[^():]+\.ts):(\d+):(\d+)\)?\s*$/.exec(text);
+    const [, file, line, column] = match ?? [];
+    if (file !== undefined && line !== undefined && column !== undefined) {
+      frames.push({ file: path.relative(root, file).split(path.sep).join("/"), line: Number(line), column: Number(column) });
+    }
   }
-  return undefined;
+  return frames;
+}
+
+/** The learner's files, from the repo root (json.ts, session.ts, …: not the tests or their helpers). */
+const yourFiles = new Set(learnerFiles().map((file) => path.relative(root, file).split(path.sep).join("/")));
+
+/**
+ * The frames (innermost first) in the learner's files as `path:line:column`, from the outermost caller
+ * down to the innermost, joined by " → "; undefined when none is there. Of frames in a row in one file
+ * (a recursion, a helper) only the innermost is said: the line where it called the next file, or threw.
+ */
+export function learnerFrames(frames: readonly Frame[]): string | undefined {
+  const yours = frames.filter((frame) => yourFiles.has(frame.file));
+  const said = yours.filter((frame, index) => frame.file !== yours[index - 1]?.file);
+  return said.length === 0
+    ? undefined
+    : said
+        .map((frame) => `${frame.file}:${frame.line}:${frame.column}`)
+        .reverse()
+        .join(" → ");
+}
+
+/** The innermost frame in a test file of the learner's folder, with that line's code. */
+export function testFrame(frames: readonly Frame[]): { where: string; code: string } | undefined {
+  const folder = `${path.relative(root, exercisesDir).split(path.sep).join("/")}/`;
+  const frame = frames.find((candidate) => candidate.file.startsWith(folder) && candidate.file.endsWith(".test.ts"));
+  if (frame === undefined) return undefined;
+  let code = "";
+  try {
+    code = readFileSync(path.join(root, frame.file), "utf8").split("\n")[frame.line - 1]?.trim() ?? "";
+  } catch {
+    // The line's code is a help, not a must.
+  }
+  return { where: `${frame.file}:${frame.line}:${frame.column}`, code };
 }
 
 /**

@@ -8,21 +8,14 @@ import { stripVTControlCharacters as plain } from "node:util";
 import { describe, expect, test } from "vitest";
 import { NotImplementedError } from "../../exercises/05-session-log/todo.ts";
 import type { FileOutcome, TestOutcome } from "./step-runner.ts";
+import type { TypeProblem } from "./type-problems.ts";
 import { FlagsAnswer } from "../command.ts";
 import { exercisesDir, findStep, shippedStubs, steps, type Step } from "../steps.ts";
-import {
-  onKeys,
-  readWatchArgs,
-  readWatchState,
-  stepsImporting,
-  watchExercises,
-  WatchLoop,
-  type LoopOptions,
-  type Runner,
-} from "./watch.ts";
+import { onKeys, readWatchArgs, readWatchState, watchExercises, WatchLoop, type LoopOptions, type Runner } from "./watch.ts";
 import { loadError } from "./step-runner.ts";
-import { renderScreen } from "./watch-screen.ts";
+import { renderScreen, wrapAtSpaces } from "./watch-screen.ts";
 import { resetFile } from "./reset.ts";
+import { stepsImporting } from "./imports.ts";
 
 const stubbed = (id: string): TestOutcome => ({
   name: `${id} > a rule`,
@@ -38,6 +31,8 @@ class FakeRunner implements Runner {
   readonly results = new Map<string, FileOutcome>();
   readonly runs: string[][] = [];
   readonly changes: string[] = [];
+  /** Set to check types (each file's type errors), as the real runner does. */
+  types: Runner["types"];
   /** While set, runs wait for it: a run "in progress". */
   gate: Promise<void> | undefined;
   async run(list: readonly Step[]): Promise<FileOutcome[]> {
@@ -119,7 +114,7 @@ describe("npm run watch", () => {
     expect(last()).toContain("expected [Function] to throw JsonValueError");
     expect(last()).toContain("- Expected\n  + Received");
     expect(last()).toContain("在 / at exercises/05-session-log/json.ts:20:3");
-    expect(last()).toContain("用时 / took 0.00 s");
+    expect(last()).toContain("用时\u00a0/\u00a0took\u00a00.00\u00a0s");
   });
 
   test("when the step turns green it says so and moves on to the next, running it at once", async () => {
@@ -134,6 +129,74 @@ describe("npm run watch", () => {
     expect(last()).toContain("05.2 ▰▱▱ 1/3");
     expect(last()).toContain("练习步骤 05.2 —");
     expect(last()).toContain("not implemented yet — step 05.2");
+  });
+
+  test("types count: a step whose tests pass but whose file does not type-check is not done, and its type errors show Chinese first with file:line", async () => {
+    const runner = new FakeRunner();
+    const problem: TypeProblem = {
+      file: "exercises/05-session-log/json.ts",
+      line: 12,
+      column: 7,
+      code: 2322,
+      zh: ["不能将类型“readonly ToolCall[]”分配给类型“JsonObject”。"],
+      en: ["Type 'readonly ToolCall[]' is not assignable to type 'JsonObject'."],
+    };
+    const typed: string[][] = [];
+    let problems: TypeProblem[] = [problem];
+    runner.types = async (files) => {
+      typed.push([...files]);
+      return files.map((file) => (file.endsWith("/json.ts") ? problems : []));
+    };
+    const onTypes: number[] = [];
+    const { watch, last } = loop(runner, three, undefined, { onTypes: (_reports, tookMs) => onTypes.push(tookMs) });
+    await watch.start();
+    await watch.settled();
+    runner.results.set("05.1", file(passing("a"), passing("b")));
+    await watch.saved(path.join(exercisesDir, "json.ts"));
+    expect(typed.at(-1)?.[0]).toBe(path.join(exercisesDir, "json.ts"));
+    expect(last(), "it stays on 05.1").toContain("练习步骤 05.1 —");
+    expect(last()).not.toContain("✓ 练习步骤 05.1 通过！");
+    expect(last()).toContain(
+      "✗ 2 个测试都通过了，但文件有 1 个类型错误（CI 也检查类型）/ all 2 tests pass, but the file has 1 type error (CI checks types too)",
+    );
+    expect(last()).toContain("  exercises/05-session-log/json.ts:12:7  TS2322");
+    expect(last()).toContain(
+      "    不能将类型“readonly ToolCall[]”分配给类型“JsonObject”。 / Type 'readonly ToolCall[]' is not assignable to type 'JsonObject'.",
+    );
+    expect(last()).toContain("05.1 ▱▱▱ 0/3");
+    expect(onTypes, "a save's type errors are timed (npm run bench:watch)").toHaveLength(1);
+    problems = [];
+    await watch.saved(path.join(exercisesDir, "json.ts"));
+    expect(last()).toContain("✓ 练习步骤 05.1 通过！/ step 05.1 passes!");
+    expect(last()).toContain("练习步骤 05.2 —");
+  });
+
+  test("a failing step's type errors show under its first failure, right after its result", async () => {
+    const runner = new FakeRunner();
+    let saved = false;
+    const problem = {
+      file: "exercises/05-session-log/json.ts",
+      line: 3,
+      column: 1,
+      code: 2304,
+      zh: ["找不到名称“x”。"],
+      en: ["Cannot find name 'x'."],
+    };
+    runner.types = async (files) => files.map(() => (saved ? [problem] : []));
+    const { watch, screens, last } = loop(runner);
+    await watch.start();
+    await watch.settled();
+    saved = true;
+    runner.results.set("05.1", file(passing("a"), { name: "05.1 > a rule", state: "failed", errors: ["wrong"] }));
+    const before = screens.length;
+    await watch.saved(path.join(exercisesDir, "json.ts"));
+    const [result, withTypes] = screens.slice(before + 1);
+    expect(result, "the test result first").toContain("✗ 1/2 个测试失败");
+    expect(result).not.toContain("类型错误");
+    expect(withTypes).toContain(
+      "类型错误（1 个）/ type errors (1):\n  exercises/05-session-log/json.ts:3:1  TS2304\n    找不到名称“x”。 / Cannot find name 'x'.",
+    );
+    expect(last()).toContain("✗ 1/2 个测试失败");
   });
 
   test("a step already green is passed over too; all green says well done", async () => {
@@ -236,7 +299,7 @@ describe("npm run watch: any step, at once", () => {
     await watch.settled();
     expect(last()).toContain("练习步骤 05.2 —");
     watch.key("l");
-    expect(last()).toContain("↑/↓ 选择，回车 打开这个练习步骤，l 关上列表 / ↑/↓ choose, Enter open that step, l close the list");
+    expect(last()).toContain("↑/↓ 选择，回车打开这个练习步骤，l 关上列表 / ↑/↓ choose, Enter open that step, l close the list");
     expect(last()).toMatch(/^▶ · 05\.2 /mu);
     for (const key of ["up", "up", "k"]) watch.key(key);
     expect(last(), "up, up and k stop at the first step").toMatch(/^▶ ✓ 05\.1 /mu);
@@ -277,7 +340,7 @@ describe("npm run watch: any step, at once", () => {
     expect(last(), "05.1 stays on screen").toContain("练习步骤 05.1 —");
     expect(last()).toContain(
       "✗ 练习步骤 05.2 原来通过，这次保存后不通过了 / step 05.2 passed before this save and fails now " +
-        `${findStep("05.2")!.titleZh} — l 列表里选它看第一个失败 / pick it in the list (l) to see its first failure`,
+        `${findStep("05.2")!.titleZh} — 按 l 打开列表，选它看第一个失败 / pick it in the list (l) to see its first failure`,
     );
     watch.key("l");
     expect(last()).toContain(`✗ 05.2  ${findStep("05.2")!.titleZh} — 1/2 个测试失败 / 1 of 2 failing`);
@@ -285,6 +348,52 @@ describe("npm run watch: any step, at once", () => {
     watch.key("j");
     watch.key("return");
     expect(last()).toContain("第一个失败 / first failure: 05.2 > ids count from 0");
+  });
+
+  test("results that still hold (files unchanged since their tests ran) open the watch on the right step at once, and are not run again", async () => {
+    const runner = new FakeRunner();
+    let release = () => {};
+    runner.gate = new Promise((resolve) => (release = resolve));
+    const held = new Map([["05.1", { kind: "passed", total: 86 } as const]]);
+    const { watch, screens } = loop(runner, three, undefined, { held });
+    const started = watch.start();
+    expect(screens[0], "05.1 passes, as its kept results say: 05.2 is on the first screen").toContain("练习步骤 05.2 —");
+    expect(screens[0]).toContain("05.2 ▰▱▱ 1/3");
+    release();
+    await started;
+    await watch.settled();
+    expect(runner.runs.flat(), "05.1 is not run again").not.toContain("05.1");
+    expect(
+      screens.every((screen) => screen.includes("练习步骤 05.2 —")),
+      "it never shows 05.1 first",
+    ).toBe(true);
+  });
+
+  test("a held step after the one on screen is type-checked at the start, not run again: tests that pass with a file that does not type-check are not done", async () => {
+    const runner = new FakeRunner();
+    const problem: TypeProblem = {
+      file: "exercises/05-session-log/projection.ts",
+      line: 4,
+      column: 2,
+      code: 2304,
+      zh: ["找不到名称“x”。"],
+      en: ["Cannot find name 'x'."],
+    };
+    const typed: string[] = [];
+    runner.types = async (files) => {
+      typed.push(...files);
+      return files.map((file) => (file === path.join(exercisesDir, findStep("05.3")!.file) ? [problem] : []));
+    };
+    const held = new Map([["05.3", { kind: "passed", total: 32 } as const]]);
+    const { watch, last } = loop(runner, three, undefined, { held });
+    await watch.start();
+    await watch.settled();
+    expect(runner.runs.flat(), "05.3's results hold: its tests are not run again").not.toContain("05.3");
+    expect(typed, "its file is type-checked").toContain(path.join(exercisesDir, findStep("05.3")!.file));
+    expect(watch.reports.find((report) => report.step.id === "05.3")?.status.kind, "passing tests with a type error are not done").toBe(
+      "mistyped",
+    );
+    expect(last(), "the progress bar does not count it").toContain("▱▱▱ 0/3");
   });
 
   test("the first screen shows the current step's last known state before any test has run, then the new one", async () => {
@@ -456,6 +565,78 @@ describe("the screen shows failure text, never obeys it", () => {
     expect(screen).toContain("   30 │ export const broken = (;");
     const list = plain(renderScreen({ reports, cursor: "05.1" }));
     expect(list, "the list (l) names it too").toContain("      语法错误：exercises/05-session-log/json.ts 第 30 行第 24 列解析不了");
+  });
+});
+
+describe("the screen says which failures are the step's own", () => {
+  test("a step whose failures all wait for another step says its own part passes; one with some says how many wait (05.3 while 05.2 is unfinished)", () => {
+    const [s1, s2, s3] = three as [Step, Step, Step];
+    const waiting = { kind: "waiting", failing: 2, total: 32, waitsOn: ["05.2"] } as const;
+    const notStarted = { kind: "not-started", total: 63, waitsOn: ["05.2"], first: stubbed("05.2") } as const;
+    const reports = [
+      { step: s1, status: { kind: "passed", total: 86 } as const },
+      { step: s2, status: notStarted },
+      { step: s3, status: waiting },
+    ];
+    expect(plain(renderScreen({ reports, current: reports[2] }))).toContain(
+      "… 你这一步自己的部分都通过了；另有 2/32 个测试在等 05.2 / your own part passes; 2 of 32 tests wait for 05.2",
+    );
+    const failing = { kind: "failing", failing: 3, total: 32, first: stubbed("05.3"), waiting: 2, waitsOn: ["05.2"] } as const;
+    const broken = [...reports.slice(0, 2), { step: s3, status: failing }];
+    expect(plain(renderScreen({ reports: broken, current: broken[2] }))).toContain(
+      "✗ 3/32 个测试失败，其中 2 个在等 05.2 / 3 of 32 failing (2 of them wait for 05.2)",
+    );
+  });
+});
+
+describe("the screen fits the terminal and points only where it must", () => {
+  test("a step a save broke that is the step on screen has its failure below: no pointer to the list", () => {
+    const first: TestOutcome = { name: "05.1 > a rule", state: "failed", errors: ["wrong"] };
+    const report = { step: three[0]!, status: { kind: "failing", failing: 1, total: 2, first } } as const;
+    const onScreen = plain(renderScreen({ reports: [report], brokenNow: [three[0]!] }));
+    expect(onScreen).toContain("✗ 练习步骤 05.1 原来通过，这次保存后不通过了 / step 05.1 passed before this save and fails now");
+    expect(onScreen).toContain("第一个失败 / first failure: 05.1 > a rule");
+    expect(onScreen).not.toContain("按 l 打开列表，选它看第一个失败");
+    const elsewhere = plain(renderScreen({ reports: [report, { step: three[1]!, status: report.status }], brokenNow: [three[1]!] }));
+    expect(elsewhere, "a step not on screen: the list leads to its failure").toContain(
+      "— 按 l 打开列表，选它看第一个失败 / pick it in the list (l) to see its first failure",
+    );
+  });
+
+  test("the footer's time stays whole with its label when the screen is wrapped: 用时 / took and 0.44 s on one line", () => {
+    const report = { step: three[0]!, status: { kind: "passed", total: 86 } } as const;
+    const screen = renderScreen({ reports: [report], current: report, focused: true, checking: true, tookMs: 440 });
+    const lines = plain(wrapAtSpaces(screen, 160)).split("\n");
+    expect(
+      lines.some((line) => line.replace(/\u00a0/g, " ").includes("用时 / took 0.44 s")),
+      `the label and the time on one line:\n${lines.slice(-3).join("\n")}`,
+    ).toBe(true);
+  });
+
+  test("a step that passed before a save and now passes its tests but not the type check is said to have type errors, not to fail", () => {
+    const problem: TypeProblem = { file: "exercises/05-session-log/agent-loop.ts", line: 41, column: 34, code: 2322, zh: ["x"], en: ["x"] };
+    const report = { step: three[0]!, status: { kind: "mistyped", total: 41, problems: [problem] } } as const;
+    const onScreen = plain(renderScreen({ reports: [report], current: report, brokenNow: [three[0]!] }));
+    expect(onScreen).toContain(
+      "✗ 练习步骤 05.1 原来通过，这次保存后测试仍都通过，但文件有类型错误 / step 05.1 passed before this save; its tests still pass, but its file now has type errors",
+    );
+    expect(onScreen).not.toContain("不通过了");
+  });
+  test("lines longer than the terminal break at spaces, never inside a word, and keep their indent", () => {
+    const message =
+      "第 3 个事件的 id 为 5（应为 3）/ event #3 has id 5, expected 3: ID_MISMATCH while replaying reasoning_content of turn 1";
+    const wrapped = plain(wrapAtSpaces(`  \x1b[31m${message}\x1b[39m\nshort`, 40)).split("\n");
+    expect(wrapped.length).toBeGreaterThan(3);
+    expect(wrapped.join(" ").replace(/\s+/g, " ").trim()).toBe(`${message} short`.replace(/\s+/g, " ").trim());
+    for (const line of wrapped.slice(0, -1)) expect(line.startsWith("  "), `indent kept: "${line}"`).toBe(true);
+    for (const word of ["ID_MISMATCH", "reasoning_content"])
+      expect(
+        wrapped.some((line) => line.includes(word)),
+        word,
+      ).toBe(true);
+    for (const line of wrapped) expect(line.replace(/[\u4e00-\u9fff（）：]/gu, "..").length, `"${line}"`).toBeLessThanOrEqual(40);
+    const frame = "  \x1b[31m     │                        ┬  \x1b[39m";
+    expect(wrapAtSpaces(frame, 40), "a line that fits is left as it is: a code frame's mark keeps its column").toBe(frame);
   });
 });
 

@@ -11,25 +11,29 @@
 // milliseconds. Starting that instance takes seconds, so the first screen does not wait for it: it
 // shows each step's last known state (kept in .workbook/watch-state.json) and updates as the tests
 // answer (both measured by `npm run bench:watch`, see README).
-import { readdirSync, readFileSync, watch } from "node:fs";
+import { readdirSync, watch } from "node:fs";
 import path from "node:path";
 import { emitKeypressEvents, type Key } from "node:readline";
 import pc from "picocolors";
 import type { Command, Flags } from "../../chapters/common/flags.ts";
 import { hintCommand, hintStateFile } from "./hint.ts";
 import { isMain, readArgs, requireStep, runMain } from "../command.ts";
-import { filesReached } from "./imports.ts";
-import { classify, nextStep, ranStatus, type StepReport, type StepStatus } from "./progress.ts";
+import { stepsImporting } from "./imports.ts";
+import { classify, nextStep, ranStatus, withTypes, type StepReport, type StepStatus } from "./status.ts";
+import type { TypeProblem } from "./type-problems.ts";
 import type { FileOutcome } from "./step-runner.ts";
 import { readStateFile, stateFile, writeStateFile } from "./state-file.ts";
 import { exercisesDir, steps, type Step } from "../steps.ts";
-import { demoSteps, recordRuns, runDemoOnYourFiles } from "./mine.ts";
-import { renderScreen, type DemoRun, type Screen } from "./watch-screen.ts";
+import { demoSteps, runDemoOnYourFiles } from "./mine.ts";
+import { heldResults, keepingResults } from "./results.ts";
+import { renderScreen, wrapAtSpaces, type DemoRun, type Screen } from "./watch-screen.ts";
 import { WatchRunner } from "./watch-runner.ts";
 
 /** What the loop needs from a test runner: the real one is WatchRunner; tests pass a fake. */
 export interface Runner {
   run(list: readonly Step[]): Promise<FileOutcome[]>;
+  /** Each file's type errors (undefined: not known this time). Without it, types are not checked. */
+  types?(files: readonly string[]): Promise<readonly (readonly TypeProblem[])[] | undefined>;
   changed(file: string): void;
   close(): Promise<void>;
 }
@@ -48,10 +52,17 @@ export interface LoopOptions {
   readonly dependents?: (files: readonly string[], list: readonly Step[]) => readonly Step[];
   /** Each step's state when the loop last ran (by step id): shown at once, until its tests answer again. */
   readonly lastKnown?: Readonly<Record<string, StepStatus>>;
+  /**
+   * Each step's results that still hold (the files its tests load are unchanged since they ran:
+   * scripts/learner/results.ts), by id: shown as they are, and not run again until a save touches them.
+   */
+  readonly held?: ReadonlyMap<string, StepStatus>;
   /** Called with every step's state after each run, to be shown at the next start. */
   readonly remember?: (states: Readonly<Record<string, StepStatus>>) => void;
   /** Called after every run with how long it took from the save (for npm run bench:watch). */
   readonly onResult?: (reports: readonly StepReport[], tookMs: number) => void;
+  /** Called when a save's type errors are on screen, with how long that took from the save (npm run bench:watch). */
+  readonly onTypes?: (reports: readonly StepReport[], tookMs: number) => void;
   readonly now?: () => number;
   /** Key d: the demo on the learner's finished files (scripts/learner/mine.ts); tests pass a fake. */
   readonly demo?: () => Promise<DemoRun>;
@@ -65,6 +76,8 @@ export class WatchLoop {
   #focus: Step | undefined;
   /** Steps not checked since the start, or since a save of a file their tests import. */
   #stale = new Set<Step>();
+  /** Each checked step's type errors, as of its last run. */
+  #types = new Map<Step, readonly TypeProblem[]>();
   /** Each step a save touched, with its state's kind before: its next run says whether it turned green or broke. */
   #beforeSave = new Map<Step, StepStatus["kind"]>();
   /** Runs happen one after another: the vitest instance runs one set of files at a time. */
@@ -90,17 +103,22 @@ export class WatchLoop {
   async start(): Promise<void> {
     const list = this.options.list ?? steps;
     const known = this.options.lastKnown ?? {};
-    this.#reports = list.map((step) => ({ step, status: known[step.id] ?? { kind: "unchecked" } }));
-    this.#stale = new Set(list);
+    const held = this.options.held ?? new Map<string, StepStatus>();
+    this.#reports = list.map((step) => ({ step, status: held.get(step.id) ?? known[step.id] ?? { kind: "unchecked" } }));
+    this.#stale = new Set(list.filter((step) => !held.has(step.id)));
     this.#screen = { checking: true };
     this.#draw();
     // Queued like every run, so that a save made meanwhile waits for it.
     await this.#enqueue(async () => {
       const first = this.#focus === undefined ? list : [this.#focus];
       for (const step of first) {
-        await this.#run([step]);
+        // A step whose results hold is not run again; whether it is done still needs its types.
+        if (this.#stale.has(step)) await this.#run([step]);
+        await this.#checkTypes([step]);
         if (this.#statusOf(step)?.kind !== "passed") break;
       }
+      // The other steps whose results hold are not run again: their types, all at once, decide whether they are done.
+      await this.#checkTypes(list.filter((step) => held.has(step.id) && !this.#types.has(step)));
       this.#screen = { ...this.#screen, checking: this.#stale.size > 0 };
       this.#draw();
     });
@@ -118,7 +136,10 @@ export class WatchLoop {
     void this.#enqueue(async () => {
       this.#checkQueued = false;
       const step = this.#reports.find((report) => this.#stale.has(report.step))?.step;
-      if (step !== undefined) await this.#run([step]);
+      if (step !== undefined) {
+        await this.#run([step]);
+        await this.#checkTypes([step]);
+      }
       const changed = this.#changed(step === undefined ? [] : [step]);
       const passedNow = [...(this.#screen.passedNow ?? []), ...changed.passedNow];
       const brokenNow = [...(this.#screen.brokenNow ?? []), ...changed.brokenNow];
@@ -165,6 +186,10 @@ export class WatchLoop {
       this.#screen = { ...this.#screen, running: false, cursor: undefined, tookMs, passedNow, brokenNow, hint, demo: undefined };
       this.#draw();
       this.options.onResult?.(this.#reports, tookMs);
+      // Then the type errors of what failed (a step that passed was checked before it counted as done).
+      const failed = ran.filter((step) => this.#statusOf(step)?.kind !== "passed" && this.#statusOf(step)?.kind !== "mistyped");
+      if (await this.#checkTypes(failed)) this.#draw();
+      this.options.onTypes?.(this.#reports, this.#now() - savedAt);
       // Then the other steps whose tests import a saved file: worked out after the result is on screen.
       const touched = this.#dependents(files).filter((step) => !ran.includes(step));
       this.#noteBefore(touched, before);
@@ -196,6 +221,8 @@ export class WatchLoop {
     for (let list = current === undefined ? this.#reports.map((report) => report.step) : [current]; list.length > 0; ) {
       this.#noteBefore(list, before);
       await this.#run(list);
+      // A step whose tests pass is done only if its file type-checks too: known before moving on.
+      await this.#checkTypes(list.filter((step) => this.#statusOf(step)?.kind === "passed"));
       ran.push(...list);
       if (this.#focus !== undefined) break;
       const next = this.#current()?.step;
@@ -225,11 +252,31 @@ export class WatchLoop {
 
   /** Runs the tests of `list` at once and keeps what each step's run found. */
   async #run(list: readonly Step[]): Promise<void> {
+    for (const step of list) this.#types.delete(step); // from before this run: checked again after it
     const outcomes = await this.options.runner.run(list);
     for (const [index, step] of list.entries()) {
       const outcome = outcomes[index];
       this.#set(step, outcome === undefined ? { kind: "broken", message: "no result from the test runner" } : classify(outcome, step.id));
     }
+  }
+
+  /**
+   * Asks the runner for the type errors of each step's file and keeps them; a step whose tests pass
+   * and whose file does not type-check is not done ("mistyped"). Whether any step had type errors.
+   */
+  async #checkTypes(list: readonly Step[]): Promise<boolean> {
+    if (list.length === 0 || this.options.runner.types === undefined) return false;
+    const files = list.map((step) => path.join(exercisesDir, step.file));
+    const problems = await this.options.runner.types(files);
+    if (problems === undefined) return false;
+    for (const [index, step] of list.entries()) {
+      const found = problems[index] ?? [];
+      this.#types.set(step, found);
+      const status = this.#statusOf(step);
+      if (status !== undefined)
+        this.#reports = this.#reports.map((report) => (report.step === step ? { step, status: withTypes(status, found) } : report));
+    }
+    return problems.some((found) => found.length > 0);
   }
 
   #enqueue(task: () => Promise<void>): Promise<void> {
@@ -328,29 +375,16 @@ export class WatchLoop {
   #draw(): void {
     const lastKnown = [...this.#stale].filter((step) => this.#statusOf(step)?.kind !== "unchecked").map((step) => step.id);
     const focused = this.#focus !== undefined;
-    this.options.draw(renderScreen({ reports: this.#reports, ...this.#screen, current: this.#current(), focused, lastKnown }));
+    const current = this.#current();
+    const types = current === undefined ? undefined : this.#types.get(current.step);
+    this.options.draw(
+      renderScreen({ reports: this.#reports, ...this.#screen, current, focused, lastKnown, ...(types === undefined ? {} : { types }) }),
+    );
   }
 
   #now(): number {
     return (this.options.now ?? performance.now.bind(performance))();
   }
-}
-
-/**
- * The steps of `list` whose test file imports one of `files`, directly or through other files of the
- * exercise folder, as the files stand now (a learner may add an import). Each file is read once a call.
- */
-export function stepsImporting(files: readonly string[], list: readonly Step[], dir = exercisesDir): Step[] {
-  const texts = new Map<string, string>();
-  const read = (file: string) => {
-    const text = texts.get(file) ?? readFileSync(file, "utf8");
-    texts.set(file, text);
-    return text;
-  };
-  return list.filter((step) => {
-    const reached = filesReached(path.join(dir, step.test), dir, read);
-    return files.some((file) => reached.has(path.resolve(file)));
-  });
 }
 
 /**
@@ -449,8 +483,8 @@ async function main(argv: readonly string[]): Promise<void> {
   const args = readWatchArgs(argv);
   const pool = process.env.WORKBOOK_WATCH_POOL === "forks" ? "forks" : "threads";
   // Not awaited: vitest starts in its child process while the first screen is already up. Each run's
-  // verdicts are kept for `npm run demo -- --mine`, which then need not run them again.
-  const runner = recordRuns(WatchRunner.spawn({ pool }), classify);
+  // results are kept (results.ts): progress, --mine and the next watch need not run them again.
+  const runner = keepingResults(WatchRunner.spawn({ pool }));
   const clear = process.stdout.isTTY ? "\x1b[H\x1b[2J\x1b[3J" : "\n";
   const stateFile = watchStateFile();
   const loop = new WatchLoop({
@@ -458,8 +492,10 @@ async function main(argv: readonly string[]): Promise<void> {
     focus: args.focus,
     dependents: stepsImporting,
     lastKnown: readWatchState(stateFile),
+    held: heldResults(steps),
     remember: (states) => writeWatchState(stateFile, states),
-    draw: (screen) => process.stdout.write(`${clear}${screen}\n`),
+    // Wrapped here, at spaces: the terminal itself would break a line inside a word (ID_MI|SMATCH).
+    draw: (screen) => process.stdout.write(`${clear}${process.stdout.isTTY ? wrapAtSpaces(screen, process.stdout.columns) : screen}\n`),
   });
   const started = loop.start();
   const watcher = watchExercises((file) => void loop.saved(file));

@@ -75,13 +75,16 @@ function checkDecoys(all: readonly TestModule[]): Check[] {
   });
 }
 
-/** Each learner file against its shipped copy: equal on a fresh clone, the learner's own work after that. */
+/**
+ * Each learner file against its shipped copy: equal on a fresh clone, the learner's own work after that.
+ * In a learner's checkout the files they changed are not checked, and one note says which and why.
+ */
 export function checkShipped(
   freshClone: boolean,
   stubs: ReadonlyMap<string, string> = shippedStubs(),
 ): { checks: Check[]; notes: string[] } {
   const checks: Check[] = [];
-  const notes: string[] = [];
+  const yours: string[] = [];
   for (const [learnerFile, shipped] of stubs) {
     const name = `shipped: ${path.relative(root, learnerFile)}`;
     const mine = readOrUndefined(learnerFile);
@@ -107,13 +110,23 @@ export function checkShipped(
         detail: `differs from ${path.relative(root, shipped)}: a stub edited without \`npm run ship-stubs\`?`,
       });
     } else {
-      notes.push(
-        `${path.relative(root, learnerFile)} is your own version now; the checks above used the shipped stub ` +
-          "(maintainers: after editing a stub, `npm run ship-stubs`)",
-      );
+      yours.push(path.basename(learnerFile));
     }
   }
-  return { checks, notes };
+  return { checks, notes: yours.length === 0 ? [] : [skippedNote(yours)] };
+}
+
+/** Said once: the learner's own files were not checked against their stubs, and why that is fine. */
+function skippedNote(yours: readonly string[]): string {
+  const n = yours.length;
+  return (
+    `跳过了 ${n} 项检查：${yours.join("、")} 已经是你自己的版本，所以没有检查它们是否还是随附的原始桩（只有全新克隆才要求这样：\`npm test -- --fresh-clone\`）；` +
+    "上面的练习测试照样对着随附的原始桩和诱饵运行，你的文件不影响结果。" +
+    ` / ${n} check${n === 1 ? "" : "s"} skipped: ${yours.join(", ")} ${n === 1 ? "is" : "are"} your own work now, so whether ` +
+    `${n === 1 ? "it is its" : "each is its"} shipped stub was not checked (only a fresh clone requires that: \`npm test -- --fresh-clone\`); ` +
+    "the exercise tests above still ran against the shipped stubs and the decoys, whatever your files hold. " +
+    "(Maintainers: after editing a stub, `npm run ship-stubs`.)"
+  );
 }
 
 /** Whether `mine` calls todo() for some step more often than `shipped` does. */

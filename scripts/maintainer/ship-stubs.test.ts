@@ -60,7 +60,24 @@ describe("npm test: the learner files against the shipped stubs", () => {
     expect(fresh.checks).toEqual([expect.objectContaining({ ok: false, detail: expect.stringContaining("npm run ship-stubs") })]);
     const learner = checkShipped(false, pair());
     expect(learner.checks).toEqual([]);
-    expect(learner.notes).toEqual([expect.stringContaining("is your own version now")]);
+    expect(learner.notes).toEqual([expect.stringContaining("projection.ts is your own work now")]);
+  });
+
+  test("in a learner's checkout, the files skipped are said once, with how many checks that is and why", () => {
+    const names = ["projection.ts", "json.ts"];
+    for (const name of names) {
+      writeFileSync(path.join(from, name), "// my work\n");
+      writeFileSync(path.join(to, name), stub);
+    }
+    const { checks, notes } = checkShipped(false, new Map(names.map((name) => [path.join(from, name), path.join(to, name)])));
+    expect(checks).toEqual([]);
+    expect(notes).toEqual([
+      "跳过了 2 项检查：projection.ts、json.ts 已经是你自己的版本，所以没有检查它们是否还是随附的原始桩（只有全新克隆才要求这样：`npm test -- --fresh-clone`）；" +
+        "上面的练习测试照样对着随附的原始桩和诱饵运行，你的文件不影响结果。" +
+        " / 2 checks skipped: projection.ts, json.ts are your own work now, so whether each is its shipped stub was not checked " +
+        "(only a fresh clone requires that: `npm test -- --fresh-clone`); the exercise tests above still ran against the shipped stubs " +
+        "and the decoys, whatever your files hold. (Maintainers: after editing a stub, `npm run ship-stubs`.)",
+    ]);
   });
 
   test("a learner file with more todo() calls than its shipped copy is a stale shipped stub, fresh clone or not", () => {

@@ -1,4 +1,4 @@
-// `tsx chapters/05-session-log/demo.ts --mine`, the command the course gives, starts without the resolve
+// `npx tsx chapters/05-session-log/demo.ts --mine`, the command the course gives, starts without the resolve
 // hook that swaps the learner's files in (`npm run demo` preloads it: package.json). Rather than run the
 // answers, or refuse, the program starts itself again with the hook preloaded, on the same terminal, and
 // ends as that run ends. The chapter still imports nothing of scripts/: the hook is a file it names.

@@ -28,11 +28,11 @@ describe("--mine, as the demo tells it", () => {
           { step: "05.4", why: "stub" },
         ],
       ),
-      file("projection.ts", ["05.3"], [{ step: "05.3", why: "waiting", waitsOn: ["05.2"] }]),
+      file("projection.ts", ["05.3"], [{ step: "05.3", why: "failing" }]),
     );
     expect(yourFilesBanner(env, "npm run demo -- --mine")).toEqual([
-      "你的：json.ts；答案：session.ts（练习步骤 05.2、05.4 还是桩）、projection.ts（练习步骤 05.3 的测试在等练习步骤 05.2）",
-      "Yours: json.ts; the answers: session.ts (steps 05.2, 05.4: still the stub), projection.ts (step 05.3: waiting for step 05.2)",
+      "你的：json.ts；答案：session.ts（练习步骤 05.2、05.4 还是桩）、projection.ts（练习步骤 05.3 还有测试没通过）",
+      "Yours: json.ts; the answers: session.ts (steps 05.2, 05.4: still the stub), projection.ts (step 05.3: tests failing)",
     ]);
   });
 

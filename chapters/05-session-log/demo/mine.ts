@@ -3,92 +3,90 @@
 // this chapter file only hears the outcome and speaks about it: the first lines (which files are
 // yours, which are still the answers and why), and, when something goes wrong, which of your files
 // were in play. The chapter never imports a learner's file itself.
-import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { z } from "zod";
 import { DeepSeekError } from "../../common/deepseek.ts";
 import type { Message } from "../../common/messages.ts";
 import type { Env } from "../../common/settings.ts";
-import { clip, scrubKey, visible } from "../../common/text.ts";
-import type { Explanation } from "./explain.ts";
-import { AgentRunError } from "../loop-types.ts";
+import { clip } from "../../common/text.ts";
+import type { AgentRunError } from "../loop-types.ts";
+import { stepsInEnglish, yourFilesIn, yours, type NotDone, type YourFile } from "./your-files.ts";
 
-const notDone = z.enum(["stub", "not-started", "failing", "waiting", "broken"]);
-/** Why a step's answer still runs instead of the learner's file. */
-export type NotDone = z.output<typeof notDone>;
-
-/** One learner file the demo can run: the learner's own (every step it belongs to done), or the answer. */
-const yourFile = z.object({
-  /** The file's name in exercises/05-session-log/, e.g. "session.ts". */
-  file: z.string(),
-  /** The steps whose code lives in it (05.2 and 05.4 share session.ts). */
-  steps: z.array(z.string()),
-  /** Where the code that runs as yours is (absolute): found in a stack trace, it names the file. */
-  path: z.string(),
-  /** Undefined when your file runs; otherwise the steps not done yet, and why. */
-  notDone: z.array(z.object({ step: z.string(), why: notDone, waitsOn: z.array(z.string()).optional() })).optional(),
-});
-export type YourFile = z.output<typeof yourFile>;
-
-/**
- * How the chapter hears which files are the learner's, the one way it does: scripts/learner/mine-preload.ts
- * decides it before any chapter file loads and puts it in this environment variable of the run (JSON,
- * a YourFile list); the chapter reads it and tells the tools nothing back. Unset: no resolve hook.
- */
-export const YOUR_FILES = "WORKBOOK_YOUR_FILES";
-
-/** The learner's files as the preload said them; undefined when the run was started without it. */
-export function yourFilesIn(env: Env): readonly YourFile[] | undefined {
-  const said = env[YOUR_FILES];
-  return said === undefined ? undefined : z.array(yourFile).parse(JSON.parse(said));
-}
-
-const yours = (env: Env) => (yourFilesIn(env) ?? []).filter((file) => file.notDone === undefined);
+// What every --mine file shares (which files are whose) and how a throw from them is told: said here too,
+// so that the demo and the view hear --mine from this one file.
+export { YOUR_FILES, yourFilesIn, type NotDone, type YourFile } from "./your-files.ts";
+export { explainYourThrow, tellYourThrow, THREW } from "./your-throw.ts";
 
 const WHY: Readonly<Record<NotDone, readonly [zh: string, en: string]>> = {
   stub: ["还是桩", "still the stub"],
   "not-started": ["还没开始", "not started"],
   failing: ["还有测试没通过", "tests failing"],
-  waiting: ["的测试在等前面的练习步骤", "waiting for an earlier step"],
   broken: ["的测试无法运行", "tests cannot run"],
 };
 
-/** The learner file only a streamed run calls (step 05.8): in a run that does not stream it is not used. */
-const STREAMED_ONLY = "streamed-step.ts";
+/** The learner files a run may leave unused: only a streamed run calls the first (step 05.8), only --save/--load the second (05.7). */
+const UNUSED_WHY = {
+  "streamed-step.ts": ["这次运行不流式", "this run does not stream"],
+  "log-file.ts": ["这次运行不读写日志文件", "this run reads and writes no log file"],
+} as const;
+
+/**
+ * Whether a run on the learner's files streams: not while the loop is theirs and streaming (step 05.8,
+ * streamed-step.ts) is not done yet. The 05.5 loop never asks for `stream`: run it as it is, and say so.
+ */
+export function yourLoopStreams(env: Env): boolean {
+  const own = yours(env).map((file) => file.file);
+  return !own.includes("agent-loop.ts") || own.includes("streamed-step.ts");
+}
 
 /**
  * The first lines of a `--mine` run; a string (a usage error) when `--mine` was given but the run was
  * not started with the resolve hook (scripts/learner/mine-preload.ts): only the answers would run.
- * `streams`: whether this run streams; a file of yours it does not use is not listed as running.
+ * `streams`: whether this run streams; `onDisk`: whether it saves or loads a log file. A file of yours the
+ * run does not use is not listed as running.
  */
-export function yourFilesBanner(env: Env, command: string, streams = true): string[] | string {
+export function yourFilesBanner(env: Env, command: string, streams = true, onDisk = true): string[] | string {
   const yourFiles = yourFilesIn(env);
   if (yourFiles === undefined) {
     return `--mine 要在加载章节代码之前换上你的文件，请这样运行 / --mine swaps your files in before the chapter loads; run it as: ${command}`;
   }
   const own = yourFiles.filter((file) => file.notDone === undefined);
-  const unused = streams ? [] : own.filter((file) => file.file === STREAMED_ONLY);
+  const unused = own.filter((file) => (file.file === "streamed-step.ts" && !streams) || (file.file === "log-file.ts" && !onDisk));
   const mine = own.filter((file) => !unused.includes(file)).map((file) => file.file);
   const answers = yourFiles.filter((file) => file.notDone !== undefined);
   const zhAnswers = answers.map((file) => `${file.file}（${whyNot(file, "，", (ids) => `练习步骤 ${ids.join("、")} `, 0)}）`);
   const enAnswers = answers.map(
     (file) => `${file.file} (${whyNot(file, "; ", (ids) => `${ids.length > 1 ? "steps" : "step"} ${ids.join(", ")}: `, 1)})`,
   );
-  const zhUnused = unused.map((file) => `；用不到：${file.file}（这次运行不流式）`).join("");
-  const enUnused = unused.map((file) => `; not used: ${file.file} (this run does not stream)`).join("");
+  const why = (file: YourFile) => UNUSED_WHY[file.file as keyof typeof UNUSED_WHY];
+  const zhUnused = unused.length === 0 ? "" : `；用不到：${unused.map((file) => `${file.file}（${why(file)[0]}）`).join("、")}`;
+  const enUnused = unused.length === 0 ? "" : `; not used: ${unused.map((file) => `${file.file} (${why(file)[1]})`).join(", ")}`;
+  const loopOnly = yourLoopStreams(env)
+    ? []
+    : [
+        "你的 agent-loop.ts 在跑，流式（练习步骤 05.8）还没做完：这次运行不流式，和加 --no-stream 一样",
+        "Your agent-loop.ts runs and streaming (step 05.8) is not done yet: this run does not stream, as with --no-stream",
+      ];
   return [
     `你的：${mine.join("、") || "（还没有）"}；答案：${zhAnswers.join("、") || "（没有）"}${zhUnused}`,
     `Yours: ${mine.join(", ") || "none yet"}; the answers: ${enAnswers.join(", ") || "none"}${enUnused}`,
+    ...loopOnly,
   ];
 }
 
+/** Which log files a run saves to or loads (the demo's disk plan). */
+interface RunsOnDisk {
+  readonly save?: string | undefined;
+  readonly load?: string | undefined;
+}
+
 /**
- * What a run says first about the learner's files: with `--mine`, the banner; without it, a usage error
+ * What a run says first about the learner's files: with `--mine`, the banner (`disk`: the log file the run
+ * saves to or loads, if any; without it, as for the view, log-file.ts counts as used); without it, a usage error
  * when npm took `--mine` for itself (`npm run demo --mine`, the `--` forgotten: npm_config_mine is set,
  * and the answers would run without a word); otherwise nothing.
  */
-export function mineOpening(mine: boolean, env: Env, command: string, streams: boolean): string[] | string {
-  if (mine) return yourFilesBanner(env, command, streams);
+export function mineOpening(mine: boolean, env: Env, command: string, streams: boolean, disk?: RunsOnDisk): string[] | string {
+  if (mine) return yourFilesBanner(env, command, streams, disk === undefined || disk.save !== undefined || disk.load !== undefined);
   if (env.npm_config_mine === undefined) return [];
   return `--mine 被 npm 拿走了（少了 --），这次会跑答案而不是你的文件，请这样运行 / npm took --mine for itself (the -- is missing), so the answers would run, not your files; type: ${command}`;
 }
@@ -99,15 +97,10 @@ function whyNot(file: YourFile, then: string, steps: (ids: string[]) => string, 
   return reasons
     .map((why) => {
       const ofWhy = (file.notDone ?? []).filter((s) => s.why === why);
-      const on = [...new Set(ofWhy.flatMap((s) => s.waitsOn ?? []))].join(language === 0 ? "、" : ", ");
-      const reason =
-        why === "waiting" && on !== "" ? (language === 0 ? `的测试在等练习步骤 ${on}` : `waiting for step ${on}`) : WHY[why][language];
-      return `${steps(ofWhy.map((s) => s.step))}${reason}`;
+      return `${steps(ofWhy.map((s) => s.step))}${WHY[why][language]}`;
     })
     .join(then);
 }
-
-const stepsInEnglish = (ids: readonly string[]) => `${ids.length > 1 ? "steps" : "step"} ${ids.join(", ")}`;
 
 /** Which of the learner's files a symptom can come from, in the order to suspect them. */
 const IN_PLAY = {
@@ -165,64 +158,4 @@ export function replayDifference(original: readonly Message[], replayed: readonl
     `  原始 / derived:  ${show(original[index])}`,
     `  重放 / replayed: ${show(replayed[index])}`,
   ];
-}
-
-/** When a learner's file threw, as its sentence says it: during a run of the demo or the view, or on import. */
-export const THREW = {
-  demo: ["在演示里", "during the demo"],
-  view: ["在 npm run view 里", "during npm run view"],
-  load: ["在加载时", "while being loaded"],
-} as const satisfies Record<string, readonly [zh: string, en: string]>;
-
-/**
- * A thrown error whose stack passes through one of the learner's files, told with the file and its
- * steps. A failed model call passes through the loop too, but it is the model's story (explain.ts).
- */
-export function explainYourThrow(error: unknown, when: keyof typeof THREW = "demo", env: Env = process.env): Explanation | undefined {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (e instanceof DeepSeekError) return undefined;
-    if (e instanceof AgentRunError) continue; // the loop's wrapper: what it wraps is what happened
-    const at = whereYoursThrew(e, yours(env));
-    if (at === undefined) continue;
-    const { file, line } = at;
-    const [zh, en] = THREW[when];
-    return {
-      title: ["你的代码抛出了错误", "Your code threw"],
-      lines: [
-        `你的 ${file.file}（练习步骤 ${file.steps.join("、")}）${zh}抛出了错误，位置 ${line}：`,
-        `Your ${file.file} (${stepsInEnglish(file.steps)}) threw ${en}, at ${line}:`,
-        `  ${e.name}: ${clip(e.message.split("\n")[0] ?? "", 200)}`,
-        "它的测试都通过了：这次运行走到了测试没走到的一条路。不用 --mine 运行，看答案怎么走这一步",
-        "Its tests pass: this run took a path they do not. Run without --mine to see the answer take it",
-      ],
-    };
-  }
-  return undefined;
-}
-
-/**
- * Prints what `explainYourThrow` says (exit code 1), made visible and without the key; throws `error`
- * on when it is not the learner's.
- */
-export function tellYourThrow(error: unknown, out: (line: string) => void, env: Env, when: keyof typeof THREW = "demo"): number {
-  const told = explainYourThrow(error, when, env);
-  if (told === undefined) throw error;
-  // The message is the learner's text (it may quote a log or a model): shown, not obeyed.
-  const say = (line: string) => out(visible(scrubKey(line, env.DEEPSEEK_API_KEY?.trim() ?? ""), { lines: true }));
-  say(`\n=== ${told.title[0]} / ${told.title[1]} ===`);
-  for (const line of told.lines) say(`  ${line}`);
-  return 1;
-}
-
-/**
- * The innermost frame of `error` in one of the learner's files, as `file:line:column` a learner would
- * open: where their code threw, not a caller of theirs (agent-loop.ts calls streamed-step.ts).
- */
-function whereYoursThrew(error: Error, yours: readonly YourFile[]): { file: YourFile; line: string } | undefined {
-  for (const frame of (error.stack ?? "").split("\n")) {
-    const file = yours.find((candidate) => frame.replaceAll("file://", "").includes(`${candidate.path}:`));
-    const match = /:(\d+):(\d+)\)?\s*$/.exec(frame);
-    if (file !== undefined && match !== null) return { file, line: `${path.relative(process.cwd(), file.path)}:${match[1]}:${match[2]}` };
-  }
-  return undefined;
 }

@@ -6,7 +6,7 @@ import type { Env } from "../../common/settings.ts";
 import { SYSTEM_ERROR_EXIT } from "../../common/system-errors.ts";
 import { visible } from "../../common/text.ts";
 import { DISK_FLAGS, planDisk, type DiskPlan } from "./disk.ts";
-import { mineOpening } from "./mine.ts";
+import { mineOpening, yourLoopStreams } from "./mine.ts";
 import { refuseOutput } from "./output-file.ts";
 import { cannotWritePage } from "./page.ts";
 import { goesLive, type Recording } from "./setup.ts";
@@ -65,7 +65,7 @@ export function planDemo(argv: readonly string[], io: DemoIO): DemoPlan | number
   const args = readFlags(argv, COMMAND, { out: io.out, err });
   if (typeof args === "number") return args;
   const offline = args.values.offline === true;
-  const stream = args.values["no-stream"] !== true;
+  const stream = args.values["no-stream"] !== true && (args.values.mine !== true || yourLoopStreams(io.env));
   const page = args.values.html;
   const disk = planDisk(args.values, !goesLive(offline, io.env), stream);
   // A page is derived from the log: it may replace an earlier page, never the log (output-file.ts).
@@ -75,7 +75,7 @@ export function planDemo(argv: readonly string[], io: DemoIO): DemoPlan | number
     return 2;
   }
   // `npm run demo --mine` (no --) leaves --mine to npm: said, not run on the answers instead.
-  const mine = mineOpening(args.values.mine === true, io.env, "npm run demo -- --mine", stream && disk.prompt !== undefined);
+  const mine = mineOpening(args.values.mine === true, io.env, "npm run demo -- --mine", stream && disk.prompt !== undefined, disk);
   if (typeof mine === "string") {
     (io.err ?? io.out)(`用法错误 / Usage error: ${mine}`);
     return 2;
