@@ -98,7 +98,7 @@ describe("npm run watch's runner on a real learner file", startsPrograms, () => 
   });
 
   test("a blocking for (;;) is stopped within seconds, naming the test and the line it spins in, though its own time limit cannot fire", async () => {
-    write("json.ts", shipped("json.ts").replace(/return todo\("05\.1"[^;]*;/, "let spins = 0;\n  for (;;) {\n    spins++;\n  }"));
+    write("json.ts", shipped("json.ts").replace(/return todo\(\s*"05\.1"[^;]*;/, "let spins = 0;\n  for (;;) {\n    spins++;\n  }"));
     const status = await run("05.1");
     if (status.kind !== "hung") return expect.fail(`05.1 is ${status.kind}: ${JSON.stringify(status)}`);
     expect(status.first.name).toMatch(/^05\.1 /);
@@ -109,7 +109,7 @@ describe("npm run watch's runner on a real learner file", startsPrograms, () => 
   test("an async retry loop whose await never lets a timer run (a call that fails at once) is found the same way, at its line", async () => {
     write("json.ts", answerAsLearnerFile(step("05.1")));
     const call = "return (await options.client.chat({ system: options.systemPrompt, tools: [], messages: [] })) as never;";
-    write("agent-loop.ts", shipped("agent-loop.ts").replace(/return todo\("05\.5"[^;]*;/, retryLoop(call)));
+    write("agent-loop.ts", shipped("agent-loop.ts").replace(/return todo\(\s*"05\.5"[^;]*;/, retryLoop(call)));
     const status = await run("05.5");
     if (status.kind !== "hung") return expect.fail(`05.5 is ${status.kind}: ${JSON.stringify(status)}`);
     expect(status.first.name).toMatch(/^05\.5 /);
@@ -120,7 +120,7 @@ describe("npm run watch's runner on a real learner file", startsPrograms, () => 
 
   test("a test waiting on its own time limit is reported when that limit fires, not after the whole run's: the next tests do not each wait theirs", async () => {
     const wait = "await new Promise((retry) => setTimeout(retry, 50));";
-    write("agent-loop.ts", shipped("agent-loop.ts").replace(/return todo\("05\.5"[^;]*;/, retryLoop(wait)));
+    write("agent-loop.ts", shipped("agent-loop.ts").replace(/return todo\(\s*"05\.5"[^;]*;/, retryLoop(wait)));
     const status = await run("05.5");
     if (status.kind !== "hung") return expect.fail(`05.5 is ${status.kind}: ${JSON.stringify(status)}`);
     expect(status.first.name).toMatch(/^05\.5 /);
