@@ -9,8 +9,8 @@
 // async loop whose every `await` is of a promise already settled (a retry loop whose call fails at
 // once), because such awaits run as microtasks, which all go before the next timer. vitest cannot tell
 // either, nor even report which test is running (it sends its reports between tasks). So: every second
-// this asks each worker what it is running; a test that has run for `suspectAfterMs` and whose worker's
-// event loop does not turn within `turnWithinMs` has hung. Pausing it gives the frames, which are in the
+// this asks each worker what it is running; a test that has run for SUSPECT_AFTER_MS and whose worker's
+// event loop does not turn within TURN_WITHIN_MS has hung. Pausing it gives the frames, which are in the
 // code vitest transformed: each is mapped back to the learner's .ts line through the script's source map.
 import inspector from "node:inspector";
 import { SourceMap, type SourceMapPayload } from "node:module";
@@ -33,10 +33,14 @@ export interface Hang {
   readonly frames: readonly Frame[];
 }
 
-export interface HangWatchOptions {
-  readonly suspectAfterMs?: number;
-  readonly turnWithinMs?: number;
-}
+/** How long a test runs before it is suspected. */
+const SUSPECT_AFTER_MS = 5000;
+/**
+ * How long a suspect's event loop may go without a turn. A long synchronous stretch of a sound test (a
+ * property's hundred runs) can take 2 s on a busy machine: the full npm test at load 15 once called one
+ * hung at 2 s. A loop that never yields fails any bound; a wider one only costs seconds.
+ */
+const TURN_WITHIN_MS = 4000;
 
 /** What vitest is running in a worker: `globalThis.__vitest_worker__.current`, the task its runner set last. */
 const RUNNING = `(() => {
@@ -119,16 +123,13 @@ export class HangWatch {
   /** When each worker was first seen running its current test (by what it runs). */
   readonly #since = new Map<string, { readonly key: string; readonly at: number }>();
 
-  private constructor(
-    private readonly session: inspector.Session,
-    private readonly options: HangWatchOptions,
-  ) {}
+  private constructor(private readonly session: inspector.Session) {}
 
   /** Starts listening for this process's worker threads (vitest's, when it runs with the threads pool). */
-  static start(options: HangWatchOptions = {}): HangWatch {
+  static start(): HangWatch {
     const session = new inspector.Session();
     session.connect();
-    const watch = new HangWatch(session, options);
+    const watch = new HangWatch(session);
     session.on("NodeWorker.attachedToWorker", ({ params }) => {
       // Node's own module-loader thread (tsx's hooks run there) is not vitest's: pausing it would stall every import.
       if (!params.workerInfo.url.startsWith("node:")) watch.#workers.set(params.sessionId, new WorkerSession(session, params.sessionId));
@@ -145,11 +146,10 @@ export class HangWatch {
   }
 
   /**
-   * Looks at every worker once: the first test that has run `suspectAfterMs` or more while its worker's
+   * Looks at every worker once: the first test that has run SUSPECT_AFTER_MS or more while its worker's
    * event loop does not turn, with the stack it is spinning in; undefined when none has hung.
    */
   async check(now = Date.now()): Promise<Hang | undefined> {
-    const { suspectAfterMs = 5000, turnWithinMs = 2000 } = this.options;
     for (const worker of this.#workers.values()) {
       const running = await this.#running(worker);
       if (running?.file === undefined) {
@@ -162,11 +162,11 @@ export class HangWatch {
         this.#since.set(worker.sessionId, { key, at: now });
         continue;
       }
-      if (now - since.at < suspectAfterMs) continue;
+      if (now - since.at < SUSPECT_AFTER_MS) continue;
       const turned = await worker.send(
         "Runtime.evaluate",
         { expression: "new Promise((turn) => setImmediate(turn))", awaitPromise: true },
-        turnWithinMs,
+        TURN_WITHIN_MS,
       );
       if (turned !== undefined) continue; // slow, but its own time limit can still stop it
       return { test: running.names.join(" > "), testFile: running.file, frames: await this.#stackOf(worker) };
