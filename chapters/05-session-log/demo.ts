@@ -42,7 +42,7 @@ export async function main(argv: readonly string[], io: DemoIO): Promise<number>
 async function run(plan: DemoPlan, io: DemoIO, page: { written: boolean }): Promise<number> {
   const { disk, stream } = plan;
   // --load alone tells the file's story with no model, so it needs no connection.
-  const connection = disk.prompt === undefined ? undefined : connect(plan.offline, io.env, plan.recording, io.replayMs ?? REPLAY_MS);
+  const connection = disk.prompt === undefined ? undefined : await connect(plan.offline, io.env, plan.recording, io.replayMs ?? REPLAY_MS);
   // Nothing printed should hold the key, nor drive the terminal: every line is scrubbed and made
   // visible; only the demo's own headings are coloured.
   const scrub = (line: string) => (connection === undefined || connection instanceof DeepSeekConfigError ? line : connection.scrub(line));

@@ -4,6 +4,7 @@
 // and what a ReplayError keeps for whoever debugs it.
 import { runInNewContext } from "node:vm";
 import { describe, expect, it, vi } from "vitest";
+import { thrownAs } from "../../exercises/05-session-log/thrown.ts";
 import { copyPlainJson } from "./fast/json-fast.ts";
 import { freezeJson } from "./json.ts";
 import { EventDataError } from "./event-schemas.ts";
@@ -11,20 +12,10 @@ import { JsonValueError, type JsonObject } from "./json-value.ts";
 import { ReplayError } from "./session-types.ts";
 import { Session } from "./session.ts";
 
-function thrownBy(act: () => unknown): unknown {
-  try {
-    act();
-  } catch (error) {
-    return error;
-  }
-  return expect.fail("expected it to throw");
-}
-
 describe("freezeJson: the chapter's answer at the edges", () => {
   it("a Proxy that lists a key it has no property for is a JsonValueError at that key, not a TypeError", () => {
     const ghost = new Proxy({}, { ownKeys: () => ["ghost"] });
-    const error = thrownBy(() => freezeJson({ p: ghost }));
-    expect(error).toBeInstanceOf(JsonValueError);
+    const error = thrownAs(JsonValueError, () => freezeJson({ p: ghost }));
     expect(error).toMatchObject({ path: "$.p.ghost", reason: expect.stringMatching(/no property/) });
   });
 
@@ -47,25 +38,25 @@ describe("freezeJson: the chapter's answer at the edges", () => {
   });
 
   it("from another realm too, only a plain object or array: a Date, a class instance or a look-alike prototype is refused, named truly", () => {
-    expect(thrownBy(() => freezeJson({ v: runInNewContext("new Date(0)") }))).toMatchObject({
+    expect(thrownAs(JsonValueError, () => freezeJson({ v: runInNewContext("new Date(0)") }))).toMatchObject({
       path: "$.v",
       reason: "Date is not a plain object or array",
     });
-    expect(thrownBy(() => freezeJson({ v: runInNewContext("new (class Point { x = 1 })()") }))).toMatchObject({
+    expect(thrownAs(JsonValueError, () => freezeJson({ v: runInNewContext("new (class Point { x = 1 })()") }))).toMatchObject({
       reason: "Point is not a plain object or array",
     });
     // A prototype dressed up as Object.prototype, whose constructor is not the built-in Object.
     const lookAlike = Object.create(null) as { constructor?: unknown };
     lookAlike.constructor = { Object: () => {} }.Object; // a function named "Object", not the built-in one
     (lookAlike.constructor as { prototype: unknown }).prototype = lookAlike;
-    expect(thrownBy(() => freezeJson({ v: Object.create(lookAlike) }))).toMatchObject({
+    expect(thrownAs(JsonValueError, () => freezeJson({ v: Object.create(lookAlike) }))).toMatchObject({
       path: "$.v",
       reason: "an object whose prototype only looks like Object.prototype is not a plain object or array",
     });
   });
 
   it("an instance of an anonymous class is named by its prototype, not by an empty name", () => {
-    const error = thrownBy(() => freezeJson({ v: new (class {})() }));
+    const error = thrownAs(JsonValueError, () => freezeJson({ v: new (class {})() }));
     expect(error).toMatchObject({
       path: "$.v",
       reason: "an object with a custom prototype is not a plain object or array",
@@ -80,17 +71,15 @@ describe("fromLog keeps the underlying error as the ReplayError's cause", () => 
     ["BAD_DATA", "JsonValueError", { ...entry, data: { content: Number.NaN } }, JsonValueError],
     ["SCHEMA", "EventDataError", { ...entry, data: { content: 1 } }, EventDataError],
   ] as const)("%s: the cause is the %s itself, with the whole path", (code, _, stored, causeClass) => {
-    const error = thrownBy(() => Session.fromLog([stored]));
-    expect(error).toBeInstanceOf(ReplayError);
-    expect((error as ReplayError).code).toBe(code);
-    expect((error as ReplayError).cause).toBeInstanceOf(causeClass);
-    expect((error as ReplayError).cause).toMatchObject({ path: "$.content" });
+    const error = thrownAs(ReplayError, () => Session.fromLog([stored]));
+    expect(error.code).toBe(code);
+    expect(error.cause).toBeInstanceOf(causeClass);
+    expect(error.cause).toMatchObject({ path: "$.content" });
   });
 
   it("an event is a record of its own fields, as JSON.parse makes it: one whose fields are inherited is refused at its index", () => {
     const stored = Object.create({ id: 0, type: "turn/start", ts: 1, data: { turn: 1 } }) as object;
-    const error = thrownBy(() => Session.fromLog([stored]));
-    expect(error).toBeInstanceOf(ReplayError);
+    const error = thrownAs(ReplayError, () => Session.fromLog([stored]));
     expect(error).toMatchObject({
       index: 0,
       code: "NOT_AN_EVENT",
@@ -98,7 +87,7 @@ describe("fromLog keeps the underlying error as the ReplayError's cause", () => 
     });
     const halfInherited = Object.assign(Object.create({ data: { turn: 1 } }) as object, { id: 1, type: "turn/start", ts: 1 });
     const valid = { id: 0, type: "user/message", ts: 1, data: { content: "hi" } };
-    expect(thrownBy(() => Session.fromLog([valid, halfInherited]))).toMatchObject({
+    expect(thrownAs(ReplayError, () => Session.fromLog([valid, halfInherited]))).toMatchObject({
       index: 1,
       code: "NOT_AN_EVENT",
       message: expect.stringMatching(/^重放失败：第 1 个事件 \/ replay failed at event #1: its field "data" is inherited/),

@@ -3,33 +3,18 @@
 // what must never be replaced is real too: a FIFO (mkfifo), a unix socket a server listens on, and a
 // device node made with mknod in the test's own folder (never the machine's /dev/null).
 import { execFileSync } from "node:child_process";
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { test } from "./temp-folder.ts";
 import { nameBeside, resolvedPath, writeFileAtomically } from "./atomic-write.ts";
 import { NotAFileError } from "./system-errors.ts";
 
-let dir = "";
-beforeEach(() => {
-  dir = realpathSync(mkdtempSync(path.join(tmpdir(), "atomic-write-"))); // the real path: what resolvedPath answers
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+// `dir` is the folder's real path (temp-folder.ts): what resolvedPath answers.
 
 describe("resolvedPath: where a name leads, every link followed", () => {
-  test("a chain of links to a file not made yet, a linked folder, and a link inside a linked folder lead to one path", () => {
+  test("a chain of links to a file not made yet, a linked folder, and a link inside a linked folder lead to one path", ({ dir }) => {
     const file = path.join(dir, "log.jsonl");
     symlinkSync("log.jsonl", path.join(dir, "ln1"));
     symlinkSync("ln1", path.join(dir, "ln2"));
@@ -41,14 +26,14 @@ describe("resolvedPath: where a name leads, every link followed", () => {
     expect(resolvedPath(path.join(dir, "here", "ln2")), "and the same once it exists").toBe(file);
   });
 
-  test('".." after a linked folder goes up from where the link leads, as the system reads it', () => {
+  test('".." after a linked folder goes up from where the link leads, as the system reads it', ({ dir }) => {
     mkdirSync(path.join(dir, "deep", "er"), { recursive: true });
     symlinkSync("deep/er", path.join(dir, "down"));
     // path.resolve would say dir/log.jsonl; the system writes deep/log.jsonl.
     expect(resolvedPath(`${dir}/down/../log.jsonl`)).toBe(path.join(dir, "deep", "log.jsonl"));
   });
 
-  test("a loop of links ends instead of running for ever", () => {
+  test("a loop of links ends instead of running for ever", ({ dir }) => {
     symlinkSync("b", path.join(dir, "a"));
     symlinkSync("a", path.join(dir, "b"));
     expect([path.join(dir, "a"), path.join(dir, "b")]).toContain(resolvedPath(path.join(dir, "a")));
@@ -56,7 +41,7 @@ describe("resolvedPath: where a name leads, every link followed", () => {
 });
 
 describe("writeFileAtomically: the old file or the new one, never half of one", () => {
-  test("writes through a link to where it leads, and the link stays a link", () => {
+  test("writes through a link to where it leads, and the link stays a link", ({ dir }) => {
     writeFileSync(path.join(dir, "page.html"), "old");
     symlinkSync("page.html", path.join(dir, "latest.html"));
     expect(writeFileAtomically(path.join(dir, "latest.html"), "new")).toBe(path.join(dir, "page.html"));
@@ -64,7 +49,7 @@ describe("writeFileAtomically: the old file or the new one, never half of one", 
     expect(readdirSync(dir).sort()).toEqual(["latest.html", "page.html"]);
   });
 
-  test("a rename the system refuses (a folder in the way) removes the temporary file and leaves what was there", () => {
+  test("a rename the system refuses (a folder in the way) removes the temporary file and leaves what was there", ({ dir }) => {
     const folder = path.join(dir, "page.html");
     mkdirSync(folder);
     writeFileSync(path.join(folder, "kept.txt"), "kept");
@@ -75,7 +60,9 @@ describe("writeFileAtomically: the old file or the new one, never half of one", 
 });
 
 describe("writeFileAtomically never replaces what is not a regular file", () => {
-  test("a FIFO, a listening unix socket and a device node: NotAFileError naming the kind, each left as it was, no temporary file", async () => {
+  test("a FIFO, a listening unix socket and a device node: NotAFileError naming the kind, each left as it was, no temporary file", async ({
+    dir,
+  }) => {
     const fifo = path.join(dir, "pipe.html");
     execFileSync("mkfifo", [fifo]);
     const device = path.join(dir, "null.html");
@@ -109,7 +96,7 @@ describe("writeFileAtomically never replaces what is not a regular file", () => 
 });
 
 describe("writeFileAtomically keeps a page's permissions", () => {
-  test("a page rewritten keeps the old file's mode (a private 0600 page stays private), through a link too", () => {
+  test("a page rewritten keeps the old file's mode (a private 0600 page stays private), through a link too", ({ dir }) => {
     const page = path.join(dir, "page.html");
     writeFileSync(page, "old");
     chmodSync(page, 0o600);
@@ -121,7 +108,7 @@ describe("writeFileAtomically keeps a page's permissions", () => {
     expect((statSync(page).mode & 0o7777).toString(8), "the file the link leads to keeps its mode").toBe("640");
   });
 
-  test("a new page gets the mode any new file gets: 0666 less the umask", () => {
+  test("a new page gets the mode any new file gets: 0666 less the umask", ({ dir }) => {
     const page = path.join(dir, "new.html");
     writeFileAtomically(page, "new");
     const umask = process.umask();
@@ -130,14 +117,14 @@ describe("writeFileAtomically keeps a page's permissions", () => {
 });
 
 describe("the temporary name fits wherever the target's name fits", () => {
-  test("a page whose name is 255 bytes, the most most file systems take, is written", () => {
+  test("a page whose name is 255 bytes, the most most file systems take, is written", ({ dir }) => {
     const page = path.join(dir, `${"p".repeat(250)}.html`);
     expect(writeFileAtomically(page, "new")).toBe(page);
     expect(readFileSync(page, "utf8")).toBe("new");
     expect(readdirSync(dir), "no temporary file left").toEqual([path.basename(page)]);
   });
 
-  test("nameBeside cuts the middle between characters, to the name's own length in bytes (or 64, for a short name)", () => {
+  test("nameBeside cuts the middle between characters, to the name's own length in bytes (or 64, for a short name)", ({ dir }) => {
     const long = path.join(dir, `${"页".repeat(80)}.html`); // 245 bytes: 3 a character
     const beside = nameBeside(long, ".", path.basename(long), ".1234-abcdef01.tmp");
     expect(path.dirname(beside)).toBe(dir);

@@ -1,36 +1,23 @@
 // checkWritable's refusals are system errors like Node's own: a code, the call, the path as typed and a
 // message naming all three, so that explainSystemError says them and a stack trace, if one is printed,
 // reads like Node's. Anything else that goes wrong is a bug, and cannotWrite lets it through.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { test } from "./temp-folder.ts";
+import { thrownAs } from "../../exercises/05-session-log/thrown.ts";
 import { cannotWrite, checkWritable } from "./system-errors.ts";
 
-const dir = mkdtempSync(path.join(tmpdir(), "check-writable-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function thrown(action: () => unknown): unknown {
-  try {
-    action();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected checkWritable to refuse");
-}
-
 describe("checkWritable's refusals", () => {
-  test("a folder in the file's place: EISDIR from open, naming the path as typed", () => {
-    const error = thrown(() => checkWritable(dir));
-    expect(error).toBeInstanceOf(Error);
+  test("a folder in the file's place: EISDIR from open, naming the path as typed", ({ dir }) => {
+    const error = thrownAs(Error, () => checkWritable(dir), "checkWritable refuses a folder");
     expect(error).toMatchObject({ code: "EISDIR", syscall: "open", path: dir, message: `EISDIR: open '${dir}'` });
   });
 
-  test("said without a doing of the caller's, it is what opening failed to do", () => {
+  test("said without a doing of the caller's, it is what opening failed to do", ({ dir }) => {
     expect(cannotWrite(dir)).toBe(`这是一个文件夹，不是文件，无法打开 ${dir} / Cannot open ${dir}: it is a folder, not a file (EISDIR)`);
   });
 
-  test("a relative name is checked from the working folder, and named as typed", () => {
+  test("a relative name is checked from the working folder, and named as typed", ({ dir }) => {
     const relative = path.relative(process.cwd(), dir);
     expect(cannotWrite(relative)).toBe(
       `这是一个文件夹，不是文件，无法打开 ${relative} / Cannot open ${relative}: it is a folder, not a file (EISDIR)`,

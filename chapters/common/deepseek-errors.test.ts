@@ -2,9 +2,10 @@
 // whose message never holds the key.
 import { delay, http, HttpResponse } from "msw";
 import { describe, expect, test, vi } from "vitest";
-import { DeepSeekClient } from "./deepseek.ts";
+import { DeepSeekClient, DeepSeekError } from "./deepseek.ts";
 import { ERROR_BODY_LENGTH } from "./deepseek-errors.ts";
-import { ask, deepSeekError, KEY, mockDeepSeek, URL_DEFAULT } from "./deepseek-mock.ts";
+import { rejectedAs } from "../../exercises/05-session-log/thrown.ts";
+import { ask, KEY, mockDeepSeek, URL_DEFAULT } from "./deepseek-mock.ts";
 
 const server = mockDeepSeek();
 // The SDK cancels the body of a response it will retry, and cancelling a mocked body never settles
@@ -38,7 +39,7 @@ describe("an HTTP error status becomes the kind that says what to do", () => {
     [503, "server", "Server overloaded"],
   ])("%i is kind %s, and the message keeps the status and what the body said", async (status, kind, said) => {
     failWith(status, said);
-    const error = await deepSeekError(ask(client()));
+    const error = await rejectedAs(DeepSeekError, ask(client()));
     expect(error).toMatchObject({
       kind,
       status,
@@ -48,14 +49,14 @@ describe("an HTTP error status becomes the kind that says what to do", () => {
 
   test("429 is kind rate_limit only after the SDK's retries are used up (1 + maxRetries requests)", async () => {
     const seen = failWith(429, "Rate Limit Reached");
-    const error = await deepSeekError(ask(client(1)));
+    const error = await rejectedAs(DeepSeekError, ask(client(1)));
     expect(error).toMatchObject({ kind: "rate_limit", status: 429 });
     expect(seen.requests, "one try and one retry").toBe(2);
   });
 
   test("a 503 is retried like a 429 before it becomes kind server", async () => {
     const seen = failWith(503, "Server overloaded");
-    const error = await deepSeekError(ask(client(2)));
+    const error = await rejectedAs(DeepSeekError, ask(client(2)));
     expect(error).toMatchObject({ kind: "server", status: 503 });
     expect(seen.requests).toBe(3);
   });
@@ -69,7 +70,7 @@ describe("failures without an HTTP status", () => {
         return HttpResponse.json({});
       }),
     );
-    const error = await deepSeekError(ask(new DeepSeekClient({ apiKey: KEY, timeoutMs: 50, maxRetries: 0 })));
+    const error = await rejectedAs(DeepSeekError, ask(new DeepSeekClient({ apiKey: KEY, timeoutMs: 50, maxRetries: 0 })));
     expect(error).toMatchObject({
       kind: "timeout",
       message: "no answer from DeepSeek at https://api.deepseek.com within 50 ms (1 try)",
@@ -78,7 +79,7 @@ describe("failures without an HTTP status", () => {
 
   test("a connection failure is kind network and names the base URL, not the key", async () => {
     server.use(http.post(URL_DEFAULT, () => HttpResponse.error()));
-    const error = await deepSeekError(ask(client()));
+    const error = await rejectedAs(DeepSeekError, ask(client()));
     expect(error).toMatchObject({
       kind: "network",
       message: expect.stringContaining("could not reach DeepSeek at https://api.deepseek.com"),
@@ -91,7 +92,7 @@ describe("failures without an HTTP status", () => {
       start: (controller) => controller.error(new Error(`stream reset while sending ${KEY}`)),
     });
     server.use(http.post(URL_DEFAULT, () => new HttpResponse(broken, { status: 200, headers: { "content-type": "application/json" } })));
-    const error = await deepSeekError(ask(client()));
+    const error = await rejectedAs(DeepSeekError, ask(client()));
     expect(error).toMatchObject({
       kind: "other",
       message: "DeepSeek call failed: stream reset while sending [redacted]",
@@ -103,7 +104,7 @@ describe("failures without an HTTP status", () => {
 describe("errors never reveal the key", () => {
   test("401: DeepSeek's masked echo (****cdef) and a full key echoed back are both scrubbed; the SDK's error is not kept", async () => {
     failWith(401, `Authentication Fails, Your api key: ****cdef is invalid (sent ${KEY})`, "authentication_error");
-    const error = await deepSeekError(ask(client()));
+    const error = await rejectedAs(DeepSeekError, ask(client()));
     expect(error).toMatchObject({ kind: "authentication", status: 401 });
     expect(error.message).toBe(
       "DeepSeek API error 401 (authentication_error): Authentication Fails, Your api key: **** is invalid (sent [redacted])",
@@ -119,7 +120,7 @@ describe("errors never reveal the key", () => {
     ["in quotes", 'key "****wxyz" refused', 'key "****" refused'],
   ])("a masked key in any error body is replaced by **** (%s)", async (_, said, shown) => {
     failWith(401, said, "authentication_error");
-    const error = await deepSeekError(ask(client()));
+    const error = await rejectedAs(DeepSeekError, ask(client()));
     expect(error.message).toBe(`DeepSeek API error 401 (authentication_error): ${shown}`);
   });
 
@@ -141,14 +142,14 @@ describe("errors never reveal the key", () => {
         return HttpResponse.json({ error }, { status: 401 });
       }),
     );
-    const error = await deepSeekError(ask(new DeepSeekClient({ maxRetries: 0 })));
+    const error = await rejectedAs(DeepSeekError, ask(new DeepSeekClient({ maxRetries: 0 })));
     expect(error.message).toBe("DeepSeek API error 401 (authentication_error): Authentication Fails, your api key [redacted] is invalid");
     expect(`${error.message}${error.stack}`).not.toContain(KEY);
   });
 
   test("the key's first 8 characters and what follows them are scrubbed wherever they appear", async () => {
     failWith(401, `key ${KEY.slice(0, 14)}… is invalid`, "authentication_error");
-    const error = await deepSeekError(ask(client()));
+    const error = await rejectedAs(DeepSeekError, ask(client()));
     expect(error.message).toBe("DeepSeek API error 401 (authentication_error): key [redacted]… is invalid");
   });
 });
@@ -160,7 +161,7 @@ describe("a non-JSON error body (a proxy's HTML page) is flattened onto one line
 
   test("line breaks and runs of spaces become one space", async () => {
     failWithPage("<html>\n<head><title>502 Bad Gateway</title></head>\n<body>  upstream unavailable</body>\n</html>\n");
-    const error = await deepSeekError(ask(client()));
+    const error = await rejectedAs(DeepSeekError, ask(client()));
     expect(error).toMatchObject({ kind: "server", status: 502 });
     expect(bodyOf(error.message)).toBe("<html> <head><title>502 Bad Gateway</title></head> <body> upstream unavailable</body> </html>");
   });
@@ -168,14 +169,14 @@ describe("a non-JSON error body (a proxy's HTML page) is flattened onto one line
   test(`a body of exactly ${ERROR_BODY_LENGTH} characters is kept whole; one more and it is cut to ${ERROR_BODY_LENGTH}, ending in …`, async () => {
     expect(ERROR_BODY_LENGTH, "enough to recognise a proxy's page, short enough for one line").toBe(160);
     failWithPage("x".repeat(ERROR_BODY_LENGTH));
-    expect(bodyOf((await deepSeekError(ask(client()))).message)).toBe("x".repeat(ERROR_BODY_LENGTH));
+    expect(bodyOf((await rejectedAs(DeepSeekError, ask(client()))).message)).toBe("x".repeat(ERROR_BODY_LENGTH));
     failWithPage("y".repeat(ERROR_BODY_LENGTH + 1));
-    expect(bodyOf((await deepSeekError(ask(client()))).message)).toBe(`${"y".repeat(ERROR_BODY_LENGTH - 1)}…`);
+    expect(bodyOf((await rejectedAs(DeepSeekError, ask(client()))).message)).toBe(`${"y".repeat(ERROR_BODY_LENGTH - 1)}…`);
   });
 
   test("the body is scrubbed before it is cut, so a key across the cut leaves no part behind", async () => {
     failWithPage(`${"x".repeat(ERROR_BODY_LENGTH - 10)}${KEY}`);
-    const error = await deepSeekError(ask(client()));
+    const error = await rejectedAs(DeepSeekError, ask(client()));
     expect(bodyOf(error.message)).toBe(`${"x".repeat(ERROR_BODY_LENGTH - 10)}[redacted]`);
   });
 });

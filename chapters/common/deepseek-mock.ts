@@ -1,10 +1,10 @@
 // For the client's tests: DeepSeek mocked at the HTTP layer with MSW (unhandled requests are errors,
-// so nothing reaches the network), DeepSeek's reply shape, and helpers to catch what a call throws.
+// so nothing reaches the network) and DeepSeek's reply shape. What a call throws: rejectedAs (exercises/…/thrown.ts).
 import { http, HttpResponse, type JsonBodyType } from "msw";
 import { setupServer, type SetupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from "vitest";
 import type { StreamChunk } from "./messages.ts";
-import { type DeepSeekClient, DeepSeekError } from "./deepseek.ts";
+import type { DeepSeekClient } from "./deepseek.ts";
 
 export const KEY = "sk-test-0123456789abcdef0123456789abcdef";
 export const URL_DEFAULT = "https://api.deepseek.com/chat/completions";
@@ -53,20 +53,6 @@ export function capture(server: SetupServer, reply: JsonBodyType, url = URL_DEFA
 
 /** One chat call with nothing in it: for tests about the reply or the failure, not the request. */
 export const ask = (client: DeepSeekClient) => client.chat({ system: "s", tools: [], messages: [] });
-
-/** The DeepSeekError that `promise` rejects with (and a failed test if it is not one). */
-export async function deepSeekError(promise: Promise<unknown>): Promise<DeepSeekError> {
-  const error = await rejection(promise);
-  expect(error, "expected the call to fail with a DeepSeekError").toBeInstanceOf(DeepSeekError);
-  return error as DeepSeekError;
-}
-
-export async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.unreachable("expected the call to fail"),
-    (error: unknown) => error,
-  );
-}
 
 // ── streaming ───────────────────────────────────────────────────────────────────────────────────
 

@@ -2,8 +2,9 @@
 // fit is a DeepSeekError naming the field (bad_reply), or saying there was nothing in it (empty_reply).
 import { http, HttpResponse } from "msw";
 import { describe, expect, test } from "vitest";
-import { DeepSeekClient } from "./deepseek.ts";
-import { ask, capture, completion, deepSeekError, KEY, mockDeepSeek, URL_DEFAULT } from "./deepseek-mock.ts";
+import { DeepSeekClient, DeepSeekError } from "./deepseek.ts";
+import { rejectedAs } from "../../exercises/05-session-log/thrown.ts";
+import { ask, capture, completion, KEY, mockDeepSeek, URL_DEFAULT } from "./deepseek-mock.ts";
 
 const server = mockDeepSeek();
 const client = () => new DeepSeekClient({ apiKey: KEY });
@@ -11,7 +12,7 @@ const client = () => new DeepSeekClient({ apiKey: KEY });
 describe("a reply with nothing in it is a DeepSeekError of kind empty_reply", () => {
   test("no choices", async () => {
     capture(server, { ...completion({ content: "x" }), choices: [] });
-    const error = await deepSeekError(ask(client()));
+    const error = await rejectedAs(DeepSeekError, ask(client()));
     expect(error).toMatchObject({ kind: "empty_reply", message: expect.stringContaining("no choices") });
   });
 
@@ -21,7 +22,7 @@ describe("a reply with nothing in it is a DeepSeekError of kind empty_reply", ()
     ['content null and reasoning_content "" (the projection would drop it)', { content: null, reasoning_content: "" }],
   ])("a message with no content, reasoning or tool call: %s", async (_, message) => {
     capture(server, completion(message));
-    const error = await deepSeekError(ask(client()));
+    const error = await rejectedAs(DeepSeekError, ask(client()));
     expect(error).toMatchObject({ kind: "empty_reply", message: expect.stringContaining("empty message") });
   });
 });
@@ -78,20 +79,20 @@ describe("a malformed 200 reply is a DeepSeekError of kind bad_reply naming the 
     ],
   ])("%s", async (_, reply, said) => {
     capture(server, reply);
-    const error = await deepSeekError(ask(client()));
+    const error = await rejectedAs(DeepSeekError, ask(client()));
     expect(error.kind).toBe("bad_reply");
     expect(error.message).toBe(`DeepSeek's reply is malformed: ${said}`);
   });
 
   test("the second tool call is checked as well as the first, and named by its index", async () => {
     capture(server, completion({ content: "", tool_calls: [call, { ...call, id: 3 }] }, "tool_calls"));
-    const error = await deepSeekError(ask(client()));
+    const error = await rejectedAs(DeepSeekError, ask(client()));
     expect(error.message).toContain("choices[0].message.tool_calls[1].id should be a string, but is a number");
   });
 
   test("a tool call of another type is an error, not dropped (the model would wait for its result forever)", async () => {
     capture(server, withCall({ ...call, type: "code_interpreter" }));
-    const error = await deepSeekError(ask(client()));
+    const error = await rejectedAs(DeepSeekError, ask(client()));
     expect(error).toMatchObject({
       kind: "bad_reply",
       message: expect.stringContaining('tool_calls[0].type should be "function", but is "code_interpreter"'),
@@ -100,14 +101,14 @@ describe("a malformed 200 reply is a DeepSeekError of kind bad_reply naming the 
 
   test("a text found in place of a field is quoted cut to 40 characters, so the message stays one short line", async () => {
     capture(server, withChoice("x".repeat(100)));
-    const error = await deepSeekError(ask(client()));
+    const error = await rejectedAs(DeepSeekError, ask(client()));
     expect(error.message).toBe(`DeepSeek's reply is malformed: choices[0] should be an object, but is "${"x".repeat(39)}…"`);
   });
 
   test("a 200 that is not a completion at all (a proxy's login page) is bad_reply, not empty_reply", async () => {
     const page = "<html><body>Please log in to the Wi-Fi</body></html>";
     server.use(http.post(URL_DEFAULT, () => new HttpResponse(page, { status: 200, headers: { "content-type": "text/html" } })));
-    const error = await deepSeekError(ask(client()));
+    const error = await rejectedAs(DeepSeekError, ask(client()));
     expect(error.kind).toBe("bad_reply");
     expect(error.message).toContain('the response should be a JSON object, but is "<html><body>Please log in');
   });
@@ -115,7 +116,7 @@ describe("a malformed 200 reply is a DeepSeekError of kind bad_reply naming the 
   test("a 200 whose JSON body is cut off is bad_reply saying the response is not valid JSON", async () => {
     const cut = JSON.stringify(completion({ content: "7" })).slice(0, 60);
     server.use(http.post(URL_DEFAULT, () => new HttpResponse(cut, { status: 200, headers: { "content-type": "application/json" } })));
-    const error = await deepSeekError(ask(client()));
+    const error = await rejectedAs(DeepSeekError, ask(client()));
     expect(error).toMatchObject({
       kind: "bad_reply",
       message: expect.stringContaining("the response is not valid JSON"),
@@ -124,7 +125,7 @@ describe("a malformed 200 reply is a DeepSeekError of kind bad_reply naming the 
 
   test("a bad_reply that quotes the key is scrubbed like every other error", async () => {
     capture(server, completion({ content: "", tool_calls: KEY }, "tool_calls"));
-    const error = await deepSeekError(ask(client()));
+    const error = await rejectedAs(DeepSeekError, ask(client()));
     expect(error.kind).toBe("bad_reply");
     expect(error.message).toContain('tool_calls should be an array, but is "[redacted]');
     expect(error.message).not.toContain(KEY.slice(0, 8));

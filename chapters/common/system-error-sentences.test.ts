@@ -1,5 +1,7 @@
 // The sentence for each refusal of the operating system, word for word: the reason a learner reads for
-// each code, and what was being done for each system call when the caller does not say.
+// each code, and what was being done for each system call when the caller does not say. The sentences
+// are inline snapshots: a sentence changed on purpose is taken in with `npx vitest run --mode workbook -u`
+// (read the diff first), never typed in again by hand.
 import { describe, expect, test } from "vitest";
 import { explainSystemError, isSystemError, SYSTEM_ERROR_EXIT, type SystemError } from "./system-errors.ts";
 
@@ -7,39 +9,44 @@ const fake = (code: string, syscall: string, extra: object = {}): SystemError =>
   Object.assign(new Error(`${code}: raw`), { code, syscall, ...extra });
 
 describe("the reason, by the error's code, in both languages", () => {
-  test.each([
-    ["ENOENT", "文件或它所在的文件夹不存在", "it does not exist (or the folder it is in does not)"],
-    ["EISDIR", "这是一个文件夹，不是文件", "it is a folder, not a file"],
-    ["ENOTDIR", "路径中的某一段不是文件夹", "a part of its path is not a folder"],
-    ["EACCES", "没有权限", "permission denied"],
-    ["EPERM", "操作不被允许", "the operation is not permitted"],
-    ["EROFS", "文件系统是只读的", "it is on a read-only file system"],
-    ["ENOSPC", "磁盘已满", "the disk is full"],
-    ["EFBIG", "文件超过了允许的大小", "the file is larger than allowed"],
-    ["EDQUOT", "磁盘配额已用完", "the disk quota is used up"],
-    ["ENAMETOOLONG", "名字太长", "the name is too long"],
-    ["ELOOP", "符号链接太多，可能成了环", "too many symbolic links (a loop?)"],
-    ["EMFILE", "打开的文件太多", "too many files are open"],
-    ["EBUSY", "正被占用", "it is busy"],
-    ["EADDRNOTAVAIL", "这个地址在本机上不可用", "the address is not available on this machine"],
-  ])("%s: %s / %s", (code, zh, en) => {
-    expect(explainSystemError(fake(code, "open", { path: "run.jsonl" }))).toBe(
-      `${zh}，无法打开 run.jsonl / Cannot open run.jsonl: ${en} (${code})`,
-    );
+  test("each code a learner meets while saving, loading and serving has its sentence", () => {
+    const codes = "ENOENT EISDIR ENOTDIR EACCES EPERM EROFS ENOSPC EFBIG EDQUOT ENAMETOOLONG ELOOP EMFILE EBUSY EADDRNOTAVAIL".split(" ");
+    const sentences = codes.map((code) => explainSystemError(fake(code, "open", { path: "run.jsonl" })));
+    expect(sentences).toMatchInlineSnapshot(`
+      [
+        "文件或它所在的文件夹不存在，无法打开 run.jsonl / Cannot open run.jsonl: it does not exist (or the folder it is in does not) (ENOENT)",
+        "这是一个文件夹，不是文件，无法打开 run.jsonl / Cannot open run.jsonl: it is a folder, not a file (EISDIR)",
+        "路径中的某一段不是文件夹，无法打开 run.jsonl / Cannot open run.jsonl: a part of its path is not a folder (ENOTDIR)",
+        "没有权限，无法打开 run.jsonl / Cannot open run.jsonl: permission denied (EACCES)",
+        "操作不被允许，无法打开 run.jsonl / Cannot open run.jsonl: the operation is not permitted (EPERM)",
+        "文件系统是只读的，无法打开 run.jsonl / Cannot open run.jsonl: it is on a read-only file system (EROFS)",
+        "磁盘已满，无法打开 run.jsonl / Cannot open run.jsonl: the disk is full (ENOSPC)",
+        "文件超过了允许的大小，无法打开 run.jsonl / Cannot open run.jsonl: the file is larger than allowed (EFBIG)",
+        "磁盘配额已用完，无法打开 run.jsonl / Cannot open run.jsonl: the disk quota is used up (EDQUOT)",
+        "名字太长，无法打开 run.jsonl / Cannot open run.jsonl: the name is too long (ENAMETOOLONG)",
+        "符号链接太多，可能成了环，无法打开 run.jsonl / Cannot open run.jsonl: too many symbolic links (a loop?) (ELOOP)",
+        "打开的文件太多，无法打开 run.jsonl / Cannot open run.jsonl: too many files are open (EMFILE)",
+        "正被占用，无法打开 run.jsonl / Cannot open run.jsonl: it is busy (EBUSY)",
+        "这个地址在本机上不可用，无法打开 run.jsonl / Cannot open run.jsonl: the address is not available on this machine (EADDRNOTAVAIL)",
+      ]
+    `);
   });
 });
 
 describe("what was being done, by the system call, when the caller does not say", () => {
-  test.each([
-    ["open", "无法打开", "Cannot open"],
-    ["read", "无法读取", "Cannot read"],
-    ["write", "无法写入", "Cannot write"],
-    ["mkdir", "无法创建文件夹", "Cannot create the folder"],
-    ["rename", "无法重命名", "Cannot rename"],
-    ["listen", "无法监听", "Cannot listen on"],
-    ["access", "无法写入", "Cannot write"],
-  ])("%s: %s / %s", (syscall, zh, en) => {
-    expect(explainSystemError(fake("EACCES", syscall, { path: "f" }))).toBe(`没有权限，${zh} f / ${en} f: permission denied (EACCES)`);
+  test("each call a command makes has its doing", () => {
+    const calls = ["open", "read", "write", "mkdir", "rename", "listen", "access"];
+    expect(calls.map((syscall) => explainSystemError(fake("EACCES", syscall, { path: "f" })))).toMatchInlineSnapshot(`
+      [
+        "没有权限，无法打开 f / Cannot open f: permission denied (EACCES)",
+        "没有权限，无法读取 f / Cannot read f: permission denied (EACCES)",
+        "没有权限，无法写入 f / Cannot write f: permission denied (EACCES)",
+        "没有权限，无法创建文件夹 f / Cannot create the folder f: permission denied (EACCES)",
+        "没有权限，无法重命名 f / Cannot rename f: permission denied (EACCES)",
+        "没有权限，无法监听 f / Cannot listen on f: permission denied (EACCES)",
+        "没有权限，无法写入 f / Cannot write f: permission denied (EACCES)",
+      ]
+    `);
   });
 
   test("another call says only that it failed; with neither a path nor a port, nothing is named", () => {

@@ -1,13 +1,10 @@
 // What the operating system refuses is told in one sentence, Chinese first; checkWritable finds a
 // refusal before the work it would waste.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { test } from "./temp-folder.ts";
 import { cannotWrite, checkWritable, explainSystemError, isSystemError, type SystemError } from "./system-errors.ts";
-
-const dir = mkdtempSync(path.join(tmpdir(), "system-errors-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const fake = (code: string, syscall: string, extra: object = {}): SystemError =>
   Object.assign(new Error(`${code}: raw`), { code, syscall, ...extra });
@@ -61,14 +58,14 @@ describe("explainSystemError", () => {
 });
 
 describe("checkWritable: a refusal found before the work", () => {
-  test("a new file in a folder that exists, or in folders still to be made, can be written", () => {
+  test("a new file in a folder that exists, or in folders still to be made, can be written", ({ dir }) => {
     expect(() => checkWritable(path.join(dir, "new.html"))).not.toThrow();
     expect(() => checkWritable(path.join(dir, "a", "b", "new.html"))).not.toThrow();
     writeFileSync(path.join(dir, "old.html"), "");
     expect(cannotWrite(path.join(dir, "old.html"))).toBeUndefined();
   });
 
-  test("a folder where the file should be is EISDIR; a file on the way to it is ENOTDIR", () => {
+  test("a folder where the file should be is EISDIR; a file on the way to it is ENOTDIR", ({ dir }) => {
     expect(() => checkWritable(dir)).toThrow(expect.objectContaining({ code: "EISDIR", path: dir }));
     const file = path.join(dir, "plain.txt");
     writeFileSync(file, "");

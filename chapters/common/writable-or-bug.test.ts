@@ -1,19 +1,17 @@
 // Which failures checkWritable and cannotWrite turn into a sentence: the system's refusals (a code like
 // ENOTDIR or EACCES and the call that failed), on a real file. Anything else is a bug and is thrown as is,
 // so that its stack is seen.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { test } from "./temp-folder.ts";
 import { cannotWrite, checkWritable, isSystemError } from "./system-errors.ts";
 
-const dir = mkdtempSync(path.join(tmpdir(), "writable-or-bug-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** root may write any file whatever its mode: a read-only file refuses only other users. */
 const isRoot = process.getuid?.() === 0;
 
 describe("checkWritable on real files", () => {
-  test("a file on the way, however deep below it the target is: Node's own ENOTDIR, named as typed by cannotWrite", () => {
+  test("a file on the way, however deep below it the target is: Node's own ENOTDIR, named as typed by cannotWrite", ({ dir }) => {
     const file = path.join(dir, "plain.txt");
     writeFileSync(file, "");
     const target = path.join(file, "sub", "deeper", "page.html");
@@ -23,7 +21,7 @@ describe("checkWritable on real files", () => {
     );
   });
 
-  test.skipIf(isRoot)("an existing file without write permission is EACCES, though its folder can be written", () => {
+  test.skipIf(isRoot)("an existing file without write permission is EACCES, though its folder can be written", ({ dir }) => {
     const file = path.join(dir, "read-only.txt");
     writeFileSync(file, "");
     chmodSync(file, 0o444);

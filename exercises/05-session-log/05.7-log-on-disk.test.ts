@@ -5,11 +5,11 @@
 // These tests build sessions with the chapter's Session (not your exercises/…/session.ts), so this
 // step does not depend on your 05.1–05.5. Files go to a fresh temporary folder for each test.
 import { execFileSync, spawnSync } from "node:child_process";
-import fs, { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import fs, { readFileSync, statSync, writeFileSync } from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { test } from "../../chapters/common/temp-folder.ts";
 import fc from "fast-check";
 import { findLogProblems } from "../../chapters/05-session-log/invariants.ts";
 import { LogFileError, RepairError, TURN_FINISHED, TURN_INTERRUPTED } from "../../chapters/05-session-log/disk/log-file-types.ts";
@@ -23,14 +23,9 @@ import { eventInputsArb } from "./arbitraries.ts";
 import { chapterRunArb, input, sessionOf, storedCopy, tickingClock, type EventInput } from "./practice-runs.ts";
 import { caughtAs, thrownAs } from "./thrown.ts";
 
-let dir = "";
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "log-on-disk-"));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
 let files = 0;
-const newFile = () => path.join(dir, `session-${++files}.jsonl`);
+/** A new file name in the test's folder (`dir`, from chapters/common/temp-folder.ts). */
+const newFile = (dir: string) => path.join(dir, `session-${++files}.jsonl`);
 
 /** What the file must hold for these events: one JSON line each. */
 const jsonl = (events: readonly SessionEvent[]) => events.map((event) => `${JSON.stringify(event)}\n`).join("");
@@ -60,10 +55,10 @@ const roundTrip: readonly EventInput[] = [
   input("turn/end", { turn: 1, reason: "completed" }), // #11
 ];
 
-/** A file holding these events, written by the test itself (so the reading tests do not need your writer). */
-function fileOf(inputs: readonly EventInput[] = roundTrip): { file: string; session: Session } {
+/** A file in `dir` holding these events, written by the test itself (so the reading tests do not need your writer). */
+function fileOf(dir: string, inputs: readonly EventInput[] = roundTrip): { file: string; session: Session } {
   const session = sessionOf(inputs);
-  const file = newFile();
+  const file = newFile(dir);
   writeFileSync(file, jsonl(session.events));
   return { file, session };
 }
@@ -94,8 +89,10 @@ function logFileError(action: () => unknown): LogFileError {
 const halves = (name: string) => name.split(" / ") as [zh: string, en: string];
 
 describe("05.7 attachLogFile：持久化是一个订阅者 / persistence is a subscriber", () => {
-  test("append 返回时，每条事件已经是文件里的一行 JSON（不缓冲） / each event is one JSON line in the file by the time append returns (no buffering)", () => {
-    const file = newFile();
+  test("append 返回时，每条事件已经是文件里的一行 JSON（不缓冲） / each event is one JSON line in the file by the time append returns (no buffering)", ({
+    dir,
+  }) => {
+    const file = newFile(dir);
     const session = new Session({ clock: tickingClock() });
     attachLogFile(session, file);
     for (const { type, data } of roundTrip) {
@@ -107,8 +104,10 @@ describe("05.7 attachLogFile：持久化是一个订阅者 / persistence is a su
     }
   });
 
-  test("各行按 id 顺序排列，在别的订阅者里追加的事件也一样 / lines follow id order, also for events appended from inside another listener", () => {
-    const file = newFile();
+  test("各行按 id 顺序排列，在别的订阅者里追加的事件也一样 / lines follow id order, also for events appended from inside another listener", ({
+    dir,
+  }) => {
+    const file = newFile(dir);
     const session = new Session({ clock: tickingClock() });
     session.subscribe((event) => {
       if (event.type === "turn/start") session.append("user/message", { content: "appended by a listener" });
@@ -119,10 +118,12 @@ describe("05.7 attachLogFile：持久化是一个订阅者 / persistence is a su
     expect(readFileSync(file, "utf8")).toBe(jsonl(session.events));
   });
 
-  test("已经有事件的会话接到新文件或空文件上时，先把已有事件全部写进去 / a session that already has events writes them all first, into a new or an empty file", () => {
+  test("已经有事件的会话接到新文件或空文件上时，先把已有事件全部写进去 / a session that already has events writes them all first, into a new or an empty file", ({
+    dir,
+  }) => {
     const session = sessionOf(roundTrip.slice(0, 5));
-    const fresh = newFile();
-    const empty = newFile();
+    const fresh = newFile(dir);
+    const empty = newFile(dir);
     writeFileSync(empty, "");
     attachLogFile(session, fresh);
     attachLogFile(session, empty);
@@ -131,8 +132,10 @@ describe("05.7 attachLogFile：持久化是一个订阅者 / persistence is a su
     expect(readFileSync(empty, "utf8")).toBe(jsonl(session.events));
   });
 
-  test("文件里正好是这个会话的事件时，从文件末尾接着写 / a file that holds exactly this session's events is appended to where it ends", () => {
-    const file = newFile();
+  test("文件里正好是这个会话的事件时，从文件末尾接着写 / a file that holds exactly this session's events is appended to where it ends", ({
+    dir,
+  }) => {
+    const file = newFile(dir);
     const first = sessionOf(roundTrip.slice(0, 6));
     attachLogFile(first, file)();
     const again = Session.fromLog(storedCopy(first.events)); // the same log, as if loaded after a restart
@@ -141,8 +144,10 @@ describe("05.7 attachLogFile：持久化是一个订阅者 / persistence is a su
     expect(readFileSync(file, "utf8")).toBe(jsonl(again.events));
   });
 
-  test("文件里是别的会话的日志：拒绝（NOT_THIS_LOG，点出第一条不同的行），文件不动 / a file holding another session's log is refused (NOT_THIS_LOG, naming the first line that differs) and left unchanged", () => {
-    const { file } = fileOf(roundTrip.slice(0, 4));
+  test("文件里是别的会话的日志：拒绝（NOT_THIS_LOG，点出第一条不同的行），文件不动 / a file holding another session's log is refused (NOT_THIS_LOG, naming the first line that differs) and left unchanged", ({
+    dir,
+  }) => {
+    const { file } = fileOf(dir, roundTrip.slice(0, 4));
     const before = readFileSync(file);
     // As many events, and the same first one: only line 2 tells them apart.
     const other = sessionOf([roundTrip[0]!, input("user/message", { content: "另一个会话" }), ...roundTrip.slice(2, 4)]);
@@ -154,8 +159,10 @@ describe("05.7 attachLogFile：持久化是一个订阅者 / persistence is a su
     expect(readFileSync(file), "被拒绝的写入者什么都不能写 / a refused writer must not write anything").toEqual(before);
   });
 
-  test("文件里的事件比会话少或多，也拒绝，文件不动 / a file holding fewer or more events than the session is refused too, and left unchanged", () => {
-    const { file } = fileOf(roundTrip.slice(0, 4));
+  test("文件里的事件比会话少或多，也拒绝，文件不动 / a file holding fewer or more events than the session is refused too, and left unchanged", ({
+    dir,
+  }) => {
+    const { file } = fileOf(dir, roundTrip.slice(0, 4));
     const before = readFileSync(file);
     for (const count of [3, 5]) {
       const error = logFileError(() => attachLogFile(sessionOf(roundTrip.slice(0, count)), file));
@@ -164,8 +171,10 @@ describe("05.7 attachLogFile：持久化是一个订阅者 / persistence is a su
     expect(readFileSync(file)).toEqual(before);
   });
 
-  test("一份日志只有一个写入者：文件有活着的写入者时，第二个写入者被拒绝（LOCKED），直到第一个停下 / one log, one writer: a second writer on a file with a live writer is refused (LOCKED), until the first stops", () => {
-    const file = newFile();
+  test("一份日志只有一个写入者：文件有活着的写入者时，第二个写入者被拒绝（LOCKED），直到第一个停下 / one log, one writer: a second writer on a file with a live writer is refused (LOCKED), until the first stops", ({
+    dir,
+  }) => {
+    const file = newFile(dir);
     const first = new Session({ clock: tickingClock() });
     const stopFirst = attachLogFile(first, file);
     first.append("turn/start", { turn: 1 });
@@ -182,8 +191,10 @@ describe("05.7 attachLogFile：持久化是一个订阅者 / persistence is a su
     expect(readFileSync(file, "utf8")).toBe(jsonl(again.events));
   });
 
-  test("文件里出现写入者没写过的字节，它就永远停下：FILE_CHANGED，经 onListenerError 报一次，之后什么都不再写 / bytes the writer did not write stop it for good: FILE_CHANGED, reported once through onListenerError, nothing more written", () => {
-    const file = newFile();
+  test("文件里出现写入者没写过的字节，它就永远停下：FILE_CHANGED，经 onListenerError 报一次，之后什么都不再写 / bytes the writer did not write stop it for good: FILE_CHANGED, reported once through onListenerError, nothing more written", ({
+    dir,
+  }) => {
+    const file = newFile(dir);
     const failures: unknown[] = [];
     const session = new Session({ clock: tickingClock(), onListenerError: (error) => failures.push(error) });
     attachLogFile(session, file);
@@ -206,8 +217,8 @@ describe("05.7 attachLogFile：持久化是一个订阅者 / persistence is a su
     expect(changed.message, "说出第一条丢掉的事件：event #1 / say which event was the first one lost").toContain("event #1");
   });
 
-  test("它返回的函数停止写入；调用两次也无害 / the function it returns stops the writing; calling it twice is harmless", () => {
-    const file = newFile();
+  test("它返回的函数停止写入；调用两次也无害 / the function it returns stops the writing; calling it twice is harmless", ({ dir }) => {
+    const file = newFile(dir);
     const session = new Session({ clock: tickingClock() });
     const stop = attachLogFile(session, file);
     session.append("turn/start", { turn: 1 });
@@ -223,10 +234,12 @@ describe("05.7 readLogFile 和 parseLogText：把日志读回来 / reading a log
     .array(fc.string({ unit: "binary", maxLength: 12 }), { maxLength: 6 })
     .map((texts) => texts.map((content) => input("user/message", { content })));
 
-  test("写 → 读 → 重放，什么都不变：同样的事件和消息，没有撕裂行（属性测试） / write → read → replay is the identity: the same events and messages, nothing torn (property)", () => {
+  test("写 → 读 → 重放，什么都不变：同样的事件和消息，没有撕裂行（属性测试） / write → read → replay is the identity: the same events and messages, nothing torn (property)", ({
+    dir,
+  }) => {
     fc.assert(
       fc.property(fc.oneof(chapterRunArb, eventInputsArb, unicodeRunArb), (inputs) => {
-        const file = newFile();
+        const file = newFile(dir);
         const session = new Session({ clock: tickingClock() });
         const stop = attachLogFile(session, file);
         for (const { type, data } of inputs) session.append(type, data);
@@ -241,16 +254,20 @@ describe("05.7 readLogFile 和 parseLogText：把日志读回来 / reading a log
     );
   });
 
-  test("带换行、U+2028、emoji 和孤立代理项的文字原样回来，每条事件一行 / text with newlines, U+2028, emoji and a lone surrogate comes back exactly, each event on one line", () => {
-    const file = newFile();
+  test("带换行、U+2028、emoji 和孤立代理项的文字原样回来，每条事件一行 / text with newlines, U+2028, emoji and a lone surrogate comes back exactly, each event on one line", ({
+    dir,
+  }) => {
+    const file = newFile(dir);
     const content = "第一行\n第二行\r\n\u2028 🧮 \ud800 end";
     const session = savedSession(file, [input("user/message", { content })]);
     expect(readFileSync(file, "utf8").split("\n")).toHaveLength(2); // one line, then the final ""
     expect(readLogFile(file).session.events).toEqual(session.events);
   });
 
-  test("最后一行在任意字节处撕裂，都恰好保留它之前的事件 / a torn tail at every byte offset of the last line keeps exactly the events before it", () => {
-    const { file, session } = fileOf(roundTrip.slice(0, 10)); // the last line is the answer, in Chinese
+  test("最后一行在任意字节处撕裂，都恰好保留它之前的事件 / a torn tail at every byte offset of the last line keeps exactly the events before it", ({
+    dir,
+  }) => {
+    const { file, session } = fileOf(dir, roundTrip.slice(0, 10)); // the last line is the answer, in Chinese
     const bytes = readFileSync(file);
     const lastLine = Buffer.byteLength(jsonl(session.events.slice(-1)));
     const before = bytes.length - lastLine;
@@ -269,16 +286,20 @@ describe("05.7 readLogFile 和 parseLogText：把日志读回来 / reading a log
     expect(parseLogText(bytes.subarray(0, before)).session.events).toEqual(session.events.slice(0, -1));
   });
 
-  test("以换行结尾、却不是合法 JSON 的最后一行（断电留下的一串 0）也是撕裂行 / a whole last line that is not an event's JSON (zeros a power loss left) is torn too", () => {
-    const { file, session } = fileOf(roundTrip.slice(0, 3));
+  test("以换行结尾、却不是合法 JSON 的最后一行（断电留下的一串 0）也是撕裂行 / a whole last line that is not an event's JSON (zeros a power loss left) is torn too", ({
+    dir,
+  }) => {
+    const { file, session } = fileOf(dir, roundTrip.slice(0, 3));
     writeFileSync(file, Buffer.concat([readFileSync(file), Buffer.alloc(40), Buffer.from("\n")]));
     const loaded = readLogFile(file);
     expect(loaded.torn).toEqual({ line: 4, reason: "not-json", bytes: 41 });
     expect(loaded.session.events).toEqual(session.events);
   });
 
-  test("最后一行之前的任何坏行都被拒绝，报出行号，绝不跳过 / a bad line anywhere before the last is refused with its line number, never skipped", () => {
-    const { file } = fileOf();
+  test("最后一行之前的任何坏行都被拒绝，报出行号，绝不跳过 / a bad line anywhere before the last is refused with its line number, never skipped", ({
+    dir,
+  }) => {
+    const { file } = fileOf(dir);
     const lines = readFileSync(file, "utf8").split("\n").slice(0, -1);
     const damages: [string, string, (line: string) => Buffer][] = [
       ["截掉了一半", "cut in half", (line) => Buffer.from(line.slice(0, line.length >> 1))],
@@ -302,8 +323,10 @@ describe("05.7 readLogFile 和 parseLogText：把日志读回来 / reading a log
     }
   });
 
-  test("违反重放规则的事件按行报告：ReplayError 的 event #i 就是第 i+1 行 / an event that breaks a replay rule is reported by its line: the ReplayError's event #i is line i+1", () => {
-    const { file } = fileOf();
+  test("违反重放规则的事件按行报告：ReplayError 的 event #i 就是第 i+1 行 / an event that breaks a replay rule is reported by its line: the ReplayError's event #i is line i+1", ({
+    dir,
+  }) => {
+    const { file } = fileOf(dir);
     const lines = readFileSync(file, "utf8").split("\n");
     [lines[3], lines[4]] = [lines[4]!, lines[3]!]; // events #3 and #4 swapped: id 4 on line 4
     writeFileSync(file, lines.join("\n"));
@@ -315,8 +338,8 @@ describe("05.7 readLogFile 和 parseLogText：把日志读回来 / reading a log
     expect(error.cause).toMatchObject({ index: 3, code: "ID_MISMATCH" });
   });
 
-  test("空文件是空日志 / an empty file is an empty log", () => {
-    const file = newFile();
+  test("空文件是空日志 / an empty file is an empty log", ({ dir }) => {
+    const file = newFile(dir);
     writeFileSync(file, "");
     expect(readLogFile(file)).toMatchObject({ torn: undefined, format: "jsonl" });
     expect(readLogFile(file).session.events).toEqual([]);
@@ -382,7 +405,9 @@ describe("05.7 readLogFile 和 parseLogText：把日志读回来 / reading a log
     }
   });
 
-  test("只读普通文件：文件夹、/dev/zero 和 FIFO 立即是 NOT_A_FILE，不存在的文件立即是 UNREADABLE / only a regular file is read: a folder, /dev/zero and a FIFO are NOT_A_FILE, a missing file UNREADABLE, each at once", () => {
+  test("只读普通文件：文件夹、/dev/zero 和 FIFO 立即是 NOT_A_FILE，不存在的文件立即是 UNREADABLE / only a regular file is read: a folder, /dev/zero and a FIFO are NOT_A_FILE, a missing file UNREADABLE, each at once", ({
+    dir,
+  }) => {
     const fifo = path.join(dir, "pipe");
     execFileSync("mkfifo", [fifo]); // reading it would wait forever for a writer
     for (const [file, kind] of [
@@ -608,8 +633,10 @@ describe("05.7 repairLog：只靠追加，闭合崩溃留下的没闭合的部�
     }
   });
 
-  test("给了文件时，有活着的写入者的日志不修复：抛 RepairError，什么都不计划（它的轮次可能还在运行） / given the file, a log that a live writer holds is not repaired: RepairError, nothing planned (its turn may be running)", () => {
-    const { file } = fileOf(roundTrip.slice(0, 9));
+  test("给了文件时，有活着的写入者的日志不修复：抛 RepairError，什么都不计划（它的轮次可能还在运行） / given the file, a log that a live writer holds is not repaired: RepairError, nothing planned (its turn may be running)", ({
+    dir,
+  }) => {
+    const { file } = fileOf(dir, roundTrip.slice(0, 9));
     const { session } = readLogFile(file);
     const stop = attachLogFile(session, file); // a live writer: it holds the file's lock
     try {
@@ -636,8 +663,10 @@ describe("05.7 repairLog：只靠追加，闭合崩溃留下的没闭合的部�
     expect(session.events).toHaveLength(12);
   });
 
-  test("修复经由会话追加，所以挂在会话上的写入者会把修复写进文件 / the repair goes through the session, so a writer attached to it saves the repair in the file", () => {
-    const { file } = fileOf(roundTrip.slice(0, 9)); // killed while waiting for the model's second reply
+  test("修复经由会话追加，所以挂在会话上的写入者会把修复写进文件 / the repair goes through the session, so a writer attached to it saves the repair in the file", ({
+    dir,
+  }) => {
+    const { file } = fileOf(dir, roundTrip.slice(0, 9)); // killed while waiting for the model's second reply
     const { session, torn } = readLogFile(file);
     expect(torn).toBeUndefined();
     attachLogFile(session, file);
@@ -693,8 +722,10 @@ function withFileSizeLimit(bytes: number, action: () => void): void {
 }
 
 describe("05.7 机器出故障时的 attachLogFile：append 返回前刷到磁盘，被拒绝的写入要收回 / attachLogFile when the machine fails: flushed before append returns, a refused write taken back", () => {
-  test("每条事件在这一行写进去之后、append 返回之前刷到磁盘（fsyncSync） / each event is flushed to disk (fsyncSync) before append returns, after its line is written", () => {
-    const file = newFile();
+  test("每条事件在这一行写进去之后、append 返回之前刷到磁盘（fsyncSync） / each event is flushed to disk (fsyncSync) before append returns, after its line is written", ({
+    dir,
+  }) => {
+    const file = newFile(dir);
     const session = new Session({ clock: tickingClock() });
     const stop = attachLogFile(session, file);
     try {
@@ -715,8 +746,8 @@ describe("05.7 机器出故障时的 attachLogFile：append 返回前刷到磁�
 
   test.skipIf(!hasPrlimit)(
     "磁盘写到一半拒绝的写入要收回：文件里只留完整的行，写入者抛一次 WRITE_FAILED，之后什么都不再写 / a write the disk refuses partway is taken back: the file keeps only whole lines, the writer throws WRITE_FAILED once and writes no more",
-    () => {
-      const file = newFile();
+    ({ dir }) => {
+      const file = newFile(dir);
       const failures: unknown[] = [];
       const session = new Session({ clock: tickingClock(), onListenerError: (error) => failures.push(error) });
       const stop = attachLogFile(session, file);

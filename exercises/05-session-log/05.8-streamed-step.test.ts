@@ -25,7 +25,7 @@ import {
   type ScriptedStream,
 } from "./stream-arbitraries.ts";
 import { assembleInterrupted, assembleReply, streamReply } from "./streamed-step.ts";
-import { thrownAs } from "./thrown.ts";
+import { rejectedAs, thrownAs } from "./thrown.ts";
 
 const text = (t: string): StreamChunk => ({ kind: "text", text: t });
 const reasoning = (t: string): StreamChunk => ({ kind: "reasoning", text: t });
@@ -71,13 +71,8 @@ function closeStep(session: Session, step: number, calls: readonly ToolCall[], t
 const ofType = <T extends string>(session: Session, type: T) => session.events.filter((e): e is SessionEvent<T> => e.type === type);
 
 /** What streamReply rejected with (and a failed test if it resolved). */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () =>
-      expect.fail("streamReply 应当把流的错误原样抛出，它却正常完成了 / streamReply should rethrow the stream's error, but it resolved"),
-    (error: unknown) => error,
-  );
-}
+const rejection = (promise: Promise<unknown>) =>
+  rejectedAs(Error, promise, "streamReply 应当把流的错误原样抛出 / streamReply should rethrow the stream's error");
 
 /** The requests the non-streamed loop sends for the calculator round trip: what the streamed run must send. */
 async function plainRequests(): Promise<ChatRequest[]> {

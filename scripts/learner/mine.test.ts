@@ -2,8 +2,6 @@
 // before the program loads, so these tests run `npm run demo -- --mine` as child processes. Which files
 // count as the learner's comes from WORKBOOK_MINE_AS (a file name → the file standing as the learner's,
 // done), so no test depends on, or touches, the files in exercises/.
-import { execFile, spawn } from "node:child_process";
-import { once } from "node:events";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,7 +9,18 @@ import { pathToFileURL } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
-import { eventLines, runInProcess, section, startsPrograms, tsx } from "../../chapters/05-session-log/testing/demo-testing.ts";
+import {
+  DEMO,
+  ended,
+  eventLines,
+  programCommand,
+  runInProcess,
+  section,
+  startProcess,
+  startsPrograms,
+  tsx,
+  VIEW,
+} from "../../chapters/05-session-log/testing/demo-testing.ts";
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { startStandIn } from "../../fixtures/standin.ts";
 import { replayScenario } from "../../chapters/05-session-log/testing/scenario-replay.ts";
@@ -28,18 +37,11 @@ const chapter = (file: string) => `chapters/05-session-log/${file}`;
 /** Every learner file the demo uses, standing as its answer: what the answers run does. */
 const allAnswers = Object.fromEntries(demoSteps().map((step) => [step.file, path.relative(root, path.join(step.answerDir, step.file))]));
 
-/** This process's environment without DeepSeek's settings or npm's (a test may itself run under npm). */
-const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(DEEPSEEK_|npm_config_mine$)/.test(name)));
-
 /** Runs `command args` with `as` as the learner's files; what it printed (stdout, then stderr) and its exit code. */
-function runWith(command: string, args: string[], as: Record<string, string> | undefined) {
-  const env = { ...cleanEnv(), NO_COLOR: "1", WORKBOOK_MINE_AS: as === undefined ? "" : JSON.stringify(as) };
-  return new Promise<{ code: number; lines: string[]; text: string }>((resolve) => {
-    execFile(command, args, { cwd: root, env }, (error, stdout, stderr) => {
-      const text = stripVTControlCharacters(`${stdout}${stderr}`).trimEnd();
-      resolve({ code: error ? Number(error.code ?? 1) : 0, lines: text.split("\n"), text });
-    });
-  });
+async function runWith([command = "", ...args]: readonly string[], as: Record<string, string> | undefined) {
+  const run = await ended(startProcess(command, args, { WORKBOOK_MINE_AS: as === undefined ? "" : JSON.stringify(as) }));
+  const text = `${run.stdout}${run.stderr}`.trimEnd();
+  return { code: run.code, lines: text.split("\n"), text };
 }
 
 /**
@@ -47,28 +49,17 @@ function runWith(command: string, args: string[], as: Record<string, string> | u
  * process: npm, its shell and the tsx CLI cost about 1.3 s of CPU a start and change nothing the
  * program does. The tests of npm's own part (`npm run demo --mine`, the watch's key d) go through npm.
  */
-const run = (script: "demo" | "view", args: string[], as: Record<string, string> | undefined) =>
-  runWith(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "--import",
-      "./scripts/learner/mine-preload.ts",
-      script === "demo" ? chapter("demo.ts") : chapter("demo/view.ts"),
-      ...args,
-    ],
-    as,
-  );
+const run = (script: typeof DEMO | typeof VIEW, args: string[], as: Record<string, string> | undefined) =>
+  runWith(programCommand(["--import", "./scripts/learner/mine-preload.ts", script, ...args]), as);
 
 /** `npm run script [npmArgs] -- args`: the learner's command, npm and all. */
 const npmRun = (script: "demo" | "view", npmArgs: string[], args: string[], as: Record<string, string> | undefined) =>
-  runWith("npm", ["run", "--silent", script, ...npmArgs, "--", ...args], as);
+  runWith(["npm", "run", "--silent", script, ...npmArgs, "--", ...args], as);
 
-const demo = (as: Record<string, string>, ...args: string[]) => run("demo", ["--mine", ...args], as);
+const demo = (as: Record<string, string>, ...args: string[]) => run(DEMO, ["--mine", ...args], as);
 
 /** `npx tsx chapters/05-session-log/demo.ts --mine …`, as the READMEs write it: no hook preloaded. */
-const tsxDemo = (as: Record<string, string>, ...args: string[]) => runWith("npx", ["tsx", chapter("demo.ts"), "--mine", ...args], as);
+const tsxDemo = (as: Record<string, string>, ...args: string[]) => runWith(["npx", "tsx", chapter("demo.ts"), "--mine", ...args], as);
 
 /** A copy of a chapter file, as a learner's file outside the repo would import it, with a change. */
 function learnerCopy(chapterFile: string, change: (source: string) => string): string {
@@ -221,21 +212,13 @@ describe("npm run demo -- --mine", spawns, () => {
     const first = loadFixture(fixturePath("calculator")).exchanges[0]?.response;
     const standIn = await startStandIn({ apiKey: KEY, replies: first === undefined ? [] : [first], hangWhenDone: true });
     try {
-      const env = {
-        ...cleanEnv(),
-        NO_COLOR: "1",
-        WORKBOOK_MINE_AS: JSON.stringify(allAnswers),
-        DEEPSEEK_API_KEY: KEY,
-        DEEPSEEK_BASE_URL: standIn.baseURL,
-      };
+      const env = { WORKBOOK_MINE_AS: JSON.stringify(allAnswers), DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL };
       // Its own process group, as a terminal's foreground job: Ctrl-C signals every process in it.
-      const child = spawn(tsx, [chapter("demo.ts"), "--mine", "--no-stream"], { cwd: root, env, detached: true });
-      let output = "";
-      for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      const exited = once(child, "exit");
+      const demo = startProcess(tsx, [DEMO, "--mine", "--no-stream"], env, { detached: true });
       await standIn.received(2);
-      process.kill(-(child.pid ?? 0), "SIGINT");
-      const [code] = await exited;
+      process.kill(-(demo.child.pid ?? 0), "SIGINT");
+      const { code } = await demo.exited;
+      const output = demo.output();
       expect(code).toBe(130);
       expect(output).toMatch(/^你的：json\.ts、/);
       expect(output).toMatch(/#\d+ +turn\/end +\{"turn":1,"reason":"interrupted"/);
@@ -297,7 +280,7 @@ describe("npm run view -- --mine", spawns, () => {
       source.replace('  session.append("turn/start", { turn });', '$&\n  session.append("mine/marker", { by: "learner" });'),
     );
     const out = path.join(mkdtempSync(path.join(tmpdir(), "mine-view-")), "page.html");
-    const { code, lines } = await run("view", ["--mine", "--out", out], { ...allAnswers, "agent-loop.ts": file });
+    const { code, lines } = await run(VIEW, ["--mine", "--out", out], { ...allAnswers, "agent-loop.ts": file });
     expect(code).toBe(0);
     expect(lines[0]).toMatch(/^你的：json\.ts、session\.ts、projection\.ts、agent-loop\.ts/);
     expect(lines[0], "the default scenario does not stream: streamed-step.ts is not said to run").toMatch(
@@ -312,7 +295,7 @@ describe("npm run view -- --mine", spawns, () => {
     );
     const out = path.join(mkdtempSync(path.join(tmpdir(), "mine-view-")), "page.html");
     const args = ["--mine", "--scenario", "calculator-streamed", "--out", out];
-    const { code, lines, text } = await run("view", args, { ...allAnswers, "streamed-step.ts": file });
+    const { code, lines, text } = await run(VIEW, args, { ...allAnswers, "streamed-step.ts": file });
     expect(lines[0], "this scenario streams: streamed-step.ts runs, and is yours").toMatch(/、streamed-step\.ts；答案：（没有）$/);
     expect(code).toBe(1);
     expect(text).toContain("=== 你的代码抛出了错误 / Your code threw ===");

@@ -221,6 +221,7 @@ describe("thrownAs: a wrong class says the rule, the class and its file, and all
   const hint = "练习步骤 05.4 的规则：fromLog 逐条检查 / step 05.4's rule: fromLog checks each entry";
   // What a weak id check in fromLog meets once 05.6 is wired in: the part that matters is at the end.
   const long = `message cache: ${"x".repeat(200)} expected event #2, got #3\n(project every committed event once, in id order)`;
+  // Caught by hand, not by thrownAs: thrownAs would stand in the stack of the failure this block reads.
   const failureOf = (act: () => unknown): Error => {
     try {
       act();

@@ -1,11 +1,8 @@
 // The record script end to end, against the loopback stand-in instead of DeepSeek: it must write a
-// usable fixture and never the key. Most tests call its `main` in this process (a tsx process costs
-// about 2 s of CPU); two (a good recording, an unknown name) run it as a program, as a maintainer
-// does, for the exit code and what goes to stdout and stderr.
-import { execFile } from "node:child_process";
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+// usable fixture and never the key. Its `main` runs in this process (a tsx process costs about 2 s of
+// CPU), with the exit code it returns and what it prints; one good recording runs it as a program, as a
+// maintainer does, for the exit code and what goes to stdout and stderr.
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
@@ -13,14 +10,13 @@ import { fixturePath, isStreamed, loadFixture, type StreamedResponse } from "../
 import { startStandIn, type StandIn } from "../../fixtures/standin.ts";
 import { findScenario } from "../../fixtures/scenarios.ts";
 import { replayScenario } from "../../chapters/05-session-log/testing/scenario-replay.ts";
-import { nodeWithTsx, startsPrograms } from "../../chapters/05-session-log/testing/demo-testing.ts";
-import { main, recordedMeta } from "./record.ts";
-import { root } from "../steps.ts";
+import { runProgram, startsPrograms } from "../../chapters/05-session-log/testing/demo-testing.ts";
+import { INVALID_KEY, main, recordedMeta } from "./record.ts";
 
 const KEY = "sk-record-test-5f4e3d2c1b0a9988";
 
 interface Run {
-  readonly code: number;
+  readonly code: number | null;
   readonly stdout: string;
   readonly stderr: string;
 }
@@ -41,26 +37,17 @@ async function record(args: readonly string[], env: Record<string, string>): Pro
 }
 
 /** Runs the script in its own process (async, so the stand-in in this process can answer it). */
-function recordAsProgram(args: readonly string[], env: Record<string, string>): Promise<Run> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
-  return new Promise((resolve) => {
-    execFile(...nodeWithTsx("scripts/maintainer/record.ts", args), { cwd: root, env: { ...clean, ...env } }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+const recordAsProgram = (args: readonly string[], env: Record<string, string>) =>
+  runProgram(["scripts/maintainer/record.ts", ...args], { env });
 
 const repliesOf = (...names: string[]) =>
   names.flatMap((name) => loadFixture(fixturePath(name)).exchanges.map((exchange) => exchange.response));
 
-type Server = Pick<StandIn, "baseURL" | "close">;
 let standIn: StandIn | undefined;
-let server: Server | undefined;
 const dirs: string[] = [];
 afterEach(async () => {
   await standIn?.close();
-  await server?.close();
-  standIn = server = undefined;
+  standIn = undefined;
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -75,19 +62,6 @@ function dirWithFixture(name: string): { out: string; before: Buffer } {
   const out = tempDir();
   copyFileSync(fixturePath(name), path.join(out, `${name}.json`));
   return { out, before: readFileSync(path.join(out, `${name}.json`)) };
-}
-
-/** A bare HTTP server on 127.0.0.1 for replies the stand-in does not give (502s, an echo of the key). */
-async function startServer(handle: (request: IncomingMessage, response: ServerResponse) => void): Promise<Server> {
-  const http = createServer((request, response) => {
-    request.resume().on("end", () => handle(request, response));
-  });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve, reject) => http.close((error) => (error ? reject(error) : resolve()))),
-  };
 }
 
 /** A chat completion that answers without a tool call, saying `content`. */
@@ -246,15 +220,19 @@ describe("npm run record", startsPrograms, () => {
   );
 
   test("an auth-error run that got 502s instead of a 401 is refused, and the fixture already there stays byte-identical", async () => {
-    server = await startServer((_request, response) => {
-      // retry-after-ms keeps the SDK's two retries quick.
-      response.writeHead(502, { "content-type": "text/html", "retry-after-ms": "1" });
-      response.end("<html><body>502 Bad Gateway</body></html>");
-    });
+    // retry-after-ms keeps the SDK's two retries quick.
+    const badGateway = {
+      status: 502,
+      content_type: "text/html",
+      headers: { "retry-after-ms": "1" },
+      body: "<html><body>502 Bad Gateway</body></html>",
+    };
+    // A gateway that fails before any key is checked: the stand-in takes the key the auth-error run sends.
+    standIn = await startStandIn({ apiKey: INVALID_KEY, replies: [badGateway, badGateway, badGateway] });
     const { out, before } = dirWithFixture("auth-error");
     const run = await record(["auth-error", "--out", out], {
       DEEPSEEK_API_KEY: KEY,
-      DEEPSEEK_BASE_URL: server.baseURL,
+      DEEPSEEK_BASE_URL: standIn.baseURL,
     });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
@@ -266,15 +244,11 @@ describe("npm run record", startsPrograms, () => {
 
   test("the key is trimmed: a key read with a trailing newline and echoed by the server is still found, and nothing is written", async () => {
     // fetch strips the newline from the Authorization header, so the server sees (and echoes) the bare key.
-    server = await startServer((request, response) => {
-      const sent = (request.headers.authorization ?? "").replace(/^Bearer /, "");
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(completion(`You sent me ${sent}.`));
-    });
+    standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("direct-answer"), echoAuthorization: true });
     const { out, before } = dirWithFixture("direct-answer");
     const run = await record(["direct-answer", "--out", out], {
       DEEPSEEK_API_KEY: `${KEY}\n`,
-      DEEPSEEK_BASE_URL: server.baseURL,
+      DEEPSEEK_BASE_URL: standIn.baseURL,
     });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("the text contains an API key");
@@ -284,13 +258,10 @@ describe("npm run record", startsPrograms, () => {
   });
 
   test("a server that echoes only the key's first characters is caught too: no part of the key is written", async () => {
-    server = await startServer((request, response) => {
-      const sent = (request.headers.authorization ?? "").replace(/^Bearer /, "");
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(completion(`Your key starts ${sent.slice(0, 12)}…`));
-    });
+    const echo = { status: 200, content_type: "application/json", body: completion(`Your key starts ${KEY.slice(0, 12)}…`) };
+    standIn = await startStandIn({ apiKey: KEY, replies: [echo] });
     const { out, before } = dirWithFixture("direct-answer");
-    const run = await record(["direct-answer", "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: server.baseURL });
+    const run = await record(["direct-answer", "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("the text contains an API key (or part of one)");
     expect(readFileSync(path.join(out, "direct-answer.json")).equals(before)).toBe(true);
@@ -318,8 +289,19 @@ describe("npm run record", startsPrograms, () => {
     expect(loadFixture(path.join(out, "direct-answer.json")).meta.provenance).toBe("recorded");
   });
 
+  test("--out through a file is said before any call is made (and paid for): exit 1", async () => {
+    standIn = await startStandIn({ apiKey: KEY, replies: [] });
+    const out = path.join(tempDir(), "a-file.txt", "fixtures");
+    writeFileSync(path.dirname(out), "");
+    const run = await record(["calculator", "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`路径中的某一段不是文件夹，无法写入 fixture ${out}/calculator.json`);
+    expect(run.stderr).toContain("Nothing was recorded.");
+    expect(standIn.requests, "no model call before the output is known to be writable").toHaveLength(0);
+  });
+
   test("an unknown scenario name exits 2 listing the known ones", async () => {
-    const run = await recordAsProgram(["no-such-scenario"], { DEEPSEEK_API_KEY: KEY });
+    const run = await record(["no-such-scenario"], { DEEPSEEK_API_KEY: KEY });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('unknown scenario "no-such-scenario"; known: calculator, direct-answer');
   });

@@ -37,7 +37,7 @@ import { findScenario, scenarios, UnknownScenarioError, type Scenario } from "..
 import { runScenario, shapeProblem } from "../../chapters/05-session-log/demo/scenarios.ts";
 
 /** For the 401 scenario: a key DeepSeek cannot know. It must not reach the file either. */
-const INVALID_KEY = "sk-workbook-deliberately-invalid-0000";
+export const INVALID_KEY = "sk-workbook-deliberately-invalid-0000";
 
 class RecordingError extends Error {
   override readonly name = "RecordingError";

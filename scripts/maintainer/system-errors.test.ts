@@ -3,58 +3,58 @@
 // first, the English beside it) and exit code 1, never in Node's raw error and stack trace. An output
 // that cannot be written is said before the run, not after it. Where the crash showed in a real
 // process, the test runs one.
-import { execFile } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters as plain } from "node:util";
-import { afterAll, describe, expect, test, vi } from "vitest";
-import { nodeWithTsx, runInProcess, spawnDemo, startsPrograms } from "../../chapters/05-session-log/testing/demo-testing.ts";
-import { startStandIn } from "../../fixtures/standin.ts";
+import { describe, expect, vi } from "vitest";
+import { test as withDir } from "../../chapters/common/temp-folder.ts";
+import { DEMO, runInProcess, runProgram, startsPrograms, VIEW } from "../../chapters/05-session-log/testing/demo-testing.ts";
 import { runMain } from "../command.ts";
-import { root } from "../steps.ts";
 import { viewCommand } from "../../chapters/05-session-log/demo/view.ts";
 
-const dir = mkdtempSync(path.join(tmpdir(), "system-errors-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const folder = path.join(dir, "a-folder");
-mkdirSync(folder);
-const aFile = path.join(dir, "a-file.txt");
-writeFileSync(aFile, "");
+/** Besides the test's folder (`dir`): a folder and an empty file in it, each made when a test asks for it. */
+const test = withDir.extend<{ folder: string; aFile: string }>({
+  folder: async ({ dir }, use) => {
+    mkdirSync(path.join(dir, "a-folder"));
+    await use(path.join(dir, "a-folder"));
+  },
+  aFile: async ({ dir }, use) => {
+    writeFileSync(path.join(dir, "a-file.txt"), "");
+    await use(path.join(dir, "a-file.txt"));
+  },
+});
 
 // Root reads and writes any file whatever its mode, so as root the refusals come from sysfs instead:
 // it lets no one create a file, and its write-only `uevent` files let no one read them.
 const asRoot = process.getuid?.() === 0;
-/** A file this process may not read, or undefined where the machine has none. */
-function unreadableFile(): string | undefined {
-  if (!asRoot) {
-    const file = path.join(dir, "secret.jsonl");
-    writeFileSync(file, "");
-    chmodSync(file, 0o000);
-    return file;
-  }
-  const buses = existsSync("/sys/bus") ? readdirSync("/sys/bus") : [];
-  return buses.map((bus) => `/sys/bus/${bus}/uevent`).find((file) => existsSync(file));
+const buses = asRoot && existsSync("/sys/bus") ? readdirSync("/sys/bus") : [];
+const sysfsUnreadable = buses.map((bus) => `/sys/bus/${bus}/uevent`).find((file) => existsSync(file));
+/** Whether this machine has a file this process may not read, and a name it may not create. */
+const has = { unreadable: !asRoot || sysfsUnreadable !== undefined, unwritable: !asRoot || existsSync("/sys") };
+
+/** A file this process may not read: made in `dir`, or sysfs's as root. */
+function unreadableFile(dir: string): string {
+  if (asRoot) return sysfsUnreadable ?? "";
+  const file = path.join(dir, "secret.jsonl");
+  writeFileSync(file, "");
+  chmodSync(file, 0o000);
+  return file;
 }
-/** A file name this process may not create, or undefined where the machine has none. */
-function unwritablePath(name: string): string | undefined {
-  if (!asRoot) {
-    const locked = path.join(dir, "locked");
-    mkdirSync(locked, { recursive: true });
-    chmodSync(locked, 0o555);
-    return path.join(locked, name);
-  }
-  return existsSync("/sys") ? path.join("/sys", name) : undefined;
+/** A file name this process may not create: in a read-only folder in `dir`, or in /sys as root. */
+function unwritablePath(dir: string, name: string): string {
+  if (asRoot) return path.join("/sys", name);
+  const locked = path.join(dir, "locked");
+  mkdirSync(locked, { recursive: true });
+  chmodSync(locked, 0o555);
+  return path.join(locked, name);
 }
-const unreadable = unreadableFile();
-const unwritable = unwritablePath("out.html");
 
 const RAN = "=== ① 订阅者视角";
 
 describe("demo", () => {
-  test("--save into a folder that does not exist: one sentence, exit 1, no file", async () => {
+  test("--save into a folder that does not exist: one sentence, exit 1, no file", async ({ dir }) => {
     const file = path.join(dir, "missing", "run.jsonl");
     const { code, lines } = await runInProcess(["--save", file]);
     expect(code).toBe(1);
@@ -64,7 +64,7 @@ describe("demo", () => {
     expect(existsSync(file)).toBe(false);
   });
 
-  test("--save onto a folder, or onto a path through a file: one sentence each, exit 1, before the run", async () => {
+  test("--save onto a folder, or onto a path through a file: one sentence each, exit 1, before the run", async ({ folder, aFile }) => {
     const onFolder = await runInProcess(["--save", folder]);
     expect(onFolder.code).toBe(1);
     // Refused by the writer itself, as --load is by the reader: only a regular file holds a log (05.7, NOT_A_FILE).
@@ -79,8 +79,8 @@ describe("demo", () => {
     expect(onFolder.text + onFile.text).not.toContain(RAN);
   });
 
-  test.skipIf(unwritable === undefined)("--save where no file may be created (no permission): one sentence, exit 1", async () => {
-    const file = unwritablePath("run.jsonl") ?? "";
+  test.skipIf(!has.unwritable)("--save where no file may be created (no permission): one sentence, exit 1", async ({ dir }) => {
+    const file = unwritablePath(dir, "run.jsonl");
     const { code, text } = await runInProcess(["--save", file]);
     expect(code).toBe(1);
     // The writer's lock folder is made first: sysfs answers its mkdir with EPERM, a read-only folder with EACCES.
@@ -94,7 +94,7 @@ describe("demo", () => {
     expect((await runInProcess(["--html", ""])).code).toBe(2);
   });
 
-  test("--load of a folder: one sentence, exit 1", async () => {
+  test("--load of a folder: one sentence, exit 1", async ({ folder }) => {
     const { code, lines } = await runInProcess(["--load", folder]);
     expect(code).toBe(1);
     // Never opened for reading: the reader refuses what is not a regular file itself (05.7, NOT_A_FILE).
@@ -104,14 +104,14 @@ describe("demo", () => {
     ]);
   });
 
-  test.skipIf(unreadable === undefined)("--load of a file this user may not read: one sentence, exit 1", async () => {
-    const file = unreadable ?? "";
+  test.skipIf(!has.unreadable)("--load of a file this user may not read: one sentence, exit 1", async ({ dir }) => {
+    const file = unreadableFile(dir);
     const { code, lines } = await runInProcess(["--load", file]);
     expect(code).toBe(1);
     expect(lines).toEqual([`没有权限，无法读入 ${file} / Cannot load ${file}: permission denied (EACCES)`]);
   });
 
-  test("--html onto a folder or through a file is said before the run, which never starts: exit 1", async () => {
+  test("--html onto a folder or through a file is said before the run, which never starts: exit 1", async ({ folder, aFile }) => {
     const { code, lines, text } = await runInProcess(["--html", folder]);
     expect(code).toBe(1);
     expect(lines).toEqual([
@@ -124,8 +124,8 @@ describe("demo", () => {
     expect(through.text).not.toContain(RAN);
   });
 
-  test.skipIf(unwritable === undefined)("--html where no file may be created: one sentence, exit 1 (as root, after the run)", async () => {
-    const file = unwritable ?? "";
+  test.skipIf(!has.unwritable)("--html where no file may be created: one sentence, exit 1 (as root, after the run)", async ({ dir }) => {
+    const file = unwritablePath(dir, "out.html");
     const { code, text } = await runInProcess(["--html", file]);
     expect(code).toBe(1);
     expect(text).toContain(`没有权限，无法写入时间线页面 ${file} / Cannot write the timeline page ${file}: permission denied (EACCES)`);
@@ -133,35 +133,43 @@ describe("demo", () => {
     expect(text.includes(RAN)).toBe(asRoot);
   });
 
-  test("as a real process: --save into a missing folder prints the sentence and exits 1, no stack trace", startsPrograms, async () => {
-    const file = path.join(dir, "missing", "run.jsonl");
-    const run = await spawnDemo(["--offline", "--save", file], {});
-    expect(run.code).toBe(1);
-    expect(run.stdout).toContain(`Cannot save to ${file}: it does not exist`);
-    expect(run.stderr, "Node's raw error is not for the learner").toBe("");
-  });
+  test(
+    "as a real process: --save into a missing folder prints the sentence and exits 1, no stack trace",
+    startsPrograms,
+    async ({ dir }) => {
+      const file = path.join(dir, "missing", "run.jsonl");
+      const run = await runProgram([DEMO, "--offline", "--save", file]);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(`Cannot save to ${file}: it does not exist`);
+      expect(run.stderr, "Node's raw error is not for the learner").toBe("");
+    },
+  );
 });
 
 describe("view", () => {
-  const view = (...argv: string[]) => viewCommand(argv, { out: () => {}, env: {}, outDir: dir });
+  const view = (dir: string, ...argv: string[]) => viewCommand(argv, { out: () => {}, env: {}, outDir: dir });
 
-  test("--load of a folder, or of a file this user may not read: one sentence", async () => {
-    await expect(view("--load", folder)).rejects.toThrow(`无法读入 ${folder}：这不是普通文件，是文件夹；`);
-    if (unreadable !== undefined)
-      await expect(view("--load", unreadable)).rejects.toThrow(`Cannot load ${unreadable}: permission denied (EACCES)`);
+  test("--load of a folder, or of a file this user may not read: one sentence", async ({ dir, folder }) => {
+    await expect(view(dir, "--load", folder)).rejects.toThrow(`无法读入 ${folder}：这不是普通文件，是文件夹；`);
+    if (has.unreadable) {
+      const unreadable = unreadableFile(dir);
+      await expect(view(dir, "--load", unreadable)).rejects.toThrow(`Cannot load ${unreadable}: permission denied (EACCES)`);
+    }
   });
 
-  test("--out onto a folder, through a file, or where no file may be created: one sentence", async () => {
-    await expect(view("--scenario", "calculator", "--out", folder)).rejects.toThrow(
+  test("--out onto a folder, through a file, or where no file may be created: one sentence", async ({ dir, folder, aFile }) => {
+    await expect(view(dir, "--scenario", "calculator", "--out", folder)).rejects.toThrow(
       `这是一个文件夹，不是文件，无法写入时间线页面 ${folder} / Cannot write the timeline page ${folder}: it is a folder, not a file (EISDIR)`,
     );
-    await expect(view("--scenario", "calculator", "--out", path.join(aFile, "p.html"))).rejects.toThrow("(ENOTDIR)");
-    if (unwritable !== undefined)
-      await expect(view("--scenario", "calculator", "--out", unwritable)).rejects.toThrow("permission denied (EACCES)");
+    await expect(view(dir, "--scenario", "calculator", "--out", path.join(aFile, "p.html"))).rejects.toThrow("(ENOTDIR)");
+    if (has.unwritable)
+      await expect(view(dir, "--scenario", "calculator", "--out", unwritablePath(dir, "out.html"))).rejects.toThrow(
+        "permission denied (EACCES)",
+      );
   });
 
-  test("--out= (an empty value) is a usage error, exit 2", async () => {
-    expect(await view("--out=")).toBe(2);
+  test("--out= (an empty value) is a usage error, exit 2", async ({ dir }) => {
+    expect(await view(dir, "--out=")).toBe(2);
   });
 
   test("as a real process: --live --port on a port in use prints the sentence and exits 1, no stack trace", startsPrograms, async () => {
@@ -169,7 +177,7 @@ describe("view", () => {
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
     const { port } = taken.address() as AddressInfo;
     try {
-      const run = await spawnProgram("chapters/05-session-log/demo/view.ts", ["--live", "--port", String(port)], {});
+      const run = await runProgram([VIEW, "--live", "--port", String(port)]);
       expect(run.code).toBe(1);
       expect(run.stderr.trim()).toBe(
         `错误 / error: 端口已被占用（用 --port 换一个，或者 --port 0 任选一个空闲端口），无法监听 127.0.0.1:${port} / ` +
@@ -182,7 +190,7 @@ describe("view", () => {
 });
 
 describe("every learner command (runMain)", () => {
-  test("a file the system refuses is the sentence and exit code 1; any other error is a bug and keeps its stack", async () => {
+  test("a file the system refuses is the sentence and exit code 1; any other error is a bug and keeps its stack", async ({ folder }) => {
     const said: string[] = [];
     const spy = vi.spyOn(console, "error").mockImplementation((line: string) => void said.push(line));
     const exitCode = process.exitCode;
@@ -206,32 +214,3 @@ describe("every learner command (runMain)", () => {
     }
   });
 });
-
-describe("record", () => {
-  test("--out through a file is said before any call is made (and paid for): exit 1", startsPrograms, async () => {
-    const key = "sk-system-errors-test-0a1b2c3d";
-    const standIn = await startStandIn({ apiKey: key, replies: [] });
-    try {
-      const out = path.join(aFile, "fixtures");
-      const run = await spawnProgram("scripts/maintainer/record.ts", ["calculator", "--out", out], {
-        DEEPSEEK_API_KEY: key,
-        DEEPSEEK_BASE_URL: standIn.baseURL,
-      });
-      expect(run.code).toBe(1);
-      expect(run.stderr).toContain(`路径中的某一段不是文件夹，无法写入 fixture ${out}/calculator.json`);
-      expect(run.stderr).toContain("Nothing was recorded.");
-      expect(standIn.requests, "no model call before the output is known to be writable").toHaveLength(0);
-    } finally {
-      await standIn.close();
-    }
-  });
-});
-
-function spawnProgram(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; stderr: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
-  return new Promise((resolve) => {
-    execFile(...nodeWithTsx(script, args), { cwd: root, env: { ...clean, NO_COLOR: "1", ...env } }, (error, _stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
-    );
-  });
-}

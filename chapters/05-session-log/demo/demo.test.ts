@@ -1,17 +1,14 @@
 // The chapter demo offline, on the streamed calculator fixture (and with --no-stream on the book's own):
 // the book's four sections, its first lines, its flags, and `tsx demo.ts` run as a program. Live runs:
 // live.test.ts; what it says when something fails: explain.test.ts.
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { once } from "node:events";
-import { describe, expect, test } from "vitest";
-import { root } from "../../common/root.ts";
+import { describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { compactJson } from "./format.ts";
 import { ROUND_TRIP } from "../../../fixtures/test-helpers.ts";
 import { embeddedLog } from "../testing/page-testing.ts";
-import { eventLines, messageLines, runInProcess, section, spawnDemo, startsPrograms, tsx } from "../testing/demo-testing.ts";
+import { DEMO, eventLines, messageLines, runInProcess, section, startProgram, startsPrograms, tsxDemo } from "../testing/demo-testing.ts";
 
 const KEY = "sk-demo-test-key-7a6b5c4d3e2f";
 const SECTIONS = ["=== ① 订阅者视角 / Subscriber view ===", "=== ② ", "=== ③ ", "=== ④ "];
@@ -178,8 +175,8 @@ describe("flags", () => {
     expect(lines.join("\n")).not.toContain("=== ①");
   });
 
-  test("--html FILE writes the run's timeline page, carrying the run's whole log", async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "demo-html-")), "run.html");
+  test("--html FILE writes the run's timeline page, carrying the run's whole log", async ({ dir }) => {
+    const file = path.join(dir, "run.html");
     const { code, lines } = await runInProcess(["--html", file]);
     expect(code).toBe(0);
     expect(lines.at(-1), "the demo says where the page is").toBe(`  时间线页面 / timeline page: ${file}`);
@@ -201,30 +198,28 @@ describe("flags", () => {
     expect(lines[0]).toContain(said);
     expect(lines[1]).toBe("用法 / Usage:");
   });
+
+  test("a usage error goes to stderr, not stdout, with exit 2", async () => {
+    const run = await runInProcess(["--nope"]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("Unknown option '--nope'");
+  });
 });
 
 describe("as a program", startsPrograms, () => {
   test("`tsx demo.ts --offline` runs and exits 0", async () => {
-    const run = await spawnDemo(["--offline"], {});
+    const run = await tsxDemo(["--offline"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("deep-equal to the original: true");
     expect(eventLines(run.stdout.split("\n"))).toHaveLength(12);
   });
 
-  test("a usage error goes to stderr, not stdout, with exit 2", async () => {
-    const run = await spawnDemo(["--nope"], {});
-    expect(run.code).toBe(2);
-    expect(run.stdout).toBe("");
-    expect(run.stderr).toContain("Unknown option '--nope'");
-  });
-
   test("a reader closing the pipe early (`npm run demo | head`) ends it quietly with exit 0", async () => {
-    const child = spawn(tsx, ["chapters/05-session-log/demo.ts", "--offline"], { cwd: root });
-    child.stdout.destroy(); // closed before the first line is written, so every write meets EPIPE
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const [code] = (await once(child, "close")) as [number | null];
-    expect(stderr).toBe("");
+    const demo = startProgram([DEMO, "--offline"]);
+    demo.child.stdout.destroy(); // closed before the first line is written, so every write meets EPIPE
+    const { code } = await demo.exited;
+    expect(demo.stderr()).toBe("");
     expect(code).toBe(0);
   });
 });

@@ -1,10 +1,10 @@
 // The demo's disk side, offline and streamed: saving does not change what runs (--save and --continue
 // stream as the demo does without them); --continue checks a loaded log fits the recording before it
 // writes anything; and what the demo says about a saved or interrupted run is true, Chinese first.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
 import { ROUND_TRIP } from "../../../fixtures/test-helpers.ts";
@@ -15,19 +15,13 @@ import { readLogFile } from "../disk/log-file.ts";
 import { runInProcess } from "../testing/demo-testing.ts";
 import { interruptedNote, planDisk } from "./disk.ts";
 
-let dir = "";
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "demo-disk-runs-"));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
 const typesOf = (events: readonly SessionEvent[]) => events.map((event) => event.type);
 const withoutChunks = (events: readonly SessionEvent[]) => typesOf(events).filter((type) => type !== "assistant/chunk");
 const chunksIn = (events: readonly SessionEvent[]) => events.filter((event) => event.type === "assistant/chunk").length;
 const jsonl = (events: readonly SessionEvent[]) => events.map((event) => `${JSON.stringify(event)}\n`).join("");
 
-/** An offline `--save` run into `name`; its file's path. */
-async function saved(name: string, ...flags: string[]): Promise<string> {
+/** An offline `--save` run into `name` in `dir`; its file's path. */
+async function saved(dir: string, name: string, ...flags: string[]): Promise<string> {
   const file = path.join(dir, name);
   const { code } = await runInProcess([...flags, "--save", file]);
   expect(code, `npm run demo -- ${flags.join(" ")} --save ${file}`).toBe(0);
@@ -35,7 +29,7 @@ async function saved(name: string, ...flags: string[]): Promise<string> {
 }
 
 describe("offline, saving does not change what runs: --save and --continue stream as the demo does", () => {
-  test("--save replays turn 1 of the streamed two-turn recording, and the file holds its chunk events", async () => {
+  test("--save replays turn 1 of the streamed two-turn recording, and the file holds its chunk events", async ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     const { code, lines, text } = await runInProcess(["--save", file]);
     expect(code).toBe(0);
@@ -50,8 +44,8 @@ describe("offline, saving does not change what runs: --save and --continue strea
     );
   });
 
-  test("--load --continue streams turn 2 and appends it, chunks and all, to the same file", async () => {
-    const file = await saved("run.jsonl");
+  test("--load --continue streams turn 2 and appends it, chunks and all, to the same file", async ({ dir }) => {
+    const file = await saved(dir, "run.jsonl");
     const before = readLogFile(file).session.events.length;
     const { code, lines, text } = await runInProcess(["--load", file, "--continue"]);
     expect(code).toBe(0);
@@ -63,11 +57,11 @@ describe("offline, saving does not change what runs: --save and --continue strea
     expect(findLogProblems(events)).toEqual([]);
   });
 
-  test.each([
+  test.for([
     ["saved with --no-stream, continued streamed", ["--no-stream"], []],
     ["saved streamed, continued with --no-stream", [], ["--no-stream"]],
-  ])("%s: both recordings hold the same conversation, so either goes on from the other", async (_name, save, goOn) => {
-    const file = await saved("run.jsonl", ...save);
+  ] as const)("%s: both recordings hold the same conversation, so either goes on from the other", async ([, save, goOn], { dir }) => {
+    const file = await saved(dir, "run.jsonl", ...save);
     const { code } = await runInProcess([...goOn, "--load", file, "--continue"]);
     expect(code).toBe(0);
     expect(
@@ -80,8 +74,8 @@ describe("offline, saving does not change what runs: --save and --continue strea
 
 describe("offline --continue on a log that does not fit the recording: checked first, nothing changed", () => {
   /** Logs that hold another conversation than turn 1 of the recording, as a learner may have them. */
-  async function misfits(): Promise<{ crash: string; live: string; other: string }> {
-    const book = readFileSync(await saved("book.jsonl", "--no-stream"), "utf8");
+  async function misfits(dir: string): Promise<{ crash: string; live: string; other: string }> {
+    const book = readFileSync(await saved(dir, "book.jsonl", "--no-stream"), "utf8");
     const lines = book.split(/(?<=\n)/);
     const write = (name: string, text: string) => {
       const file = path.join(dir, name);
@@ -98,8 +92,8 @@ describe("offline --continue on a log that does not fit the recording: checked f
     };
   }
 
-  test("refused in Chinese first with what to do, exit 1, and every file byte for byte as it was", async () => {
-    for (const [name, file] of Object.entries(await misfits())) {
+  test("refused in Chinese first with what to do, exit 1, and every file byte for byte as it was", async ({ dir }) => {
+    for (const [name, file] of Object.entries(await misfits(dir))) {
       const before = readFileSync(file);
       const { code, text } = await runInProcess(["--load", file, "--continue"]);
       expect(code, name).toBe(1);
@@ -113,8 +107,8 @@ describe("offline --continue on a log that does not fit the recording: checked f
     }
   });
 
-  test("the account of a crashed log does not promise a repair into the file that the refusal then withholds", async () => {
-    const { crash } = await misfits();
+  test("the account of a crashed log does not promise a repair into the file that the refusal then withholds", async ({ dir }) => {
+    const { crash } = await misfits(dir);
     const { text } = await runInProcess(["--load", crash, "--continue"]);
     expect(text).toContain("修复会追加 2 条事件（这次没有追加，文件不变）：");
     expect(text, "the run stops before it begins: nothing is appended, to the file or in memory").not.toMatch(/修复追加|events appended/);
@@ -122,8 +116,10 @@ describe("offline --continue on a log that does not fit the recording: checked f
 });
 
 describe("what the demo says is true, Chinese first", () => {
-  test("a crashed log whose file the writer refuses is never said to get the repair: the refusal comes, the file stays as it was", async () => {
-    const file = await saved("run.jsonl");
+  test("a crashed log whose file the writer refuses is never said to get the repair: the refusal comes, the file stays as it was", async ({
+    dir,
+  }) => {
+    const file = await saved(dir, "run.jsonl");
     writeFileSync(file, readFileSync(file, "utf8").slice(0, -30)); // turn/end cut short: repair closes the turn
     const before = readFileSync(file);
     const refused = await runInProcess(["--load", file, "--continue"]);
@@ -156,7 +152,7 @@ describe("what the demo says is true, Chinese first", () => {
     );
   });
 
-  test("④ says each structure problem Chinese first, every number with it, and the refused repair names the event", async () => {
+  test("④ says each structure problem Chinese first, every number with it, and the refused repair names the event", async ({ dir }) => {
     const file = path.join(dir, "two-turns.jsonl");
     const event = (id: number, turn: number) => `${JSON.stringify({ id, type: "turn/start", ts: id, data: { turn } })}\n`;
     writeFileSync(file, event(0, 1) + event(1, 2));
@@ -168,8 +164,8 @@ describe("what the demo says is true, Chinese first", () => {
     expect(lines).toContain("    OPEN_TURN  事件 #1：第 2 轮一直没有结束 / event #1: turn 2 never ended");
   });
 
-  test("--save into a file that holds another log: the Chinese says why it is refused", async () => {
-    const file = await saved("run.jsonl");
+  test("--save into a file that holds another log: the Chinese says why it is refused", async ({ dir }) => {
+    const file = await saved(dir, "run.jsonl");
     const { code, text } = await runInProcess(["--save", file]);
     expect(code).toBe(1);
     expect(text).toContain(`无法保存到 ${file}：这个会话还没有事件，文件里却已经有了，不往里追加`);
@@ -190,7 +186,7 @@ describe("Ctrl-C during a saved run: what the demo says is what --load then find
   let standIn: StandIn | undefined;
   afterEach(async () => standIn?.close());
 
-  test("the turn closed as interrupted, and --load finds nothing to repair", { timeout: 30_000 }, async () => {
+  test("the turn closed as interrupted, and --load finds nothing to repair", { timeout: 30_000 }, async ({ dir }) => {
     const first = loadFixture(fixturePath("calculator")).exchanges[0]?.response;
     if (first === undefined) return expect.unreachable("calculator.json has no first exchange");
     standIn = await startStandIn({ apiKey: "sk-disk-runs-key-0a1b2c3d", replies: [first], hangWhenDone: true });

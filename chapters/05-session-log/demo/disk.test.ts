@@ -1,31 +1,27 @@
 // The demo's disk side: --save writes the log as it happens, --load tells the file's story without a
 // model, --continue goes on offline from a saved run, and a real process stopped mid-run (SIGKILL, or
 // Ctrl-C's SIGINT) leaves a file that --load reads and repairs.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
 import { ROUND_TRIP } from "../../../fixtures/test-helpers.ts";
 import { planDisk } from "./disk.ts";
 import { runInProcess, startDemo as startDemoProcess } from "../testing/demo-testing.ts";
+import { replayScenario } from "../testing/scenario-replay.ts";
+import { lineOf } from "../disk/jsonl.ts";
 import { findLogProblems } from "../invariants.ts";
 import { readLogFile } from "../disk/log-file.ts";
 import { TURN_INTERRUPTED } from "../disk/log-file-types.ts";
 import { lockFolderOf } from "../disk/log-lock.ts";
 
 const KEY = "sk-disk-test-key-1a2b3c4d5e6f";
-let dir = "";
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "demo-disk-"));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
 const eventLines = (text: string) => text.split("\n").filter((line) => /^ {2}#\d+ /.test(line));
 
 describe("offline, --no-stream: --save, --load, --continue keep the book's 12 events a turn", () => {
-  test("--save writes every event to the file as JSONL, and the file replays into the same log", async () => {
+  test("--save writes every event to the file as JSONL, and the file replays into the same log", async ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     const { code, text } = await runInProcess(["--no-stream", "--save", file]);
     expect(code).toBe(0);
@@ -36,7 +32,7 @@ describe("offline, --no-stream: --save, --load, --continue keep the book's 12 ev
     expect(readLogFile(file).session.events).toHaveLength(12);
   });
 
-  test("--load prints ②–④ from the file with no model call: the same events, and a replay that is deep-equal", async () => {
+  test("--load prints ②–④ from the file with no model call: the same events, and a replay that is deep-equal", async ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     const saved = await runInProcess(["--no-stream", "--save", file]);
     const { code, text } = await runInProcess(["--load", file]);
@@ -49,7 +45,7 @@ describe("offline, --no-stream: --save, --load, --continue keep the book's 12 ev
     expect(text).toContain("deep-equal to the original: true");
   });
 
-  test("--load --continue goes on offline from a saved run with the recorded follow-up, appending to the same file", async () => {
+  test("--load --continue goes on offline from a saved run with the recorded follow-up, appending to the same file", async ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     await runInProcess(["--no-stream", "--save", file]);
     const { code, text } = await runInProcess(["--no-stream", "--load", file, "--continue"]);
@@ -65,7 +61,9 @@ describe("offline, --no-stream: --save, --load, --continue keep the book's 12 ev
     ]);
   });
 
-  test("a torn last line is reported and dropped by --load, and going on in that file is refused in favour of a new one", async () => {
+  test("a torn last line is reported and dropped by --load, and going on in that file is refused in favour of a new one", async ({
+    dir,
+  }) => {
     const file = path.join(dir, "run.jsonl");
     await runInProcess(["--no-stream", "--save", file]);
     writeFileSync(file, `${readFileSync(file, "utf8")}{"id":12,"type":"turn/st`);
@@ -80,7 +78,9 @@ describe("offline, --no-stream: --save, --load, --continue keep the book's 12 ev
     expect(readLogFile(elsewhere).session.events).toHaveLength(24);
   });
 
-  test("a log that starts with a BOM (an editor's) goes on in that file: the BOM stays first, the new turn follows, and it loads back whole", async () => {
+  test("a log that starts with a BOM (an editor's) goes on in that file: the BOM stays first, the new turn follows, and it loads back whole", async ({
+    dir,
+  }) => {
     const file = path.join(dir, "run.jsonl");
     await runInProcess(["--no-stream", "--save", file]);
     writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(file)]));
@@ -94,7 +94,9 @@ describe("offline, --no-stream: --save, --load, --continue keep the book's 12 ev
     expect({ bom, torn, events: session.events.length }).toEqual({ bom: true, torn: undefined, events: 24 });
   });
 
-  test("a log with CRLF line ends is not written into (nothing in a log is edited), and the advice given, a new file, works", async () => {
+  test("a log with CRLF line ends is not written into (nothing in a log is edited), and the advice given, a new file, works", async ({
+    dir,
+  }) => {
     const file = path.join(dir, "run.jsonl");
     await runInProcess(["--no-stream", "--save", file]);
     writeFileSync(file, readFileSync(file, "utf8").replaceAll("\n", "\r\n"));
@@ -110,7 +112,7 @@ describe("offline, --no-stream: --save, --load, --continue keep the book's 12 ev
     expect(readLogFile(elsewhere).session.events).toHaveLength(24);
   });
 
-  test("--save refuses a file that already holds a log, and leaves it as it was", async () => {
+  test("--save refuses a file that already holds a log, and leaves it as it was", async ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     await runInProcess(["--no-stream", "--save", file]);
     const before = readFileSync(file);
@@ -129,7 +131,7 @@ describe("offline, --no-stream: --save, --load, --continue keep the book's 12 ev
     expect(text).toContain("Usage error: --continue 和 --ask");
   });
 
-  test("offline, --ask with a question of your own is refused: only the follow-up question was recorded", async () => {
+  test("offline, --ask with a question of your own is refused: only the follow-up question was recorded", async ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     await runInProcess(["--no-stream", "--save", file]);
     const { code, text } = await runInProcess(["--load", file, "--ask", "又一个问题"]);
@@ -149,7 +151,7 @@ async function standInThatStalls(): Promise<StandIn> {
 
 /** The demo as its own process, live against `baseURL`, not streaming: the stand-in answers with calculator.json's plain replies. */
 function startDemo(args: string[], baseURL: string) {
-  return startDemoProcess(["--no-stream", ...args], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: baseURL });
+  return startDemoProcess(["--no-stream", ...args], { env: { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: baseURL } });
 }
 
 describe("a run stopped in the middle", () => {
@@ -158,7 +160,7 @@ describe("a run stopped in the middle", () => {
 
   test("SIGKILL during a --save run leaves a file that loads; --load repairs the open step and turn", {
     timeout: 60_000,
-  }, async () => {
+  }, async ({ dir }) => {
     standIn = await standInThatStalls();
     const file = path.join(dir, "killed.jsonl");
     const demo = startDemo(["--save", file], standIn.baseURL);
@@ -192,17 +194,21 @@ describe("a run stopped in the middle", () => {
     expect(readLogFile(file).session.events, "--load alone does not write the repair").toHaveLength(9);
   });
 
-  test("Ctrl-C (SIGINT) during a --save run exits 130, says where the log is, and the file loads, the turn closed as interrupted", {
+  test("Ctrl-C during a --save run exits 130, says where the log is, and the file loads, the turn closed as interrupted", {
     timeout: 60_000,
-  }, async () => {
+  }, async ({ dir }) => {
     standIn = await standInThatStalls();
     const file = path.join(dir, "interrupted.jsonl");
-    const demo = startDemo(["--save", file], standIn.baseURL);
+    // In process: Ctrl-C is the signal demo/terminal.ts aborts on SIGINT (live.test.ts sends a real SIGINT).
+    const ctrlC = new AbortController();
+    const env = { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL };
+    const demo = runInProcess(["--no-stream", "--save", file], env, { signal: ctrlC.signal });
     await standIn.received(2);
-    demo.child.kill("SIGINT");
-    expect(await demo.exited).toEqual({ code: 130, signal: null });
-    expect(demo.stdout()).toContain(`Interrupted. ${file} holds every event logged before Ctrl-C`);
-    expect(demo.stdout()).toContain(`npm run demo -- --load ${file}`);
+    ctrlC.abort(new Error("Ctrl-C"));
+    const { code, stdout } = await demo;
+    expect(code).toBe(130);
+    expect(stdout).toContain(`Interrupted. ${file} holds every event logged before Ctrl-C`);
+    expect(stdout).toContain(`npm run demo -- --load ${file}`);
     // Ctrl-C stops the model call through runAgent's signal, which closes the step and the turn.
     const { events } = readLogFile(file).session;
     expect(events.map((event) => event.type)).toEqual([...ROUND_TRIP.slice(0, 9), "step/end", "turn/end"]);
@@ -212,17 +218,13 @@ describe("a run stopped in the middle", () => {
 
   test("live, --load --ask goes on with the repaired conversation: the model is sent the loaded messages and the new question", {
     timeout: 60_000,
-  }, async () => {
-    standIn = await standInThatStalls();
+  }, async ({ dir }) => {
+    // What a run killed during its second model call leaves (the test above makes one for real): the
+    // calculator turn up to step 2's step/start, the step and the turn open.
     const file = path.join(dir, "killed.jsonl");
-    const demo = startDemo(["--save", file], standIn.baseURL);
-    await standIn.received(2);
-    demo.child.kill("SIGKILL");
-    await demo.exited;
-    await standIn.close();
-    // A SIGKILLed holder leaves its lock, which goes stale after STALE_MS (disk-faults.test.ts waits for
-    // that takeover); here it is cleared by hand so the test need not wait.
-    rmSync(lockFolderOf(file), { recursive: true });
+    const killed = (await replayScenario("calculator")).session.events.slice(0, 9);
+    expect(killed.at(-1)?.type).toBe("step/start");
+    writeFileSync(file, Buffer.concat(killed.map(lineOf)));
 
     const answer = loadFixture(fixturePath("direct-answer")).exchanges[0]!.response;
     standIn = await startStandIn({ apiKey: KEY, replies: [answer] });

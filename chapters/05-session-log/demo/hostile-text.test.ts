@@ -2,14 +2,12 @@
 // title change, a line erased and a fake "structure check ok" written over it, an OSC 52 clipboard
 // write) is read by `demo --load` and `view --load` as real programs, and not one control byte reaches
 // the terminal. The same holds when the file is broken and the error quotes it (JSON.parse does).
-import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { startStandIn } from "../../../fixtures/standin.ts";
-import { root } from "../../common/root.ts";
-import { nodeWithTsx, runInProcess, startsPrograms } from "../testing/demo-testing.ts";
+import { DEMO, runInProcess, runProgram, startsPrograms, VIEW } from "../testing/demo-testing.ts";
 
 const TITLE = "\x1b]0;pwned\x07";
 const FAKE_CHECK = "\r\x1b[2K\x1b[1A  结构检查（轮次/步骤闭合、每个工具调用都有结果）：ok";
@@ -26,13 +24,10 @@ function obeyed(char: string): boolean {
   );
 }
 
-let dir = "";
-let hostileLog = "";
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), "hostile-text-"));
+/** The demo's own saved run in `dir`, its user message and final answer replaced: still a valid log. */
+async function hostileLog(dir: string): Promise<string> {
   const saved = path.join(dir, "saved.jsonl");
   expect((await runInProcess(["--offline", "--save", saved])).code).toBe(0);
-  // The demo's own saved run, its user message and final answer replaced: still a valid log.
   const events = readFileSync(saved, "utf8")
     .trimEnd()
     .split("\n")
@@ -41,24 +36,14 @@ beforeAll(async () => {
     if (event.type === "user/message") event.data.content = `1+2*3 等于几？${HOSTILE}`;
     if (event.type === "assistant/message" && event.data.tool_calls.length === 0) event.data.content = `答案是 7\n${HOSTILE}`;
   }
-  hostileLog = path.join(dir, "hostile.jsonl");
-  writeFileSync(hostileLog, events.map((event) => `${JSON.stringify(event)}\n`).join(""));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Runs a workbook program as a learner does, colour off, and returns its raw output, every byte as written. */
-function spawnRaw(script: string, args: string[], settings: Record<string, string> = {}): Promise<{ code: number; output: string }> {
-  const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", DEEPSEEK_API_KEY: "", ...settings };
-  return new Promise((resolve) => {
-    execFile(...nodeWithTsx(script, args), { cwd: root, env, encoding: "utf8" }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
-    );
-  });
+  const file = path.join(dir, "hostile.jsonl");
+  writeFileSync(file, events.map((event) => `${JSON.stringify(event)}\n`).join(""));
+  return file;
 }
 
-const demo = (...args: string[]) => spawnRaw("chapters/05-session-log/demo.ts", args);
-const liveDemo = (settings: Record<string, string>) => spawnRaw("chapters/05-session-log/demo.ts", [], settings);
-const view = (...args: string[]) => spawnRaw("chapters/05-session-log/demo/view.ts", args);
+const demo = (...args: string[]) => runProgram([DEMO, ...args]);
+const liveDemo = (env: Record<string, string>) => runProgram([DEMO], { env });
+const view = (...args: string[]) => runProgram([VIEW, ...args]);
 /** The demo's main in this process (what it prints goes through the same lines as the program's). */
 const inProcess = async (...args: string[]) => ({ output: (await runInProcess(args)).text });
 
@@ -70,8 +55,8 @@ function firstObeyed(output: string): string | undefined {
 }
 
 describe("a log with escape sequences in its messages", startsPrograms, () => {
-  test("demo --load prints ② ③ ④ with every escape written out: no control byte reaches the terminal", async () => {
-    const { code, output } = await demo("--load", hostileLog);
+  test("demo --load prints ② ③ ④ with every escape written out: no control byte reaches the terminal", async ({ dir }) => {
+    const { code, output } = await demo("--load", await hostileLog(dir));
     expect(code).toBe(0);
     expect(firstObeyed(output), "route what the log says through visible() (chapters/common/text.ts)").toBeUndefined();
     expect(output).toContain("\\x1b]0;pwned\\x07\\r\\x1b[2K\\x1b[1A");
@@ -79,22 +64,22 @@ describe("a log with escape sequences in its messages", startsPrograms, () => {
     expect(output).toContain("\n    \\x1b]0;pwned"); // ③: the answer's second line, indented under it
   });
 
-  test("view --load writes the page and prints nothing the terminal would obey", async () => {
-    const { code, output } = await view("--load", hostileLog, "--out", path.join(dir, "hostile.html"));
+  test("view --load writes the page and prints nothing the terminal would obey", async ({ dir }) => {
+    const { code, output } = await view("--load", await hostileLog(dir), "--out", path.join(dir, "hostile.html"));
     expect(code).toBe(0);
     expect(firstObeyed(output)).toBeUndefined();
   });
 });
 
 describe("a broken log whose error message quotes it", startsPrograms, () => {
-  const broken = (name: string, text: string) => {
+  const broken = (dir: string, name: string, text: string) => {
     const file = path.join(dir, name);
     writeFileSync(file, text);
     return file;
   };
 
-  test("a bad line in a JSONL log: demo --load and view --load quote JSON.parse's error with its escapes written out", async () => {
-    const file = broken("bad-line.jsonl", `${readFileSync(hostileLog, "utf8").split("\n")[0]}\n${HOSTILE}\n{}\n`);
+  test("a bad line in a JSONL log: demo --load and view --load quote JSON.parse's error with its escapes written out", async ({ dir }) => {
+    const file = broken(dir, "bad-line.jsonl", `${readFileSync(await hostileLog(dir), "utf8").split("\n")[0]}\n${HOSTILE}\n{}\n`);
     const [fromDemo, fromView] = await Promise.all([inProcess("--load", file), view("--load", file)]);
     expect(fromDemo.output).toContain("line 2: the line is not JSON");
     expect(fromView.output).toContain("line 2: the line is not JSON");
@@ -103,8 +88,8 @@ describe("a broken log whose error message quotes it", startsPrograms, () => {
     expect(fromDemo.output).toContain("\\x1b]0;pwned");
   });
 
-  test("a JSON array that is not JSON: the error quotes the text, escapes written out, on one line", async () => {
-    const file = broken("bad-array.json", `[${HOSTILE}\n  结构检查: ok\n]`);
+  test("a JSON array that is not JSON: the error quotes the text, escapes written out, on one line", async ({ dir }) => {
+    const file = broken(dir, "bad-array.json", `[${HOSTILE}\n  结构检查: ok\n]`);
     const [fromDemo, fromView] = await Promise.all([inProcess("--load", file), view("--load", file)]);
     for (const { output } of [fromDemo, fromView]) {
       expect(output).toContain("is one JSON array of events, but this is not JSON");

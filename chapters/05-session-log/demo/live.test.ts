@@ -1,22 +1,12 @@
-// The demo live, against the loopback stand-in or a bare local server instead of DeepSeek: the same
+// The demo live, against the loopback stand-in instead of DeepSeek: the same
 // four sections, streamed text shown before the reply is complete, Ctrl-C mid-stream, a step budget
 // spent, and every setting or failure explained without the key.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { fixturePath, isStreamed, loadFixture } from "../../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
-import {
-  eventLines,
-  localServer,
-  messageLines,
-  runInProcess,
-  section,
-  spawnDemo,
-  startDemo,
-  startsPrograms,
-} from "../testing/demo-testing.ts";
+import { eventLines, messageLines, runInProcess, section, startDemo, startInProcess, startsPrograms } from "../testing/demo-testing.ts";
 import { findLogProblems } from "../invariants.ts";
 import { readLogFile } from "../disk/log-file.ts";
 
@@ -24,16 +14,17 @@ const KEY = "sk-demo-test-key-7a6b5c4d3e2f";
 const FAILED = "=== 运行失败 / The run failed ===";
 const repliesOf = (name: string) => loadFixture(fixturePath(name)).exchanges.map((exchange) => exchange.response);
 
-describe("against the loopback stand-in", startsPrograms, () => {
+describe("against the loopback stand-in", () => {
   let standIn: StandIn | undefined;
   afterEach(async () => {
     await standIn?.close();
     standIn = undefined;
   });
 
-  test("`tsx demo.ts` with a key calls DEEPSEEK_BASE_URL, says so in both languages, and prints the same four sections", async () => {
+  // In process: that `tsx demo.ts` starts as a learner types it is demo.test.ts's "as a program" case.
+  test("with a key, the demo calls DEEPSEEK_BASE_URL, says so in both languages, and prints the same four sections", async () => {
     standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("calculator-streamed") });
-    const run = await spawnDemo([], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
+    const run = await runInProcess([], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
     expect(run.code).toBe(0);
     const lines = run.stdout.split("\n");
     expect(lines[0]).toBe(`在线调用 deepseek-flash，地址 ${standIn.baseURL} / Live: calling deepseek-flash at ${standIn.baseURL}`);
@@ -129,23 +120,25 @@ describe("a slow stream, live", startsPrograms, () => {
 
   test("the first chunk's text is printed while the stand-in still holds the rest of the reply", async () => {
     standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("calculator-streamed"), holdAfter: HOLD_AFTER });
-    const demo = startDemo([], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
     const seen = reasoningBeforeTheHold();
     expect(seen.length, "the pieces before the hold carry some reasoning").toBeGreaterThan(3);
+    const demo = startInProcess([], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
     await standIn.holding();
     await demo.printed(`思考 / reasoning ┃ ${seen}`);
     // The rest of the reply has not been sent: the turn, and so the log, cannot be finished yet.
     expect(demo.stdout()).not.toContain("=== ②");
     expect(demo.stdout()).not.toContain("tool call calculator");
     standIn.release();
-    expect(await demo.exited).toEqual({ code: 0, signal: null });
+    expect(await demo.exited).toBe(0);
     expect(demo.stdout()).toContain("deep-equal to the original: true");
   });
 
-  test("Ctrl-C mid-stream stops the run through runAgent's signal: exit 130, the turn ends interrupted, the saved log passes findLogProblems", async () => {
+  test("Ctrl-C mid-stream stops the run through runAgent's signal: exit 130, the turn ends interrupted, the saved log passes findLogProblems", async ({
+    dir,
+  }) => {
     standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("calculator-streamed"), holdAfter: HOLD_AFTER });
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "demo-ctrl-c-")), "run.jsonl");
-    const demo = startDemo(["--save", file], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
+    const file = path.join(dir, "run.jsonl");
+    const demo = startDemo(["--save", file], { env: { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL } });
     const seen = reasoningBeforeTheHold();
     await standIn.holding();
     await demo.printed(seen);
@@ -168,10 +161,10 @@ describe("a slow stream, live", startsPrograms, () => {
 });
 
 describe("with a key or a setting that needs care", { timeout: 20_000 }, () => {
-  let server: Awaited<ReturnType<typeof localServer>> | undefined;
+  let standIn: StandIn | undefined;
   afterEach(async () => {
-    await server?.close();
-    server = undefined;
+    await standIn?.close();
+    standIn = undefined;
   });
 
   test("a base URL with user:password@ or a query string is refused before any request, in both languages, and neither is printed", async () => {
@@ -209,24 +202,21 @@ describe("with a key or a setting that needs care", { timeout: 20_000 }, () => {
     ["a trailing \\r", `${KEY}\r`],
     ["spaces around it", ` ${KEY} `],
   ])("a key read with %s is trimmed: a 401 echoing the key the server got never prints it", async (_, raw) => {
-    server = await localServer((authorization, response) => {
-      const message = `Authentication Fails, you sent ${authorization.replace(/^Bearer /, "")}`;
-      response.writeHead(401, { "content-type": "application/json" });
-      response.end(JSON.stringify({ error: { message, type: "authentication_error", param: null, code: null } }));
-    });
-    const { code, text } = await runInProcess([], { DEEPSEEK_API_KEY: raw, DEEPSEEK_BASE_URL: server.baseURL });
+    // The stand-in wants another key, and its 401 echoes the one it got, whole.
+    standIn = await startStandIn({ apiKey: "sk-another-key-entirely-0000", replies: [], echoAuthorization: true });
+    const { code, text } = await runInProcess([], { DEEPSEEK_API_KEY: raw, DEEPSEEK_BASE_URL: standIn.baseURL });
     expect(code).toBe(1);
     expect(text).toContain("DeepSeek refused the API key (401)");
     expect(text).not.toContain(KEY);
   });
 
   test("a DeepSeek that never answers ends, after DEEPSEEK_TIMEOUT_MS and the SDK's retries, with the timeout explanation", async () => {
-    server = await localServer();
-    const env = { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: server.baseURL, DEEPSEEK_TIMEOUT_MS: "50" };
+    standIn = await startStandIn({ apiKey: KEY, replies: [], hangWhenDone: true });
+    const env = { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL, DEEPSEEK_TIMEOUT_MS: "50" };
     const { code, lines } = await runInProcess([], env);
     expect(code).toBe(1);
     const explanation = section(lines, FAILED).join("\n");
     expect(explanation).toContain("DeepSeek did not answer in time (thinking mode can take long)");
-    expect(explanation).toContain(`详情 / Details: no answer from DeepSeek at ${server.baseURL} within 50 ms (3 tries)`);
+    expect(explanation).toContain(`详情 / Details: no answer from DeepSeek at ${standIn.baseURL} within 50 ms (3 tries)`);
   });
 });

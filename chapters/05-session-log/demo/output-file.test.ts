@@ -4,32 +4,26 @@
 // socket and a device node (mknod, in the test's own folder: never the machine's /dev/null), a file
 // system that refuses writes past a size (`prlimit --fsize`, as a full disk refuses them), a 250-byte
 // name, and a read-only folder as the user nobody, under `demo --html` and `view --out`.
-import { execFile, execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { stripVTControlCharacters } from "node:util";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
-import { root } from "../../common/root.ts";
 import { readLogFile } from "../disk/log-file.ts";
-import { asNobody, nodeWithTsx, runInProcess, startsPrograms } from "../testing/demo-testing.ts";
+import { DEMO, runInProcess, runProgram, startsPrograms, VIEW } from "../testing/demo-testing.ts";
 import { writeTimelinePage } from "../timeline/page.ts";
 import { refuseOutput } from "./output-file.ts";
 
 const KEY = "sk-output-file-key-3c4d5e6f7a8b";
-let dir = "";
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "output-file-"));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
 const REFUSED = "是这次运行读写的日志，页面不能覆盖它";
 
 describe("--html never overwrites the log, by any name", () => {
-  test("a chain of links to a log that does not exist yet, or a name through a linked folder: refused before the run (exit 2), nothing written", async () => {
+  test("a chain of links to a log that does not exist yet, or a name through a linked folder: refused before the run (exit 2), nothing written", async ({
+    dir,
+  }) => {
     const log = path.join(dir, "log.jsonl");
     symlinkSync("log.jsonl", path.join(dir, "ln1"));
     symlinkSync("ln1", path.join(dir, "ln2")); // ln2 → ln1 → log.jsonl, which --save is about to make
@@ -48,7 +42,7 @@ describe("--html never overwrites the log, by any name", () => {
 
     test("a link to the log made while the run goes on is refused then, and the log is left as the run wrote it", {
       timeout: 60_000,
-    }, async () => {
+    }, async ({ dir }) => {
       const first = loadFixture(fixturePath("calculator")).exchanges[0]!.response;
       standIn = await startStandIn({ apiKey: KEY, replies: [first], hangWhenDone: true });
       const log = path.join(dir, "run.jsonl");
@@ -74,30 +68,20 @@ describe("--html never overwrites the log, by any name", () => {
 /** Where a page of the calculator run is cut short: a page is about 40 KB, the element carrying its log well past this. */
 const FILE_SIZE_LIMIT = 3000;
 
-/** `script` as its own process under `prlimit --fsize` (writes past the limit fail with EFBIG, as on a full disk). */
-function runLimited(script: string, args: string[]): Promise<{ code: number; output: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
-  const command = [`--fsize=${FILE_SIZE_LIMIT}`, process.execPath, "--import", "tsx", script, ...args];
-  return new Promise((resolve) => {
-    execFile("prlimit", command, { cwd: root, env: { ...clean, NO_COLOR: "1" } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, output: stripVTControlCharacters(stdout + stderr) }),
-    );
-  });
-}
-
 describe("a page is written whole or not at all", () => {
   test("a write the disk refuses leaves the earlier page as it was and no half page or temporary file: view --out and demo --html, exit 1", {
     timeout: 90_000,
-  }, async () => {
+  }, async ({ dir }) => {
     const viewPage = path.join(dir, "view.html");
     const demoPage = path.join(dir, "demo.html");
     for (const page of [viewPage, demoPage]) writeTimelinePage([], page, { source: "an earlier run" });
     const earlier = { view: readFileSync(viewPage), demo: readFileSync(demoPage) };
     expect(earlier.view.length, "a page larger than the limit, or the test proves nothing").toBeGreaterThan(FILE_SIZE_LIMIT);
 
+    const limited = { fileSizeLimit: FILE_SIZE_LIMIT };
     const [view, demo] = await Promise.all([
-      runLimited("chapters/05-session-log/demo/view.ts", ["--scenario", "calculator", "--out", viewPage]),
-      runLimited("chapters/05-session-log/demo.ts", ["--offline", "--html", demoPage]),
+      runProgram([VIEW, "--scenario", "calculator", "--out", viewPage], limited),
+      runProgram([DEMO, "--offline", "--html", demoPage], limited),
     ]);
     for (const [run, page] of [
       [view, viewPage],
@@ -116,18 +100,6 @@ describe("a page is written whole or not at all", () => {
 
 // ── a page never replaces what is not a regular file ───────────────────────────────────────────────
 
-/** `script` as its own process (as the user nobody when asked), its output without escape codes. */
-function runProgram(script: string, args: string[], { nobody = false } = {}): Promise<{ code: number; output: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
-  const program = nodeWithTsx(script, args);
-  const [command, rest] = nobody ? asNobody(program) : program;
-  return new Promise((resolve) => {
-    execFile(command, rest, { cwd: root, env: { ...clean, NO_COLOR: "1" } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, output: stripVTControlCharacters(stdout + stderr) }),
-    );
-  });
-}
-
 const notReplaced = (target: string, [zh, en]: readonly [string, string]) =>
   `这是${zh}，不是普通文件，不会用文件替换它，无法写入时间线页面 ${target} / ` +
   `Cannot write the timeline page ${target}: it is ${en}, not a regular file, and a file never replaces it (NOT_A_FILE)`;
@@ -135,7 +107,7 @@ const notReplaced = (target: string, [zh, en]: readonly [string, string]) =>
 describe("a page never replaces a FIFO, a socket or a device", () => {
   test("--html onto each, or onto a link to one, and --out onto a device node: refused before the run, one sentence, exit 1, each left as it was", {
     ...startsPrograms,
-  }, async () => {
+  }, async ({ dir }) => {
     const fifo = path.join(dir, "pipe.html");
     execFileSync("mkfifo", [fifo]);
     const device = path.join(dir, "null.html");
@@ -160,7 +132,7 @@ describe("a page never replaces a FIFO, a socket or a device", () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
-    const view = await runProgram("chapters/05-session-log/demo/view.ts", ["--scenario", "calculator", "--out", device]);
+    const view = await runProgram([VIEW, "--scenario", "calculator", "--out", device]);
     expect(view.code, view.output).toBe(1);
     expect(view.output).toContain(notReplaced(device, ["设备", "a device"]));
     expect(statSync(device).isCharacterDevice(), "view --out left the device node as it was").toBe(true);
@@ -172,7 +144,7 @@ describe("a page never replaces a FIFO, a socket or a device", () => {
 
     test("a FIFO made at the page's name while the run goes on is not replaced: the sentence, an exit code not 0", {
       timeout: 60_000,
-    }, async () => {
+    }, async ({ dir }) => {
       const first = loadFixture(fixturePath("calculator")).exchanges[0]!.response;
       standIn = await startStandIn({ apiKey: KEY, replies: [first], hangWhenDone: true });
       const page = path.join(dir, "page.html"); // nothing there when the run starts: the flag is accepted
@@ -192,7 +164,7 @@ describe("a page never replaces a FIFO, a socket or a device", () => {
 });
 
 describe("a page keeps its permissions, and its name may be as long as the system allows", () => {
-  test("demo --html over an earlier private page (0600) leaves it 0600", async () => {
+  test("demo --html over an earlier private page (0600) leaves it 0600", async ({ dir }) => {
     const page = path.join(dir, "private.html");
     writeTimelinePage([], page, { source: "an earlier run" });
     chmodSync(page, 0o600);
@@ -201,7 +173,7 @@ describe("a page keeps its permissions, and its name may be as long as the syste
     expect((statSync(page).mode & 0o7777).toString(8), "the conversation it holds stays private").toBe("600");
   });
 
-  test("a page whose name is 250 bytes is written, with no temporary file left", async () => {
+  test("a page whose name is 250 bytes is written, with no temporary file left", async ({ dir }) => {
     const page = path.join(dir, `${"p".repeat(245)}.html`);
     const { code, text } = await runInProcess(["--offline", "--html", page]);
     expect(code, text).toBe(0);
@@ -213,7 +185,7 @@ describe("a page keeps its permissions, and its name may be as long as the syste
 describe("a folder the user cannot write is refused before the run", () => {
   test("as the user nobody, an earlier page it may write, in a read-only folder: demo --html and view --out say so before the run, naming the folder, and the page is as it was", {
     ...startsPrograms,
-  }, async () => {
+  }, async ({ dir }) => {
     chmodSync(dir, 0o755);
     const folder = path.join(dir, "read-only");
     mkdirSync(folder);
@@ -224,8 +196,8 @@ describe("a folder the user cannot write is refused before the run", () => {
     const earlier = readFileSync(page);
     const said = `没有权限（${folder}），无法写入时间线页面 ${page} / Cannot write the timeline page ${page}: ${folder}: permission denied (EACCES)`;
     const [demo, view] = await Promise.all([
-      runProgram("chapters/05-session-log/demo.ts", ["--offline", "--html", page], { nobody: true }),
-      runProgram("chapters/05-session-log/demo/view.ts", ["--scenario", "calculator", "--out", page], { nobody: true }),
+      runProgram([DEMO, "--offline", "--html", page], { nobody: true }),
+      runProgram([VIEW, "--scenario", "calculator", "--out", page], { nobody: true }),
     ]);
     for (const [what, { code, output }] of [
       ["demo", demo],

@@ -2,10 +2,10 @@
 // header back into its replies (a careless proxy; here the loopback stand-in) once put the key
 // verbatim into the --save log and the --html page. The client now takes it out of every reply before
 // anything logs it (scrubReply), so neither file, nor the terminal, holds any piece of it.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
 import { runInProcess } from "../testing/demo-testing.ts";
@@ -14,8 +14,6 @@ import type { StreamChunk } from "../events.ts";
 
 // Mixed case and no words, so that no piece of it turns up anywhere by chance.
 const KEY = "sk-Zq9Xw2Vr7Lp4Kt8Hm3Jn6Bc1";
-const dir = mkdtempSync(path.join(tmpdir(), "demo-secrets-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let standIn: StandIn | undefined;
 afterEach(async () => {
   await standIn?.close();
@@ -29,7 +27,7 @@ function piecesOfKey(text: string): string[] {
 }
 
 describe("a server that echoes the key into its replies", () => {
-  test("the --save log, the --html page and the terminal hold no piece of the key", async () => {
+  test("the --save log, the --html page and the terminal hold no piece of the key", async ({ dir }) => {
     const replies = loadFixture(fixturePath("calculator")).exchanges.map((exchange) => exchange.response);
     standIn = await startStandIn({ apiKey: KEY, replies, echoAuthorization: true });
     const log = path.join(dir, "run.jsonl");
@@ -49,7 +47,9 @@ describe("a server that echoes the key into its replies", () => {
 });
 
 describe("a streamed reply that echoes the key, cut across chunks", () => {
-  test("the key in usage, cut in the reasoning, and a ****-masked echo cut in the answer: no file and no terminal line holds any of it", async () => {
+  test("the key in usage, cut in the reasoning, and a ****-masked echo cut in the answer: no file and no terminal line holds any of it", async ({
+    dir,
+  }) => {
     const tail = KEY.slice(-4);
     const chunks: StreamChunk[] = [
       { kind: "reasoning", text: `你发来的是 ${KEY.slice(0, 9)}` },
@@ -84,7 +84,9 @@ describe("a streamed reply that echoes the key, cut across chunks", () => {
 });
 
 describe("a streamed reply that cuts the key across fields", () => {
-  test("the key's start ending the reasoning and its rest starting the answer, and again ending a tool call's id and starting the usage chunk after it: no file and no terminal line holds any of it", async () => {
+  test("the key's start ending the reasoning and its rest starting the answer, and again ending a tool call's id and starting the usage chunk after it: no file and no terminal line holds any of it", async ({
+    dir,
+  }) => {
     const [head, tail] = [KEY.slice(0, 6), KEY.slice(6)];
     const calling: StreamChunk[] = [
       { kind: "reasoning", text: `先算一下。你的 key 是 ${head}` },

@@ -6,7 +6,6 @@ import { DeepSeekConfigError, hasApiKey, publicURL, readSettings, type Env } fro
 import { scrubKey } from "../../common/text.ts";
 import { messageOf } from "../../common/tools.ts";
 import { fixturePath, isStreamed, loadFixture, type Fixture } from "../../../fixtures/fixture.ts";
-import { startReplay } from "../../../fixtures/replay.ts";
 
 /** `npm run demo | head` closes the pipe early: the reader has seen enough, which is not a crash. */
 export function endQuietlyWhenPipeCloses(): void {
@@ -49,10 +48,15 @@ export function goesLive(offline: boolean, env: Env): boolean {
  * Live when a key is set and `--offline` is not; otherwise a replay of the scenario's recording (or of
  * the recording given). A setting the client refuses comes back as the error, for the demo to explain.
  */
-export function connect(offline: boolean, env: Env, scenario: string | Recording, replayMs = 0): Connection | DeepSeekConfigError {
+export async function connect(
+  offline: boolean,
+  env: Env,
+  scenario: string | Recording,
+  replayMs = 0,
+): Promise<Connection | DeepSeekConfigError> {
   try {
-    if (!hasApiKey(env)) return connectOffline(scenario, "no key", replayMs);
-    return offline ? connectOffline(scenario, "--offline", replayMs) : connectLive(env);
+    if (!hasApiKey(env)) return await connectOffline(scenario, "no key", replayMs);
+    return offline ? await connectOffline(scenario, "--offline", replayMs) : connectLive(env);
   } catch (error) {
     if (error instanceof DeepSeekConfigError) return error;
     throw error;
@@ -80,7 +84,7 @@ function connectLive(env: Env): Connection {
  * `why` is why this run is offline, which decides how to tell the learner to go live. A streamed
  * recording is replayed at its recorded pace, sped up to last at most `replayMs` (0: all at once).
  */
-function connectOffline(scenario: string | Recording, why: "no key" | "--offline", replayMs: number): Connection {
+async function connectOffline(scenario: string | Recording, why: "no key" | "--offline", replayMs: number): Promise<Connection> {
   // `file` as shown to the learner; fixturePath is the absolute one.
   const { file, fixture, part } =
     typeof scenario === "string"
@@ -96,7 +100,9 @@ function connectOffline(scenario: string | Recording, why: "no key" | "--offline
     why === "no key"
       ? "要调用真实模型，请设置 DEEPSEEK_API_KEY 再运行 npm run demo / To call the live model, set DEEPSEEK_API_KEY and run: npm run demo"
       : "要调用真实模型，去掉 --offline 再运行 npm run demo / To call the live model, run without --offline: npm run demo";
-  // The real client and SDK still run; MSW answers their HTTP requests from the fixture.
+  // The real client and SDK still run; MSW answers their HTTP requests from the fixture. MSW is loaded
+  // here, by the runs that replay: a live run, a --load or a usage error never pays for it.
+  const { startReplay } = await import("../../../fixtures/replay.ts");
   const replay = startReplay(fixture, { source: enName, pace: paceFor(fixture, replayMs) });
   return {
     // No settings are read offline: the replay needs no key, and the environment's are not for it.

@@ -1,19 +1,15 @@
 // A stream that breaks off is not a network that was never there: against the loopback stand-in, the
 // demo says the reply broke off mid-way and what the log kept of it; and ③ marks the interrupted reply
 // and says what it kept, where the message alone would show a bare [assistant].
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
 import { messageLines, runInProcess, section } from "../testing/demo-testing.ts";
 
 const KEY = "sk-stream-failures-9d8c7b6a";
 const FAILED = "=== 运行失败 / The run failed ===";
-const dir = mkdtempSync(path.join(tmpdir(), "stream-failures-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 describe("a streamed reply that breaks off", () => {
   let standIn: StandIn | undefined;
   afterEach(async () => {
@@ -28,7 +24,9 @@ describe("a streamed reply that breaks off", () => {
     return runInProcess(["--save", file], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
   }
 
-  test("a connection dropped after 15 chunks is said to have broken off mid-reply, with what was kept, not as 'Could not reach'", async () => {
+  test("a connection dropped after 15 chunks is said to have broken off mid-reply, with what was kept, not as 'Could not reach'", async ({
+    dir,
+  }) => {
     const { code, lines } = await run("stream-cut-mid-reasoning", path.join(dir, "cut.jsonl"));
     expect(code).toBe(1);
     const said = section(lines, FAILED);
@@ -41,7 +39,7 @@ describe("a streamed reply that breaks off", () => {
     ]);
   });
 
-  test("an error chunk mid-reply is said as such, with what was kept, and no '(undefined)' status", async () => {
+  test("an error chunk mid-reply is said as such, with what was kept, and no '(undefined)' status", async ({ dir }) => {
     const { code, lines } = await run("stream-server-error", path.join(dir, "error.jsonl"));
     expect(code).toBe(1);
     const said = section(lines, FAILED);
@@ -53,7 +51,9 @@ describe("a streamed reply that breaks off", () => {
     ]);
   });
 
-  test("③ marks the interrupted reply and says it kept only its reasoning, where the message alone is a bare [assistant]", async () => {
+  test("③ marks the interrupted reply and says it kept only its reasoning, where the message alone is a bare [assistant]", async ({
+    dir,
+  }) => {
     const file = path.join(dir, "for-load.jsonl");
     expect((await run("stream-cut-mid-reasoning", file)).code).toBe(1);
     const { code, lines } = await runInProcess(["--load", file]);

@@ -5,10 +5,10 @@
 // "Saved" is never said of a file that holds something else. The swaps are real renames by a second
 // process (sh), during a real streamed run held halfway by the stand-in, or after the last write.
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
 import { findLogProblems } from "../invariants.ts";
@@ -16,16 +16,10 @@ import { readLogFile } from "../disk/log-file.ts";
 import { LogWriteError } from "../disk/log-file-types.ts";
 import { attachLogFile } from "../disk/log-writer.ts";
 import { Session } from "../session.ts";
-import { startDemo, startsPrograms } from "../testing/demo-testing.ts";
+import { startDemo, startInProcess, startsPrograms } from "../testing/demo-testing.ts";
 import { openSession, savedNote } from "./disk.ts";
 
 const KEY = "sk-swapped-log-key-4d5e6f7a8b9c";
-let dir = "";
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "swapped-log-"));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
 /** A second process renames a copy over `file`, as the issue did: afterwards the name leads to a new file with the same bytes. */
 function swap(file: string): void {
   execFileSync("sh", ["-c", 'cp "$1" "$1.t" && mv "$1.t" "$1"', "sh", file]);
@@ -40,7 +34,9 @@ const replaced = (file: string, saved: string, count: number, goesOn: boolean) =
 ];
 
 describe("the writer checks that the name still leads to its file", () => {
-  test("before each write: a file renamed over it, moved away or deleted stops the writer with FILE_REPLACED, and nothing more goes to the old file", () => {
+  test("before each write: a file renamed over it, moved away or deleted stops the writer with FILE_REPLACED, and nothing more goes to the old file", ({
+    dir,
+  }) => {
     for (const [how, change] of [
       ["renamed over", swap],
       ["moved away", (file: string) => execFileSync("mv", [file, `${file}.moved`])],
@@ -65,7 +61,7 @@ describe("the writer checks that the name still leads to its file", () => {
     }
   });
 
-  test("when it stops: a file renamed over it after the last write makes stop() throw FILE_REPLACED, not return as if saved", () => {
+  test("when it stops: a file renamed over it after the last write makes stop() throw FILE_REPLACED, not return as if saved", ({ dir }) => {
     const file = path.join(dir, "w.jsonl");
     const session = new Session();
     const stop = attachLogFile(session, file);
@@ -83,7 +79,7 @@ describe("the writer checks that the name still leads to its file", () => {
 });
 
 describe("the demo saves the whole session beside it, and says so", () => {
-  test("swapped after the last write: --save's note names the new file holding every event, never the swapped one", () => {
+  test("swapped after the last write: --save's note names the new file holding every event, never the swapped one", ({ dir }) => {
     const file = path.join(dir, "w.jsonl");
     const said: string[] = [];
     const plan = { load: undefined, save: file, prompt: undefined, recording: undefined };
@@ -108,19 +104,21 @@ describe("the demo saves the whole session beside it, and says so", () => {
     let standIn: StandIn | undefined;
     afterEach(async () => standIn?.close());
 
-    test("`cp w.jsonl t && mv t w.jsonl` mid-stream: the run goes on, exit 0, every event in w.saved-1.jsonl, and w.jsonl left as the copy", {
-      ...startsPrograms,
-    }, async () => {
+    test("`cp w.jsonl t && mv t w.jsonl` mid-stream: the run goes on, exit 0, every event in w.saved-1.jsonl, and w.jsonl left as the copy", async ({
+      dir,
+    }) => {
       const replies = loadFixture(fixturePath("calculator-streamed")).exchanges.map((exchange) => exchange.response);
       standIn = await startStandIn({ apiKey: KEY, replies, holdAfter: 6 });
       const file = path.join(dir, "w.jsonl");
-      const demo = startDemo(["--save", file], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
+      // The demo's main in this process: the swap is the other program's (swap's cp and mv), and the
+      // writer's lock and file handles are the same in process as in a program of its own.
+      const demo = startInProcess(["--save", file], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
       await standIn.holding(); // the first reply is halfway: its turn is open in the file
       await demo.printed("Saving to");
       swap(file);
       const copy = readFileSync(file);
       standIn.release();
-      expect(await demo.exited).toEqual({ code: 0, signal: null });
+      expect(await demo.exited).toBe(0);
       const output = demo.stdout();
       const saved = path.join(dir, "w.saved-1.jsonl");
       const { session, torn } = readLogFile(saved);
@@ -139,13 +137,13 @@ describe("the demo saves the whole session beside it, and says so", () => {
 
     test("when no file beside it can be made either (the user nobody, its folder made read-only mid-run): the run stops, exit 1, saying why both times", {
       ...startsPrograms,
-    }, async () => {
+    }, async ({ dir }) => {
       const replies = loadFixture(fixturePath("calculator-streamed")).exchanges.map((exchange) => exchange.response);
       standIn = await startStandIn({ apiKey: KEY, replies, holdAfter: 6 });
       chmodSync(dir, 0o777);
       const file = path.join(dir, "w.jsonl");
       const env = { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL };
-      const demo = startDemo(["--save", file], env, { nobody: true });
+      const demo = startDemo(["--save", file], { env, nobody: true });
       await standIn.holding();
       await demo.printed("Saving to");
       swap(file); // root may still rename in the folder below

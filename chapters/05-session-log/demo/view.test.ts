@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { test as it } from "../../common/temp-folder.ts";
 import { replayScenario } from "../testing/scenario-replay.ts";
 import { embeddedLog } from "../testing/page-testing.ts";
 import { LARGE_PAGE_EVENTS } from "../timeline/page.ts";
@@ -13,51 +13,50 @@ import { readLogFile } from "../disk/log-file.ts";
 import { TURN_FINISHED } from "../disk/log-file-types.ts";
 import { Session } from "../session.ts";
 
-const dir = mkdtempSync(path.join(tmpdir(), "view-"));
-
-async function view(...argv: string[]): Promise<string[]> {
+/** What `npm run view -- ARGV` prints, in this process, its pages written to `dir` unless --out says otherwise. */
+async function view(dir: string, ...argv: string[]): Promise<string[]> {
   const lines: string[] = [];
   await viewCommand(argv, { out: (line) => lines.push(line), env: {}, outDir: dir });
   return lines;
 }
 
 describe("npm run view -- --scenario NAME", () => {
-  it("replays the scenario offline, writes one page and prints its path with the counts", async () => {
-    const lines = await view("--scenario", "calculator");
+  it("replays the scenario offline, writes one page and prints its path with the counts", async ({ dir }) => {
+    const lines = await view(dir, "--scenario", "calculator");
     const file = path.join(dir, "timeline-calculator.html");
     expect(lines).toEqual([`时间线页面 / Timeline page: ${file} (12 events, 4 messages)`]);
     const log = embeddedLog(readFileSync(file, "utf8")) as { type: string }[];
     expect(log.map((event) => event.type)).toEqual((await replayScenario("calculator")).session.events.map((event) => event.type));
   });
 
-  it("--out chooses the file; a turn that failed still gets its page, and the terminal says why", async () => {
+  it("--out chooses the file; a turn that failed still gets its page, and the terminal says why", async ({ dir }) => {
     const out = path.join(dir, "nested", "auth.html");
-    const lines = await view("--scenario", "auth-error", "--out", out);
+    const lines = await view(dir, "--scenario", "auth-error", "--out", out);
     expect(lines[0]).toMatch(/^这一轮出错结束 \/ The turn ended with an error \(shown on the page\): turn 1 failed in step 1: .*401/);
     expect(lines[1]).toContain(`${out} (6 events, 1 messages)`);
   });
 
-  it("an unknown scenario is a usage error that lists the known ones", async () => {
-    await expect(view("--scenario", "nope")).rejects.toBeInstanceOf(UsageError);
-    await expect(view("--scenario", "nope")).rejects.toThrow(/unknown scenario "nope"; known: calculator, direct-answer/);
+  it("an unknown scenario is a usage error that lists the known ones", async ({ dir }) => {
+    await expect(view(dir, "--scenario", "nope")).rejects.toBeInstanceOf(UsageError);
+    await expect(view(dir, "--scenario", "nope")).rejects.toThrow(/unknown scenario "nope"; known: calculator, direct-answer/);
   });
 });
 
 describe("a large log", () => {
-  it("says in the terminal that its page is large, before anyone opens it", async () => {
+  it("says in the terminal that its page is large, before anyone opens it", async ({ dir }) => {
     const events = Array.from({ length: LARGE_PAGE_EVENTS }, (_, id) => ({ id, type: "user/message", ts: 0, data: { content: "hi" } }));
     const file = path.join(dir, "large.json");
     writeFileSync(file, JSON.stringify(events));
-    const lines = await view("--load", file, "--out", path.join(dir, "large.html"));
+    const lines = await view(dir, "--load", file, "--out", path.join(dir, "large.html"));
     expect(lines.at(-1)).toBe(
       "页面较大：20,000 条事件，浏览器要几秒才能打开 / A large page: 20,000 events; the browser takes a few seconds to open it",
     );
-    expect(await view("--scenario", "calculator"), "a small page: no note").toHaveLength(1);
+    expect(await view(dir, "--scenario", "calculator"), "a small page: no note").toHaveLength(1);
   });
 });
 
 describe("the command line", () => {
-  it("an unknown flag is a usage error in both languages, followed by the usage; exit code 2", async () => {
+  it("an unknown flag is a usage error in both languages, followed by the usage; exit code 2", async ({ dir }) => {
     const lines: string[] = [];
     const code = await viewCommand(["--colour"], { out: (line) => lines.push(line), env: {}, outDir: dir });
     expect(code).toBe(2);
@@ -65,7 +64,9 @@ describe("the command line", () => {
     expect(lines).toContain("  npm run view -- --live [--scenario NAME] [--port N]");
   });
 
-  it("npm run view --mine (the -- forgotten, npm keeps --mine as npm_config_mine) is a usage error saying what to type, and writes no page", async () => {
+  it("npm run view --mine (the -- forgotten, npm keeps --mine as npm_config_mine) is a usage error saying what to type, and writes no page", async ({
+    dir,
+  }) => {
     const out = path.join(dir, "not-written.html");
     const run = viewCommand(["--out", out], { out: () => {}, env: { npm_config_mine: "true" }, outDir: dir });
     await expect(run).rejects.toThrow(
@@ -74,8 +75,8 @@ describe("the command line", () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  it("--help lists every flag, each in Chinese and English, and writes no page", async () => {
-    const lines = await view("--help");
+  it("--help lists every flag, each in Chinese and English, and writes no page", async ({ dir }) => {
+    const lines = await view(dir, "--help");
     expect(lines[0]).toBe("用法 / Usage:");
     for (const flag of ["--scenario <name>", "--load <file>", "--out <file>", "--live", "--port <n>"]) {
       expect(
@@ -87,7 +88,7 @@ describe("the command line", () => {
 });
 
 describe("npm run view -- --load FILE", () => {
-  it("a page never overwrites the log it loads: --load F --out F is a usage error (exit 2), the log as it was", async () => {
+  it("a page never overwrites the log it loads: --load F --out F is a usage error (exit 2), the log as it was", async ({ dir }) => {
     const file = path.join(dir, "keep.jsonl");
     writeFileSync(file, `${JSON.stringify(new Session().append("turn/start", { turn: 1 }))}\n`);
     const before = readFileSync(file);
@@ -98,21 +99,21 @@ describe("npm run view -- --load FILE", () => {
     expect(readFileSync(file)).toEqual(before);
   });
 
-  it("draws a saved log (a JSON array of events) exactly as it was saved", async () => {
+  it("draws a saved log (a JSON array of events) exactly as it was saved", async ({ dir }) => {
     const { events } = (await replayScenario("tool-error")).session;
     const file = path.join(dir, "saved.json");
     writeFileSync(file, JSON.stringify(events));
-    const lines = await view("--load", file);
+    const lines = await view(dir, "--load", file);
     expect(lines.at(-1)).toContain("timeline-saved.html");
     expect(embeddedLog(readFileSync(path.join(dir, "timeline-saved.html"), "utf8"))).toEqual(JSON.parse(JSON.stringify(events)));
   });
 
-  it("reads the JSONL that `demo --save` writes, and says so when a torn last line was dropped", async () => {
+  it("reads the JSONL that `demo --save` writes, and says so when a torn last line was dropped", async ({ dir }) => {
     const { events } = (await replayScenario("calculator")).session;
     const file = path.join(dir, "saved.jsonl");
     const lines = events.map((event) => `${JSON.stringify(event)}\n`).join("");
     writeFileSync(file, `${lines}{"id":12,"type":"turn/st`); // a crash in the middle of writing event #12
-    const said = await view("--load", file);
+    const said = await view(dir, "--load", file);
     expect(said.at(-1)).toContain("timeline-saved.html (12 events, 4 messages)");
     expect(said).toContain(
       "  (Line 13 is torn (no newline at its end, 24 bytes): a write cut short by a crash; dropped, every event before it kept)",
@@ -122,7 +123,7 @@ describe("npm run view -- --load FILE", () => {
     expect(embeddedLog(page)).toEqual(JSON.parse(JSON.stringify(events)));
   });
 
-  it("a log that breaks a replay rule is refused, naming the file, the event and the rule", async () => {
+  it("a log that breaks a replay rule is refused, naming the file, the event and the rule", async ({ dir }) => {
     const file = path.join(dir, "gap.json");
     writeFileSync(
       file,
@@ -131,26 +132,28 @@ describe("npm run view -- --load FILE", () => {
         { id: 2, type: "turn/end", ts: 2, data: { turn: 1, reason: "completed" } },
       ]),
     );
-    await expect(view("--load", file)).rejects.toThrow(
+    await expect(view(dir, "--load", file)).rejects.toThrow(
       `无法读入 ${file}：重放失败，第 1 个事件 id 为 2（应为 1，id 从 0 起连续编号，没有空缺） / ` +
         `Cannot load ${file}: replay failed at event #1: id is 2, expected 1`,
     );
   });
 
-  it("a missing file, or one that is not JSON, is a usage error naming it", async () => {
+  it("a missing file, or one that is not JSON, is a usage error naming it", async ({ dir }) => {
     const notJson = path.join(dir, "torn.json");
     writeFileSync(notJson, '[{"id": 0,');
-    await expect(view("--load", notJson)).rejects.toThrow(
+    await expect(view(dir, "--load", notJson)).rejects.toThrow(
       new RegExp(`^无法读入 ${notJson}：.*不是合法的 JSON 文本.* / Cannot load ${notJson}: .*JSON`),
     );
-    await expect(view("--load", path.join(dir, "missing.json"))).rejects.toThrow(
+    await expect(view(dir, "--load", path.join(dir, "missing.json"))).rejects.toThrow(
       /Cannot load .*missing\.json: it does not exist .*\(ENOENT\)$/,
     );
   });
 });
 
 describe("one story per log: demo --load and view --load tell the same account of a file", () => {
-  it("a saved run whose turn/end was torn: both say what was torn and what repair appends, the turn/end whole, and the page says it too", async () => {
+  it("a saved run whose turn/end was torn: both say what was torn and what repair appends, the turn/end whole, and the page says it too", async ({
+    dir,
+  }) => {
     const { events } = (await replayScenario("calculator")).session;
     const file = path.join(dir, "cut.jsonl");
     const text = events.map((event) => `${JSON.stringify(event)}\n`).join("");
@@ -160,7 +163,7 @@ describe("one story per log: demo --load and view --load tell the same account o
     expect(account).toContain(closing); // whole, where ② cuts data at 40 characters
     const tornBytes = Buffer.byteLength(`${JSON.stringify(events.at(-1))}\n`) - 30;
     expect(account).toContain(`  第 12 行被撕裂（没有换行结尾，${tornBytes} 字节）：崩溃打断的写入，已丢弃，之前的事件全部保留`);
-    const viewSaid = await view("--load", file);
+    const viewSaid = await view(dir, "--load", file);
     const demoSaid = (await runInProcess(["--load", file])).lines;
     for (const line of account) {
       expect(viewSaid, "view --load").toContain(line);
@@ -175,7 +178,7 @@ describe("one story per log: demo --load and view --load tell the same account o
 });
 
 describe("view --load of a crashed log shows what it says", () => {
-  it("the repair the account says was appended in memory is on the page's log, and not in the file", async () => {
+  it("the repair the account says was appended in memory is on the page's log, and not in the file", async ({ dir }) => {
     const { events } = (await replayScenario("calculator")).session;
     const file = path.join(dir, "crashed.jsonl");
     writeFileSync(
@@ -185,7 +188,7 @@ describe("view --load of a crashed log shows what it says", () => {
         .join("")
         .slice(0, -30),
     ); // turn/end cut short
-    const lines = await view("--load", file);
+    const lines = await view(dir, "--load", file);
     expect(lines).toContain(
       "  最后一轮的最终回答已经记下，只丢了结尾，记为 completed；修复追加 1 条事件（只在内存里，文件不变，继续对话时才写入）：",
     );
@@ -196,18 +199,18 @@ describe("view --load of a crashed log shows what it says", () => {
 });
 
 describe("arguments", () => {
-  it("refuses options that do not go together, a bad --port and an unknown option, saying what is allowed", async () => {
-    await expect(view("--load", "x.json", "--scenario", "calculator")).rejects.toThrow(
+  it("refuses options that do not go together, a bad --port and an unknown option, saying what is allowed", async ({ dir }) => {
+    await expect(view(dir, "--load", "x.json", "--scenario", "calculator")).rejects.toThrow(
       /--load and --scenario do not go together; see npm run view -- --help/,
     );
-    await expect(view("--live", "--port", "http")).rejects.toThrow(/--port must be a number from 0 to 65535/);
-    await expect(view("--live", "--load", "x.json")).rejects.toThrow(/--live writes no file and loads none/);
-    await expect(view("--scenario", "calculator", "--port", "80")).rejects.toThrow(/--port goes with --live/);
+    await expect(view(dir, "--live", "--port", "http")).rejects.toThrow(/--port must be a number from 0 to 65535/);
+    await expect(view(dir, "--live", "--load", "x.json")).rejects.toThrow(/--live writes no file and loads none/);
+    await expect(view(dir, "--scenario", "calculator", "--port", "80")).rejects.toThrow(/--port goes with --live/);
   });
 });
 
 describe("view's own usage errors open in Chinese, the English beside", () => {
-  it.each([
+  it.for([
     [["--scenario", "nope"], '没有叫 "nope" 的场景，可选的场景列在后面 / unknown scenario "nope"; known: calculator,'],
     [
       ["--load", "x.json", "--scenario", "calculator"],
@@ -219,8 +222,8 @@ describe("view's own usage errors open in Chinese, the English beside", () => {
       "--live 不写文件也不读日志，不和 --load 或 --out 一起用，用法见 npm run view -- --help / --live writes no file",
     ],
     [["--scenario", "calculator", "--port", "80"], "--port 只和 --live 一起用，用法见 npm run view -- --help / --port goes with --live"],
-  ])("%j", async (argv, said) => {
-    const error = await view(...argv).then(
+  ] as const)("%j", async ([argv, said], { dir }) => {
+    const error = await view(dir, ...argv).then(
       () => expect.unreachable("no usage error"),
       (thrown: unknown) => thrown,
     );

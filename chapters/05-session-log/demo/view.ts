@@ -147,8 +147,8 @@ function loadLog(file: string, io: ViewIO): { session: Session; name: string; so
 // ── a scenario's turn, replayed from its fixture or live (the demo's connection: setup.ts) ──
 
 /** The demo's connection, or a usage error explaining a refused setting in both languages. */
-function connectTo(scenario: Scenario, offline: boolean, env: Env): Connection {
-  const connection = connect(offline, env, scenario.name);
+async function connectTo(scenario: Scenario, offline: boolean, env: Env): Promise<Connection> {
+  const connection = await connect(offline, env, scenario.name);
   if (connection instanceof DeepSeekConfigError) throw new UsageError(explainSetting(connection).lines.join("\n"));
   return connection;
 }
@@ -190,7 +190,7 @@ async function settle(scenario: Scenario, connection: Connection, session: Sessi
 
 async function replayForPage(name: string, io: ViewIO): Promise<{ session: Session; name: string; source: string; account?: LogAccount }> {
   const scenario = scenarioNamed(name);
-  const connection = connectTo(scenario, true, io.env);
+  const connection = await connectTo(scenario, true, io.env);
   const session = new Session();
   const failure = await settle(scenario, connection, session);
   if (failure !== undefined) io.out(`这一轮出错结束 / The turn ended with an error (shown on the page): ${visible(failure)}`);
@@ -201,7 +201,7 @@ async function replayForPage(name: string, io: ViewIO): Promise<{ session: Sessi
 
 async function watchLive(name: string, port: number, io: ViewIO): Promise<void> {
   const scenario = scenarioNamed(name);
-  const connection = connectTo(scenario, false, io.env); // live when a key is set, as in the demo
+  const connection = await connectTo(scenario, false, io.env); // live when a key is set, as in the demo
   const session = new Session();
   const server = await startLiveServer(session, { port, source: `scenario ${name}: ${connection.banner[0]}` });
   const stop = () => {

@@ -1,59 +1,30 @@
 // The log on disk under real faults, each made for real: a file system that refuses writes past a size
 // (`prlimit --fsize`, as a full disk refuses them), a second demo process on the same file, and a lock
 // holder killed with SIGKILL. No mocks: what is tested is what a learner's machine would do.
-import { execFile, spawn } from "node:child_process";
-import { once } from "node:events";
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { stripVTControlCharacters } from "node:util";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
-import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
+import { startStandIn } from "../../../fixtures/standin.ts";
+import { thrownAs } from "../../../exercises/05-session-log/thrown.ts";
 import { root } from "../../common/root.ts";
-import type { LogFileError } from "./log-file-types.ts";
+import { test } from "../../common/temp-folder.ts";
+import { runProgram, startDemo } from "../testing/demo-testing.ts";
+import { LogFileError } from "./log-file-types.ts";
 import { readLogFile } from "./log-file.ts";
 import { attachLogFile } from "./log-writer.ts";
 import { assertNoLiveWriter, lockFolderOf, STALE_MS } from "./log-lock.ts";
 
 const KEY = "sk-disk-faults-key-9f8e7d6c5b4a";
-let dir = "";
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "disk-faults-"));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-/** The demo as its own process, optionally under `prlimit --fsize=N` (writes past N bytes fail with EFBIG). */
-function startDemo(args: string[], options: { env?: Record<string, string>; fileSizeLimit?: number } = {}) {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
-  const node = [process.execPath, "--import", "tsx", "chapters/05-session-log/demo.ts", ...args];
-  const [command, ...rest] = options.fileSizeLimit === undefined ? node : ["prlimit", `--fsize=${options.fileSizeLimit}`, ...node];
-  // stdout is a pipe, which the size limit does not reach: only files are limited.
-  const child = spawn(command as string, rest, { cwd: root, env: { ...clean, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  const exited = once(child, "exit").then(([code]) => code as number | null);
-  return { child, exited, output: () => stripVTControlCharacters(output) };
-}
-
-const errorOf = (action: () => unknown) => {
-  try {
-    action();
-  } catch (error) {
-    return error as LogFileError;
-  }
-  throw new Error("expected a LogFileError, nothing was thrown");
-};
 
 describe("nothing is reported saved that is not on disk", () => {
   test("a write refused by a full file system stops the run before its next model call: exit 1, the count that reached the file, no torn line left", {
     timeout: 90_000,
-  }, async () => {
+  }, async ({ dir }) => {
     const file = path.join(dir, "full.jsonl");
     // 1,500 bytes: the first 8 events fit, the 9th is cut mid-line (the offline calculator run, 12 events).
     const demo = startDemo(["--offline", "--save", file], { fileSizeLimit: 1500 });
-    const code = await demo.exited;
+    const { code } = await demo.exited;
     const output = demo.output();
     expect(output).not.toContain("已保存 / Saved");
     expect(code, output).toBe(1);
@@ -69,14 +40,12 @@ describe("nothing is reported saved that is not on disk", () => {
 });
 
 describe("one log, one writer, across processes", () => {
-  let standIn: StandIn | undefined;
-  afterEach(async () => standIn?.close());
-
   test("a second demo on a file a live run is writing is refused and changes nothing; after a SIGKILL the stale lock is taken over", {
     timeout: 120_000,
-  }, async () => {
+  }, async ({ dir, onTestFinished }) => {
     const first = loadFixture(fixturePath("calculator")).exchanges[0]!.response;
-    standIn = await startStandIn({ apiKey: KEY, replies: [first], hangWhenDone: true });
+    const standIn = await startStandIn({ apiKey: KEY, replies: [first], hangWhenDone: true });
+    onTestFinished(() => standIn.close());
     const file = path.join(dir, "shared.jsonl");
     const holder = startDemo(["--no-stream", "--save", file], { env: { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL } });
     await standIn.received(2); // the live run waits on its second model call, its turn open in the file
@@ -84,10 +53,10 @@ describe("one log, one writer, across processes", () => {
 
     // What the issue saw: the second run "repaired" the first one's running turn and both exited 0.
     const second = startDemo(["--load", file, "--continue"]);
-    expect(await second.exited, second.output()).toBe(1);
+    expect((await second.exited).code, second.output()).toBe(1);
     expect(second.output()).toContain("another process is writing this log");
     expect(readFileSync(file), "the second run must not append to a file with a live writer").toEqual(before);
-    expect(errorOf(() => assertNoLiveWriter(file)).code, "repair checks this before touching the file").toBe("LOCKED");
+    expect(thrownAs(LogFileError, () => assertNoLiveWriter(file)).code, "repair checks this before touching the file").toBe("LOCKED");
 
     holder.child.kill("SIGKILL"); // no clean-up runs: the lock folder stays behind
     await holder.exited;
@@ -101,7 +70,7 @@ describe("one log, one writer, across processes", () => {
       utimesSync(lockFolder, at, at);
     };
     lockAged(0); // refreshed a moment ago, as by a holder just killed
-    expect(errorOf(() => attachLogFile(session, file)).code, "a fresh lock still looks alive").toBe("LOCKED");
+    expect(thrownAs(LogFileError, () => attachLogFile(session, file)).code, "a fresh lock still looks alive").toBe("LOCKED");
     lockAged(STALE_MS + 1000); // nobody has refreshed it for longer than the stale time
     let stop = () => {};
     expect(() => {
@@ -115,7 +84,7 @@ describe("one log, one writer, across processes", () => {
 describe("a refused write is an error to tell, never a death", () => {
   test("a writer over its process's file size limit lives on: SIGXFSZ, which Node ignores, is not turned into a kill by the lock library", {
     timeout: 60_000,
-  }, async () => {
+  }, async ({ dir }) => {
     const file = path.join(dir, "limited.jsonl");
     const script = path.join(dir, "overflow.mts");
     const chapter = path.join(root, "chapters/05-session-log");
@@ -130,11 +99,7 @@ describe("a refused write is an error to tell, never a death", () => {
         'setTimeout(() => console.log("still running"), 200); // a few turns of the event loop, where signal listeners run',
       ].join("\n"),
     );
-    const run = await new Promise<{ signal: string | null; stdout: string }>((resolve) => {
-      const child = execFile("prlimit", ["--fsize=1000", process.execPath, "--import", "tsx", script], { cwd: root }, (_error, stdout) =>
-        resolve({ signal: child.signalCode, stdout }),
-      );
-    });
+    const run = await runProgram([script], { fileSizeLimit: 1000 });
     expect(run.signal, "the process was killed by a signal").toBeNull();
     expect(run.stdout).toBe("WRITE_FAILED\nstill running\n");
   });

@@ -4,17 +4,14 @@
 // how far a stopped writer got. Real files: a FIFO, a device node made in the test's own folder, logs
 // written by hand.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { Session } from "../session.ts";
 import { explainLogFileError } from "./explain-log-file.ts";
 import { LogFileError, LogWriteError } from "./log-file-types.ts";
 import { attachLogFile, readLogFile } from "./log-file.ts";
-
-const dir = mkdtempSync(path.join(tmpdir(), "explain-details-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const line = (id: number, type: string, data: object, ts = 1) => `${JSON.stringify({ id, type, ts, data })}\n`;
 
@@ -30,43 +27,44 @@ function said(action: () => unknown, doing: readonly [string, string] = ["无法
   return expect.unreachable("nothing was thrown");
 }
 
-function file(name: string, text: string): string {
+/** `text` written to `name` in `dir`; its path. */
+function file(dir: string, name: string, text: string): string {
   const made = path.join(dir, name);
   writeFileSync(made, text);
   return made;
 }
 
 describe("a replay refusal: the line, then the book's words for the event", () => {
-  test("ID_MISMATCH: 第 2 行重放失败，第 1 个事件 id 为 5（应为 1）", () => {
-    const gap = file("gap.jsonl", line(0, "turn/start", { turn: 1 }) + line(5, "user/message", { content: "hi" }));
+  test("ID_MISMATCH: 第 2 行重放失败，第 1 个事件 id 为 5（应为 1）", ({ dir }) => {
+    const gap = file(dir, "gap.jsonl", line(0, "turn/start", { turn: 1 }) + line(5, "user/message", { content: "hi" }));
     const { zh, en } = said(() => readLogFile(gap));
     expect(zh).toBe(`无法读入 ${gap}：第 2 行重放失败，第 1 个事件 id 为 5（应为 1，id 从 0 起连续编号，没有空缺）`);
     expect(en).toBe(`Cannot load ${gap} line 2: replay failed at event #1: id is 5, expected 1 (ids count from 0 without gaps)`);
   });
 
-  test("SCHEMA: the event type and the JSON path, as the English names them", () => {
-    const bad = file("schema.jsonl", line(0, "turn/start", { turn: 1 }) + line(1, "step/start", { turn: 1, step: "one" }));
+  test("SCHEMA: the event type and the JSON path, as the English names them", ({ dir }) => {
+    const bad = file(dir, "schema.jsonl", line(0, "turn/start", { turn: 1 }) + line(1, "step/start", { turn: 1, step: "one" }));
     const { zh, en } = said(() => readLogFile(bad));
     expect(zh).toMatch(/^无法读入 \S+：第 2 行重放失败，第 1 个事件的 data 在 \$\.step 处不符合 step\/start 事件的形状（.+）$/);
     expect(en).toContain('invalid data for "step/start" at $.step');
   });
 
-  test("BAD_TS and UNEXPECTED_KEY: the value or the key found", () => {
-    const ts = file("ts.jsonl", line(0, "turn/start", { turn: 1 }, -1));
+  test("BAD_TS and UNEXPECTED_KEY: the value or the key found", ({ dir }) => {
+    const ts = file(dir, "ts.jsonl", line(0, "turn/start", { turn: 1 }, -1));
     expect(said(() => readLogFile(ts)).zh).toContain("第 1 行重放失败，第 0 个事件的 ts 是 -1，不是非负的安全整数毫秒（也不能是 -0）");
-    const key = file("key.jsonl", `${JSON.stringify({ id: 0, type: "turn/start", ts: 1, data: { turn: 1 }, extra: 1 })}\n`);
+    const key = file(dir, "key.jsonl", `${JSON.stringify({ id: 0, type: "turn/start", ts: 1, data: { turn: 1 }, extra: 1 })}\n`);
     expect(said(() => readLogFile(key)).zh).toContain('第 0 个事件有 id、type、ts、data 之外的键 "extra"');
   });
 });
 
 describe("what a path leads to instead of a file", () => {
-  test.each([
-    ["a folder", () => mkdirSync(path.join(dir, "folder")), "folder", "文件夹", "a folder"],
-    ["a FIFO", () => execFileSync("mkfifo", [path.join(dir, "pipe")]), "pipe", "管道（FIFO）", "a pipe (FIFO)"],
+  test.for([
+    ["a folder", (dir: string) => mkdirSync(path.join(dir, "folder")), "folder", "文件夹", "a folder"],
+    ["a FIFO", (dir: string) => execFileSync("mkfifo", [path.join(dir, "pipe")]), "pipe", "管道（FIFO）", "a pipe (FIFO)"],
     // /dev/zero's numbers, in the test's own folder: never the machine's node.
-    ["a device", () => execFileSync("mknod", [path.join(dir, "zero"), "c", "1", "5"]), "zero", "设备", "a device"],
-  ])("%s is named in both halves", (_what, make, name, zhKind, enKind) => {
-    make();
+    ["a device", (dir: string) => execFileSync("mknod", [path.join(dir, "zero"), "c", "1", "5"]), "zero", "设备", "a device"],
+  ] as const)("%s is named in both halves", ([, make, name, zhKind, enKind], { dir }) => {
+    make(dir);
     const { zh, en } = said(() => readLogFile(path.join(dir, name)));
     expect(zh).toContain(`这不是普通文件，是${zhKind}；`);
     expect(en).toContain(`this is ${enKind}, not a file`);
@@ -79,8 +77,9 @@ describe("a writer refused a file that is not its session's log: the counts it f
     for (let turn = 1; turn <= count; turn++) session.append("turn/start", { turn });
     return session;
   };
-  const saved = (name: string, count: number) =>
+  const saved = (dir: string, name: string, count: number) =>
     file(
+      dir,
       name,
       logOf(count)
         .events.map((event) => `${JSON.stringify(event)}\n`)
@@ -88,20 +87,20 @@ describe("a writer refused a file that is not its session's log: the counts it f
     );
   const save = ["无法保存到", "Cannot save to"] as const;
 
-  test("more events than the session's", () => {
-    const more = saved("more.jsonl", 3);
+  test("more events than the session's", ({ dir }) => {
+    const more = saved(dir, "more.jsonl", 3);
     expect(said(() => attachLogFile(logOf(2), more), save).zh).toBe(`无法保存到 ${more}：文件里的事件比这个会话的 2 条还多，不往里追加`);
   });
 
-  test("only the first of the session's events", () => {
-    const fewer = saved("fewer.jsonl", 2);
+  test("only the first of the session's events", ({ dir }) => {
+    const fewer = saved(dir, "fewer.jsonl", 2);
     const { zh, en } = said(() => attachLogFile(logOf(3), fewer), save);
     expect(zh).toBe(`无法保存到 ${fewer}：文件里只有这个会话 3 条事件中的前 2 条，不往里追加`);
     expect(en).toContain("the file holds only 2 of this session's 3 events");
   });
 
-  test("the first line that differs, and the event it should hold", () => {
-    const other = file("other.jsonl", line(0, "turn/start", { turn: 1 }) + line(1, "user/message", { content: "另一个会话" }));
+  test("the first line that differs, and the event it should hold", ({ dir }) => {
+    const other = file(dir, "other.jsonl", line(0, "turn/start", { turn: 1 }) + line(1, "user/message", { content: "另一个会话" }));
     const session = logOf(1);
     session.append("user/message", { content: "这个会话" });
     const { zh, en } = said(() => attachLogFile(session, other), save);

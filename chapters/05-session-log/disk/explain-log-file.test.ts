@@ -1,20 +1,17 @@
 // A log file that cannot be read is said Chinese first: each LogFileError code has its own Chinese
 // sentence, and the English beside it names the file, the line and what was found. Real files, real faults.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { explainLogFileError } from "./explain-log-file.ts";
 import { LogFileError } from "./log-file-types.ts";
 import { readLogFile } from "./log-file.ts";
 
-const dir = mkdtempSync(path.join(tmpdir(), "explain-log-file-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 const turnStart = '{"id":0,"type":"turn/start","ts":1,"data":{"turn":1}}\n';
 
 /** What `--load` says about a file holding `bytes` (or about `file` itself when bytes is undefined). */
-function said(name: string, bytes?: string | Buffer): string {
+function said(dir: string, name: string, bytes?: string | Buffer): string {
   const file = path.join(dir, name);
   if (bytes !== undefined) writeFileSync(file, bytes);
   try {
@@ -27,7 +24,7 @@ function said(name: string, bytes?: string | Buffer): string {
 }
 
 describe("each reason a log cannot be read has its Chinese sentence, first, with the English beside it", () => {
-  test.each([
+  test.for([
     [
       "bad-line.jsonl",
       `${turnStart}not json\n${turnStart}`,
@@ -89,23 +86,23 @@ describe("each reason a log cannot be read has its Chinese sentence, first, with
       "第 2 行重放失败，第 1 个事件 id 为 0（应为 1，id 从 0 起连续编号，没有空缺）",
       "line 2: replay failed at event #1: id is 0, expected 1",
     ],
-  ])("%s", (name, bytes, zh, en) => {
+  ] as const)("%s", ([name, bytes, zh, en], { dir }) => {
     const file = path.join(dir, name);
-    const line = said(name, bytes);
+    const line = said(dir, name, bytes);
     expect(line.startsWith(`无法读入 ${file}：${zh}`), line).toBe(true);
     expect(line).toContain(` / Cannot load ${file}`);
     expect(line).toContain(en);
   });
 
-  test("a folder is not a log file", () => {
+  test("a folder is not a log file", ({ dir }) => {
     mkdirSync(path.join(dir, "folder"));
-    expect(said("folder")).toMatch(
+    expect(said(dir, "folder")).toMatch(
       /^无法读入 \S+folder：这不是普通文件，是文件夹；.* \/ Cannot load \S+folder: this is a folder, not a file/,
     );
   });
 
-  test("a replay refusal is said once in each language: the English half does not repeat the ReplayError's Chinese", () => {
-    const line = said("gap.jsonl", `${turnStart}${turnStart}`);
+  test("a replay refusal is said once in each language: the English half does not repeat the ReplayError's Chinese", ({ dir }) => {
+    const line = said(dir, "gap.jsonl", `${turnStart}${turnStart}`);
     expect(line.split(" / Cannot load ")[1]).not.toMatch(/\p{Script=Han}/u);
   });
 });

@@ -2,28 +2,19 @@
 // writing them), a multi-MB log read a piece at a time, and the demo loading a log in a process whose
 // heap is too small for a second copy of the log as one JSON text. Speed and peak memory are measured
 // in `npm run bench` (scripts/bench/bench-disk.ts), never asserted here.
-import { execFile } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { closeSync, openSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { root } from "../../common/root.ts";
-import { runInProcess } from "../testing/demo-testing.ts";
+import { describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
+import { DEMO, runInProcess, runProgram } from "../testing/demo-testing.ts";
 import { writeStreamedRunLog } from "../testing/large-log.ts";
 import { explainLogFileError } from "./explain-log-file.ts";
 import { LogFileError, MAX_ARRAY_BYTES, MAX_LOG_BYTES } from "./log-file-types.ts";
 import { readLogFile } from "./log-file.ts";
 import { linesOf, piecesOf, READ_PIECE } from "./read-lines.ts";
 
-let dir = "";
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "large-log-"));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
 describe("a file too large to read is one sentence, said before a byte is read", () => {
-  test("one byte over MAX_LOG_BYTES, and 3 GiB: TOO_LARGE, the limit stated in Chinese and English", () => {
+  test("one byte over MAX_LOG_BYTES, and 3 GiB: TOO_LARGE, the limit stated in Chinese and English", ({ dir }) => {
     for (const size of [MAX_LOG_BYTES + 1, 3 * 2 ** 30]) {
       const file = path.join(dir, `sparse-${size}.jsonl`);
       writeFileSync(file, "");
@@ -43,7 +34,7 @@ describe("a file too large to read is one sentence, said before a byte is read",
     }
   });
 
-  test("a JSON array one byte over MAX_ARRAY_BYTES: TOO_LARGE by its size, after reading one piece, not the 256 MiB", () => {
+  test("a JSON array one byte over MAX_ARRAY_BYTES: TOO_LARGE by its size, after reading one piece, not the 256 MiB", ({ dir }) => {
     const file = path.join(dir, "sparse-array.json");
     writeFileSync(file, "[");
     truncateSync(file, MAX_ARRAY_BYTES + 1); // "[" and then zeros that are never written, nor to be read
@@ -55,7 +46,7 @@ describe("a file too large to read is one sentence, said before a byte is read",
     );
   });
 
-  test("demo --load of a 3 GiB file: that sentence, exit 1, no stack", async () => {
+  test("demo --load of a 3 GiB file: that sentence, exit 1, no stack", async ({ dir }) => {
     const file = path.join(dir, "huge.jsonl");
     writeFileSync(file, "");
     truncateSync(file, 3 * 2 ** 30);
@@ -67,7 +58,9 @@ describe("a file too large to read is one sentence, said before a byte is read",
 });
 
 describe("a log is read a piece at a time, never as one buffer", () => {
-  test(`the first line of a 20 MiB log is read once one piece (${READ_PIECE / 2 ** 20} MiB) is in, and every line comes back whole`, () => {
+  test(`the first line of a 20 MiB log is read once one piece (${READ_PIECE / 2 ** 20} MiB) is in, and every line comes back whole`, ({
+    dir,
+  }) => {
     const file = path.join(dir, "streamed.jsonl");
     const events = writeStreamedRunLog(file, 20);
     const fd = openSync(file, "r");
@@ -91,7 +84,7 @@ describe("a log is read a piece at a time, never as one buffer", () => {
     }
   });
 
-  test("a line longer than a piece (one event of 2.5 MiB) is read whole across pieces", () => {
+  test("a line longer than a piece (one event of 2.5 MiB) is read whole across pieces", ({ dir }) => {
     const file = path.join(dir, "long-line.jsonl");
     const content = "事件溯源。".repeat((2.5 * 2 ** 20) / 15);
     writeFileSync(file, `${JSON.stringify({ id: 0, type: "user/message", ts: 1, data: { content } })}\n`);
@@ -102,16 +95,12 @@ describe("a log is read a piece at a time, never as one buffer", () => {
 
   test("demo --load of a 20 MiB log lives in a 128 MB heap: no second copy of the log as one JSON text", {
     timeout: 240_000,
-  }, async () => {
+  }, async ({ dir }) => {
     const file = path.join(dir, "streamed.jsonl");
     const events = writeStreamedRunLog(file, 20);
-    const node = [process.execPath, "--max-old-space-size=128", "--import", "tsx", "chapters/05-session-log/demo.ts"];
-    const run = await promisify(execFile)(node[0] as string, [...node.slice(1), "--offline", "--load", file], {
-      cwd: root,
-      maxBuffer: 2 ** 30,
-    }).catch((error: { code?: number; stderr?: string }) => error);
-    expect("stderr" in run ? run.stderr : "", "V8 ran out of memory: the demo held the log twice over").not.toMatch(/heap out of memory/);
-    expect("stdout" in run ? run.stdout : "").toContain(`Session.fromLog 重建 ${events} 条事件`);
+    const run = await runProgram([DEMO, "--offline", "--load", file], { heapMb: 128 });
+    expect(run.stderr, "V8 ran out of memory: the demo held the log twice over").not.toMatch(/heap out of memory/);
+    expect(run.stdout).toContain(`Session.fromLog 重建 ${events} 条事件`);
   });
 });
 

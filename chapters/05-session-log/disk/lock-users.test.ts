@@ -3,26 +3,18 @@
 // is the lock that cannot be made, not the log. Each case is real: the user nobody (setpriv), a log folder nobody cannot write, and a fresh
 // /tmp, or a LOCK_PLACE nobody cannot write, in a private mount namespace (unshare -m, as root), so that
 // the machine's own LOCK_PLACE, which other tests are using, is never touched.
-import { execFile } from "node:child_process";
-import { chmodSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, linkSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { stripVTControlCharacters } from "node:util";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { root } from "../../common/root.ts";
-import { asNobody, nodeWithTsx, startDemo, startsPrograms } from "../testing/demo-testing.ts";
+import { DEMO, ended, programCommand, startDemo, startProcess, startsPrograms } from "../testing/demo-testing.ts";
 import { readLogFile } from "./log-file.ts";
 import { LOCK_PLACE, lockFolderOf, lockLogFile } from "./log-lock.ts";
 
-let dir = "";
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "lock-users-"));
+/** A folder in `dir` with `mode` (set after mkdir, which the umask would narrow); `dir` is opened to the user nobody. */
+function folder(dir: string, name: string, mode: number): string {
   chmodSync(dir, 0o755); // the user nobody finds its way in
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-/** A folder in `dir` with `mode` (set after mkdir, which the umask would narrow). */
-function folder(name: string, mode: number): string {
   const made = path.join(dir, name);
   mkdirSync(made);
   chmodSync(made, mode);
@@ -30,14 +22,7 @@ function folder(name: string, mode: number): string {
 }
 
 /** `shell` run by sh as root in a mount namespace of its own (unshare -m): mounts made there are seen by nothing else. */
-function inOwnNamespace(shell: string, env: Record<string, string>): Promise<{ code: number; output: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DEEPSEEK_")));
-  return new Promise((resolve) => {
-    execFile("unshare", ["-m", "sh", "-c", shell], { cwd: root, env: { ...clean, NO_COLOR: "1", ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, output: stripVTControlCharacters(stdout + stderr) }),
-    );
-  });
-}
+const inOwnNamespace = (shell: string, env: Record<string, string>) => ended(startProcess("unshare", ["-m", "sh", "-c", shell], env));
 
 /** argv as one line of sh, each word quoted. */
 const shellWords = (words: readonly string[]) => words.map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
@@ -45,12 +30,12 @@ const shellWords = (words: readonly string[]) => words.map((word) => `'${word.re
 describe("LOCK_PLACE between users", () => {
   test("made fresh under a umask of 077, it is open to every user with the sticky bit: nobody locks its own log there while root holds another, and meets root's lock through a hard link in another folder", {
     ...startsPrograms,
-  }, async () => {
-    const held = path.join(folder("d", 0o755), "w.jsonl");
+  }, async ({ dir }) => {
+    const held = path.join(folder(dir, "d", 0o755), "w.jsonl");
     writeFileSync(held, ""); // 0644: nobody may read it, as a log shared between users is read
-    const far = path.join(folder("e", 0o755), "x.jsonl");
+    const far = path.join(folder(dir, "e", 0o755), "x.jsonl");
     linkSync(held, far);
-    const own = path.join(folder("mine", 0o777), "own.jsonl");
+    const own = path.join(folder(dir, "mine", 0o777), "own.jsonl");
     const script = path.join(dir, "lock-as.mts");
     writeFileSync(
       script,
@@ -70,10 +55,10 @@ describe("LOCK_PLACE between users", () => {
         "}",
       ].join("\n"),
     );
-    const tsxCache = folder("tmp", 0o777);
-    const [node, args] = nodeWithTsx(script, ["root", held, far, own]);
+    const tsxCache = folder(dir, "tmp", 0o777);
+    const node = programCommand([script, "root", held, far, own]);
     // A fresh /tmp, so that LOCK_PLACE is made by this run, under a umask that would keep every other user out.
-    const run = await inOwnNamespace(`mount -t tmpfs none /tmp && umask 077 && exec ${shellWords([node, ...args])}`, { TMPDIR: tsxCache });
+    const run = await inOwnNamespace(`mount -t tmpfs none /tmp && umask 077 && exec ${shellWords(node)}`, { TMPDIR: tsxCache });
     expect(run.code, run.output).toBe(0);
     expect(JSON.parse(run.output)).toEqual({ place: "1777", nobody: { farLink: "LOCKED", repair: "LOCKED", own: "taken" } });
   });
@@ -82,8 +67,8 @@ describe("LOCK_PLACE between users", () => {
 describe("another user's lock left behind", () => {
   test("is not taken over (the sticky bit lets no user remove another's): the sentence names the lock folder, and nothing is written", {
     ...startsPrograms,
-  }, async () => {
-    const log = path.join(folder("shared", 0o777), "w.jsonl");
+  }, async ({ dir }) => {
+    const log = path.join(folder(dir, "shared", 0o777), "w.jsonl");
     writeFileSync(log, "");
     chmodSync(log, 0o666);
     lockLogFile(log)(); // LOCK_PLACE is there, as after any run
@@ -92,7 +77,7 @@ describe("another user's lock left behind", () => {
     const then = new Date(Date.now() - 60_000);
     utimesSync(lock, then, then);
     try {
-      const demo = startDemo(["--offline", "--save", log], { TMPDIR: folder("tmp", 0o777) }, { nobody: true });
+      const demo = startDemo(["--offline", "--save", log], { env: { TMPDIR: folder(dir, "tmp", 0o777) }, nobody: true });
       const { code } = await demo.exited;
       expect(code, demo.stdout()).toBe(1);
       expect(demo.stdout()).toContain(
@@ -107,17 +92,17 @@ describe("another user's lock left behind", () => {
 
 describe("a log the user can write, in a folder the user cannot (item: name what cannot be written)", () => {
   /** The issue's case: a writable log (0666) in a read-only folder, saved to by the user nobody. */
-  function readOnlyFolderLog(): string {
-    const log = path.join(folder("ro", 0o777), "w.jsonl");
+  function readOnlyFolderLog(dir: string): string {
+    const log = path.join(folder(dir, "ro", 0o777), "w.jsonl");
     writeFileSync(log, "");
     chmodSync(log, 0o666);
     chmodSync(path.dirname(log), 0o555);
     return log;
   }
 
-  test("is saved to: its lock is made in LOCK_PLACE, not beside it", { ...startsPrograms }, async () => {
-    const log = readOnlyFolderLog();
-    const demo = startDemo(["--offline", "--save", log], { TMPDIR: folder("tmp", 0o777) }, { nobody: true });
+  test("is saved to: its lock is made in LOCK_PLACE, not beside it", { ...startsPrograms }, async ({ dir }) => {
+    const log = readOnlyFolderLog(dir);
+    const demo = startDemo(["--offline", "--save", log], { env: { TMPDIR: folder(dir, "tmp", 0o777) }, nobody: true });
     const { code } = await demo.exited;
     expect(code, demo.stdout()).toBe(0);
     const { session, torn } = readLogFile(log);
@@ -127,12 +112,12 @@ describe("a log the user can write, in a folder the user cannot (item: name what
 
   test("when the lock cannot be made (LOCK_PLACE not open to the user), the sentence names the lock folder, not the log", {
     ...startsPrograms,
-  }, async () => {
-    const log = readOnlyFolderLog();
-    const tsxCache = folder("tmp", 0o777);
-    const [node, args] = asNobody(nodeWithTsx("chapters/05-session-log/demo.ts", ["--offline", "--save", log]));
+  }, async ({ dir }) => {
+    const log = readOnlyFolderLog(dir);
+    const tsxCache = folder(dir, "tmp", 0o777);
+    const node = programCommand([DEMO, "--offline", "--save", log], { nobody: true });
     // In this namespace only: a LOCK_PLACE of root's that no one else may write in.
-    const shell = `mount -t tmpfs none /tmp && mkdir -m 0755 ${LOCK_PLACE} && exec ${shellWords([node, ...args])}`;
+    const shell = `mount -t tmpfs none /tmp && mkdir -m 0755 ${LOCK_PLACE} && exec ${shellWords(node)}`;
     const run = await inOwnNamespace(shell, { TMPDIR: tsxCache });
     expect(run.code, run.output).toBe(1);
     const lock = new RegExp(`${LOCK_PLACE}/dev-\\d+-inode-\\d+\\.lock`).exec(run.output)?.[0];

@@ -1,17 +1,14 @@
 // The account of a loaded log, line by line: what was read (and in which format), what was skipped or
 // torn, and what repair appends or why it refuses, Chinese first with the English beside it. The demo's
 // --load and `npm run view -- --load` print these lines (demo/view.test.ts checks both print them).
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { accountLines, accountOfLog, type RepairTo } from "./log-account.ts";
 import { TURN_FINISHED, TURN_INTERRUPTED } from "./log-file-types.ts";
 import { parseLogText, readLogFile } from "./log-file.ts";
 import { attachLogFile } from "./log-writer.ts";
-
-const dir = mkdtempSync(path.join(tmpdir(), "log-account-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const FILE = "run.jsonl";
 const line = (id: number, type: string, data: object) => `${JSON.stringify({ id, type, ts: id, data })}\n`;
@@ -121,7 +118,7 @@ describe("what repair appends", () => {
     ]);
   });
 
-  test("a log a live writer holds is not repaired: its last turn may still be running", () => {
+  test("a log a live writer holds is not repaired: its last turn may still be running", ({ dir }) => {
     const file = path.join(dir, "live.jsonl");
     writeFileSync(file, opening.join(""));
     const loaded = readLogFile(file);

@@ -1,24 +1,19 @@
 // The writer's lock, in one process: where its folder is, what a refusal says, when a lock left behind
 // counts as stale, that releasing is idempotent, and that a holder hears when its lock is taken. Real
 // files and real lock folders; the second process's view is in disk-faults.test.ts and lock-identity.test.ts.
-import { existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, linkSync, mkdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { LogFileError } from "./log-file-types.ts";
 import { assertNoLiveWriter, LOCK_PLACE, lockFolderOf, lockLogFile, STALE_MS } from "./log-lock.ts";
 
-let dir = "";
 const releases: (() => void)[] = [];
 /** Lock paths a test made by hand in LOCK_PLACE, which is shared: removed after it, as a release would. */
 const madeByHand: string[] = [];
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "log-lock-"));
-});
 afterEach(() => {
   for (const release of releases.splice(0)) release();
   for (const made of madeByHand.splice(0)) rmSync(made, { recursive: true, force: true });
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** Takes the lock and releases it after the test, whatever happens. */
@@ -50,7 +45,7 @@ function leftBehind(file: string, ageMs: number): string {
 }
 
 describe("where the lock is", () => {
-  test("a folder in the one LOCK_PLACE, named after the file's device and inode, made only while the lock is held", () => {
+  test("a folder in the one LOCK_PLACE, named after the file's device and inode, made only while the lock is held", ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     const release = lock(path.join(dir, "run.jsonl"));
     const { dev, ino } = statSync(file, { bigint: true });
@@ -61,18 +56,20 @@ describe("where the lock is", () => {
     expect(existsSync(folder), "released: the lock folder is gone").toBe(false);
   });
 
-  test("LOCK_PLACE is open to every user, with the sticky bit, like /tmp: another user's run can lock there, and remove only its own", () => {
+  test("LOCK_PLACE is open to every user, with the sticky bit, like /tmp: another user's run can lock there, and remove only its own", ({
+    dir,
+  }) => {
     lock(path.join(dir, "run.jsonl"));
     expect((statSync(LOCK_PLACE).mode & 0o7777).toString(8)).toBe("1777");
   });
 
-  test("locking a file that does not exist yet makes it, empty: only a file that exists has an inode", () => {
+  test("locking a file that does not exist yet makes it, empty: only a file that exists has an inode", ({ dir }) => {
     const file = path.join(dir, "new.jsonl");
     lock(file);
     expect(statSync(file).size).toBe(0);
   });
 
-  test("every name of the file has the one lock folder: a symbolic link, and a hard link in another folder", () => {
+  test("every name of the file has the one lock folder: a symbolic link, and a hard link in another folder", ({ dir }) => {
     const real = path.join(dir, "real");
     const other = path.join(dir, "other");
     mkdirSync(real);
@@ -87,7 +84,7 @@ describe("where the lock is", () => {
 });
 
 describe("a lock someone holds", () => {
-  test("is LOCKED for a second writer, naming the file, when its lock goes stale, and the lock folder", () => {
+  test("is LOCKED for a second writer, naming the file, when its lock goes stale, and the lock folder", ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     lock(file);
     const error = refusal(() => lockLogFile(file));
@@ -100,7 +97,7 @@ describe("a lock someone holds", () => {
     expect(error.cause, "the lock library's own refusal stays as the cause").toMatchObject({ code: "ELOCKED" });
   });
 
-  test("is LOCKED for a repair too: its last turn may still be running", () => {
+  test("is LOCKED for a repair too: its last turn may still be running", ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     lock(file);
     const error = refusal(() => assertNoLiveWriter(file));
@@ -110,7 +107,7 @@ describe("a lock someone holds", () => {
     );
   });
 
-  test("releasing twice gives nothing back the second time: a lock taken since stays held", () => {
+  test("releasing twice gives nothing back the second time: a lock taken since stays held", ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     const first = lockLogFile(file);
     first();
@@ -119,7 +116,7 @@ describe("a lock someone holds", () => {
     expect(refusal(() => assertNoLiveWriter(file)).code, "the second holder still holds the file").toBe("LOCKED");
   });
 
-  test("a holder whose lock folder is taken away hears it through onLost, as a LOCKED error", async () => {
+  test("a holder whose lock folder is taken away hears it through onLost, as a LOCKED error", async ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     const lost = new Promise<LogFileError>((resolve) => lock(file, { onLost: resolve }));
     rmSync(lockFolderOf(file), { recursive: true });
@@ -130,7 +127,7 @@ describe("a lock someone holds", () => {
 });
 
 describe("a lock left behind", () => {
-  test("a lock path that cannot be taken over (a file where the folder goes) is the system's error, not LOCKED", () => {
+  test("a lock path that cannot be taken over (a file where the folder goes) is the system's error, not LOCKED", ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     writeFileSync(file, "");
     const lockPath = lockFolderOf(file);
@@ -148,13 +145,13 @@ describe("a lock left behind", () => {
     expect(error).toMatchObject({ code: "ENOTDIR" });
   });
 
-  test("no file, no writer: a repair of a file that does not exist is not refused", () => {
+  test("no file, no writer: a repair of a file that does not exist is not refused", ({ dir }) => {
     expect(() => assertNoLiveWriter(path.join(dir, "none.jsonl"))).not.toThrow();
     writeFileSync(path.join(dir, "unlocked.jsonl"), "");
     expect(() => assertNoLiveWriter(path.join(dir, "unlocked.jsonl"))).not.toThrow();
   });
 
-  test(`is taken over once older than staleMs (${STALE_MS} ms unless given): younger, it still counts as held`, () => {
+  test(`is taken over once older than staleMs (${STALE_MS} ms unless given): younger, it still counts as held`, ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     leftBehind(file, 5_000);
     expect(refusal(() => assertNoLiveWriter(file)).code, `5 s old, under ${STALE_MS} ms`).toBe("LOCKED");

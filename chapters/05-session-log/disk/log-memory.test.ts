@@ -2,45 +2,15 @@
 // with a real heap limit (`node --max-old-space-size`), a log that would not fit is one sentence with
 // the limit, at the line where the count passed it — never V8's out-of-memory native stack — and the same
 // file loads in a larger heap. The figures (peak memory of the reader and the demo) are in `npm run bench`.
-import { execFile } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { closeSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
-import { promisify, stripVTControlCharacters } from "node:util";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { root } from "../../common/root.ts";
+import { describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
+import { DEMO, readInHeap, runProgram } from "../testing/demo-testing.ts";
 import { writeStreamedRunLog } from "../testing/large-log.ts";
 import { parseLine } from "./jsonl.ts";
 import { entriesOfRow } from "./log-rows.ts";
 import { linesOf, piecesOf } from "./read-lines.ts";
-
-let dir = "";
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "log-memory-"));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-const run = promisify(execFile);
-const options = { cwd: root, maxBuffer: 2 ** 26 };
-type Ran = { code: number; stdout: string; stderr: string };
-const ran = (error: { code?: number; stdout?: string; stderr?: string }): Ran => ({
-  code: error.code ?? 0,
-  stdout: error.stdout ?? "",
-  stderr: error.stderr ?? "",
-});
-
-/** readLogFile in a node process with a heap of `mb` MB: prints the event count, or the load error's sentence. */
-async function readInHeap(file: string, mb: number): Promise<Ran> {
-  const module = (name: string) => JSON.stringify(path.join(root, "chapters/05-session-log/disk", name));
-  const script = [
-    `import { readLogFile } from ${module("log-file.ts")};`,
-    `import { explainLogFileError } from ${module("explain-log-file.ts")};`,
-    `try { console.log(readLogFile(${JSON.stringify(file)}).session.events.length, "events"); }`,
-    `catch (error) { console.log(explainLogFileError(error, ["无法读入", "Cannot load"])); }`,
-  ];
-  const node = [`--max-old-space-size=${mb}`, "--import", "tsx", "--input-type=module", "-e", script.join("\n")];
-  return run(process.execPath, node, options).then((done) => ({ code: 0, ...done }), ran);
-}
 
 /** The same events as `packed`, one per line. */
 function unpacked(packed: string, file: string): void {
@@ -78,19 +48,18 @@ const REFUSED =
 describe("a log that would not fit this process's memory is refused in a sentence, by what its events cost", () => {
   test("demo --load of a 24 MiB log in the writer's packed format, in a 192 MB heap: the sentence with the limit, exit 1, no V8 stack", {
     timeout: 240_000,
-  }, async () => {
+  }, async ({ dir }) => {
     const file = path.join(dir, "packed.jsonl");
     writeStreamedRunLog(file, 24, { packed: true });
-    const node = [`--max-old-space-size=192`, "--import", "tsx", "chapters/05-session-log/demo.ts", "--offline", "--load", file];
-    const demo = await run(process.execPath, node, options).then((done) => ({ code: 0, ...done }), ran);
+    const demo = await runProgram([DEMO, "--offline", "--load", file], { heapMb: 192 });
     expect(demo.stderr, "V8 ran out of memory: the log was loaded before what it costs was counted").not.toMatch(OUT_OF_MEMORY);
-    expect(stripVTControlCharacters(demo.stdout)).toMatch(REFUSED);
+    expect(demo.stdout).toMatch(REFUSED);
     expect(demo.code).toBe(1);
   });
 
   test("the same events one per line (2.7 × the bytes) get the same refusal; the packed file loads whole in the heap the sentence names", {
     timeout: 240_000,
-  }, async () => {
+  }, async ({ dir }) => {
     const packed = path.join(dir, "packed.jsonl");
     const events = writeStreamedRunLog(packed, 24, { packed: true });
     const plain = path.join(dir, "plain.jsonl");
@@ -108,7 +77,7 @@ describe("a log that would not fit this process's memory is refused in a sentenc
 
   test("a JSON array whose text and events would not fit is refused by its size before it is parsed: 60 MB in a 192 MB heap", {
     timeout: 240_000,
-  }, async () => {
+  }, async ({ dir }) => {
     const file = path.join(dir, "array.json");
     const plain = path.join(dir, "plain.jsonl");
     writeStreamedRunLog(plain, 60);

@@ -1,12 +1,12 @@
 // The writer's promises beyond step 05.7's tests: chunks travel in groups but a message never reaches
 // the file without its chunks; and a page never overwrites a log (output-file.ts). The faults that
 // need a real process (a full file system, a second run, a SIGKILLed lock holder) are in disk-faults.test.ts.
-import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { z } from "zod";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { runAgent } from "../agent-loop.ts";
 import { runInProcess } from "../testing/demo-testing.ts";
 import { LogWriteError } from "./log-file-types.ts";
@@ -18,16 +18,12 @@ import { refuseOutput } from "../demo/output-file.ts";
 import { Session } from "../session.ts";
 import { writeTimelinePage } from "../timeline/page.ts";
 
-let dir = "";
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "log-writer-"));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
 const chunk = (text: string) => ({ turn: 1, step: 1, attempt: 1, chunk: { kind: "text" as const, text } });
 
 describe("chunks on disk: written in groups, never after the message they built", () => {
-  test("after every append the file holds all but the last few chunk events: fewer than CHUNK_GROUP, and nothing else missing (property)", () => {
+  test("after every append the file holds all but the last few chunk events: fewer than CHUNK_GROUP, and nothing else missing (property)", ({
+    dir,
+  }) => {
     let run = 0;
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.constant("chunk"), fc.constant("message")), { maxLength: 3 * CHUNK_GROUP }), (kinds) => {
@@ -53,7 +49,7 @@ describe("chunks on disk: written in groups, never after the message they built"
     );
   });
 
-  test("a group is written together with the message that ends it, in one write: one packed row, then the message", () => {
+  test("a group is written together with the message that ends it, in one write: one packed row, then the message", ({ dir }) => {
     const file = path.join(dir, "group.jsonl");
     const session = new Session();
     attachLogFile(session, file);
@@ -73,7 +69,9 @@ describe("chunks on disk: written in groups, never after the message they built"
 });
 
 describe("a failed write stops the run before its next model call", () => {
-  test("the writer's LogWriteError reaches onListenerError; aborting runAgent's signal there means no further model call", async () => {
+  test("the writer's LogWriteError reaches onListenerError; aborting runAgent's signal there means no further model call", async ({
+    dir,
+  }) => {
     const file = path.join(dir, "run.jsonl");
     const lost = new AbortController();
     const session = new Session({ onListenerError: (error) => lost.abort(error) });
@@ -101,7 +99,7 @@ describe("a failed write stops the run before its next model call", () => {
 });
 
 describe("a page never overwrites a log (output-file.ts)", () => {
-  test("refused: a log the run reads or writes, by its path or through a link, and any file that is not a page of ours", () => {
+  test("refused: a log the run reads or writes, by its path or through a link, and any file that is not a page of ours", ({ dir }) => {
     const log = path.join(dir, "keep.jsonl");
     writeFileSync(log, '{"id":0}\n');
     symlinkSync(log, path.join(dir, "link.jsonl"));
@@ -120,7 +118,7 @@ describe("a page never overwrites a log (output-file.ts)", () => {
     expect(refuseOutput("--out", path.join(dir, "folder"), [])).toBeUndefined();
   });
 
-  test("allowed: a new file, and an earlier page of ours (pages are derived, so one may replace another)", () => {
+  test("allowed: a new file, and an earlier page of ours (pages are derived, so one may replace another)", ({ dir }) => {
     const page = writeTimelinePage([], path.join(dir, "page.html"));
     expect(refuseOutput("--out", path.join(dir, "new.html"), [])).toBeUndefined();
     expect(refuseOutput("--out", page, [])).toBeUndefined();
@@ -128,7 +126,7 @@ describe("a page never overwrites a log (output-file.ts)", () => {
     expect(refuseOutput("--out", path.join(dir, "notes.html"), [])).toContain("not a timeline page");
   });
 
-  test("demo --save F --html F is a usage error (exit 2) and writes nothing", async () => {
+  test("demo --save F --html F is a usage error (exit 2) and writes nothing", async ({ dir }) => {
     const file = path.join(dir, "same.jsonl");
     const { code, text } = await runInProcess(["--offline", "--save", file, "--html", file]);
     expect(code).toBe(2);

@@ -4,33 +4,19 @@
 // real: a FIFO (mkfifo), the devices themselves, reached through symbolic links; the demo runs as its
 // own process where the old fault was a hang or endless memory, so that it fails a test, not the test run.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { thrownAs } from "../../../exercises/05-session-log/thrown.ts";
+import { test } from "../../common/temp-folder.ts";
 import { runInProcess, startDemo } from "../testing/demo-testing.ts";
 import { Session } from "../session.ts";
-import type { LogFileError } from "./log-file-types.ts";
+import { LogFileError } from "./log-file-types.ts";
 import { lockFolderOf } from "./log-lock.ts";
 import { attachLogFile } from "./log-writer.ts";
 
-let dir = "";
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "not-a-file-"));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-const errorOf = (action: () => unknown) => {
-  try {
-    action();
-  } catch (error) {
-    return error as LogFileError;
-  }
-  throw new Error("expected a LogFileError, nothing was thrown");
-};
-
 /** A FIFO, and /dev/zero behind a chain of two symbolic links, in `dir`. */
-function notFiles(): Record<string, { name: string; kind: string }> {
+function notFiles(dir: string): Record<string, { name: string; kind: string }> {
   const fifo = path.join(dir, "pipe");
   execFileSync("mkfifo", [fifo]);
   symlinkSync("/dev/zero", path.join(dir, "zero-1"));
@@ -51,7 +37,7 @@ function expectRefused(what: string, name: string, kind: string, code: number | 
 }
 
 describe("the writer writes only a regular file", () => {
-  test("a folder, /dev/null and a link to one are NOT_A_FILE before anything is locked: no lock folder is left", () => {
+  test("a folder, /dev/null and a link to one are NOT_A_FILE before anything is locked: no lock folder is left", ({ dir }) => {
     const folder = path.join(dir, "a-folder");
     mkdirSync(folder);
     symlinkSync("/dev/null", path.join(dir, "null"));
@@ -61,7 +47,7 @@ describe("the writer writes only a regular file", () => {
       ["/dev/null", "a device"],
       [path.join(dir, "null"), "a device"],
     ] as const) {
-      const error = errorOf(() => attachLogFile(new Session(), name));
+      const error = thrownAs(LogFileError, () => attachLogFile(new Session(), name));
       expect(error.code, name).toBe("NOT_A_FILE");
       expect(error.message, name).toContain(`${name}: this is ${kind}, not a file`);
       expect(existsSync(lockFolderOf(name)), `${name}: no lock folder`).toBe(false);
@@ -71,7 +57,7 @@ describe("the writer writes only a regular file", () => {
 });
 
 describe("demo --save to what is not a regular file", () => {
-  test("a link to /dev/null: one sentence, exit 1, no model call, no story of a torn line", async () => {
+  test("a link to /dev/null: one sentence, exit 1, no model call, no story of a torn line", async ({ dir }) => {
     const name = path.join(dir, "null");
     symlinkSync("/dev/null", name);
     const { code, text } = await runInProcess(["--offline", "--save", name]);
@@ -79,19 +65,14 @@ describe("demo --save to what is not a regular file", () => {
   });
 
   // As processes: before the fix one of them waited for ever and the other ate memory until killed.
-  const running: ReturnType<typeof startDemo>[] = [];
-  afterEach(() => {
-    for (const demo of running.splice(0)) demo.child.kill("SIGKILL");
-  });
-
   test("a FIFO and a link to /dev/zero, each in a real process: one sentence, exit 1, no model call, no lock folder", {
     timeout: 120_000,
-  }, async () => {
-    const targets = notFiles();
+  }, async ({ dir, onTestFinished }) => {
+    const targets = notFiles(dir);
     const made = readdirSync(dir).sort();
     const runs = Object.entries(targets).map(([what, { name, kind }]) => {
-      const demo = startDemo(["--offline", "--save", name], {});
-      running.push(demo);
+      const demo = startDemo(["--offline", "--save", name]);
+      onTestFinished(() => void demo.child.kill("SIGKILL"));
       return { what, name, kind, demo };
     });
     for (const { what, name, kind, demo } of runs) {

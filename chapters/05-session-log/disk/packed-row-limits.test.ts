@@ -2,25 +2,17 @@
 // with consecutive ids. A row it cannot have written is refused by its line before its events are made
 // (a few bytes must not become millions of events), and the writer never packs what it cannot unpack
 // the same way. Real files, and a real heap limit where the old reader ran out of memory.
-import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { root } from "../../common/root.ts";
+import { describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
+import { readInHeap } from "../testing/demo-testing.ts";
 import type { SessionEvent } from "../events.ts";
 import { Session } from "../session.ts";
 import { LogFileError } from "./log-file-types.ts";
 import { parseLogText, readLogFile } from "./log-file.ts";
 import { CHUNK_GROUP, rowsOf } from "./log-rows.ts";
 import { attachLogFile } from "./log-writer.ts";
-
-let dir = "";
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "packed-row-limits-"));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const START = '{"id":0,"type":"turn/start","ts":1,"data":{"turn":1}}';
 const STEP = '{"id":1,"type":"step/start","ts":1,"data":{"turn":1,"step":1}}';
@@ -59,7 +51,9 @@ describe("a row holds 1 to CHUNK_GROUP chunks: anything else is a damaged line, 
     }
   });
 
-  test("a file whose only line is an empty packed row is not an empty log: BAD_LINE line 1 (only a file of zero bytes is empty)", () => {
+  test("a file whose only line is an empty packed row is not an empty log: BAD_LINE line 1 (only a file of zero bytes is empty)", ({
+    dir,
+  }) => {
     const file = path.join(dir, "empty-row.jsonl");
     writeFileSync(
       file,
@@ -79,7 +73,7 @@ describe("a row holds 1 to CHUNK_GROUP chunks: anything else is a damaged line, 
 
   test("8 MB holding one row of 2,000,000 chunks, read in a 256 MB heap: refused by its line in a sentence, no V8 out-of-memory stack", {
     timeout: 120_000,
-  }, async () => {
+  }, async ({ dir }) => {
     const file = path.join(dir, "two-million.jsonl");
     const zeros = Array.from({ length: 2_000_000 }, () => 0);
     writeFileSync(file, `${START}\n${STEP}\n${row(zeros, zeros)}\n`);
@@ -124,7 +118,7 @@ describe("the writer packs only what unpacks to the very same events", () => {
     expect(error).toMatchObject({ code: "REPLAY", line: 2, cause: { index: 2, code: "ID_MISMATCH" } });
   });
 
-  test("a writer attached after 200 chunks were logged writes them in rows of at most CHUNK_GROUP, and they read back", () => {
+  test("a writer attached after 200 chunks were logged writes them in rows of at most CHUNK_GROUP, and they read back", ({ dir }) => {
     const file = path.join(dir, "late.jsonl");
     const session = new Session();
     for (let index = 0; index < 200; index++) session.append("assistant/chunk", { turn: 1, step: 1, attempt: 1, chunk: text(index) });
@@ -137,17 +131,3 @@ describe("the writer packs only what unpacks to the very same events", () => {
     expect(readLogFile(file).session.events).toEqual(session.events);
   });
 });
-
-/** readLogFile in its own node process with a heap of `mb` MB; it prints the load error's sentence, or how many events it read. */
-async function readInHeap(file: string, mb: number): Promise<{ stdout: string; stderr: string }> {
-  const script = [
-    `import { readLogFile } from ${JSON.stringify(path.join(root, "chapters/05-session-log/disk/log-file.ts"))};`,
-    `import { explainLogFileError } from ${JSON.stringify(path.join(root, "chapters/05-session-log/disk/explain-log-file.ts"))};`,
-    `try { console.log(readLogFile(${JSON.stringify(file)}).session.events.length, "events"); }`,
-    `catch (error) { console.log(explainLogFileError(error, ["无法读入", "Cannot load"])); }`,
-  ].join("\n");
-  const node = [`--max-old-space-size=${mb}`, "--import", "tsx", "--input-type=module", "-e", script];
-  return promisify(execFile)(process.execPath, node, { cwd: root, maxBuffer: 2 ** 26 }).catch(
-    (error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? "", stderr: error.stderr ?? "" }),
-  );
-}

@@ -1,25 +1,19 @@
 // Packed chunk rows (log-rows.ts) keep every promise of the log on disk: the same events come back, the
 // file stays one JSON value per line (jq reads it), a torn or damaged row is told by its line, a writer
 // goes on only after the very bytes it would write, and a killed process loses only the group waiting.
-import { execFileSync, spawn } from "node:child_process";
-import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
+import { readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { root } from "../../common/root.ts";
+import { startProgram } from "../testing/demo-testing.ts";
 import type { SessionEvent } from "../events.ts";
 import { Session } from "../session.ts";
 import { LogFileError } from "./log-file-types.ts";
 import { closingEvents, readLogFile } from "./log-file.ts";
 import { CHUNK_GROUP } from "./log-rows.ts";
 import { attachLogFile } from "./log-writer.ts";
-
-let dir = "";
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "packed-rows-"));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const jsonl = (events: readonly SessionEvent[]) => events.map((event) => `${JSON.stringify(event)}\n`).join("");
 const text = (turn: number, step: number, attempt: number, piece: string) => ({
@@ -45,7 +39,7 @@ function streamedStep(session: Session, chunks: number, answer = true): void {
   session.append("turn/end", { turn: 1, reason: "completed" });
 }
 
-function saved(chunks: number): { file: string; session: Session } {
+function saved(dir: string, chunks: number): { file: string; session: Session } {
   const file = path.join(dir, "run.jsonl");
   const session = new Session();
   const stop = attachLogFile(session, file);
@@ -55,8 +49,8 @@ function saved(chunks: number): { file: string; session: Session } {
 }
 
 describe("packed rows: smaller, and the very same events", () => {
-  test("a 2,000-chunk reply takes at most half the bytes of one line per event, and reads back as the same events", () => {
-    const { file, session } = saved(2_000);
+  test("a 2,000-chunk reply takes at most half the bytes of one line per event, and reads back as the same events", ({ dir }) => {
+    const { file, session } = saved(dir, 2_000);
     const plain = Buffer.byteLength(jsonl(session.events));
     expect(statSync(file).size / plain, "packed bytes ÷ one line per event").toBeLessThanOrEqual(0.5);
     const loaded = readLogFile(file);
@@ -65,15 +59,15 @@ describe("packed rows: smaller, and the very same events", () => {
     expect(jsonl(loaded.session.events), "byte for byte what one line per event would hold").toBe(jsonl(session.events));
   });
 
-  test("each line is one JSON value: jq reads the file, a row of CHUNK_GROUP chunks at most", () => {
-    const { file } = saved(200);
+  test("each line is one JSON value: jq reads the file, a row of CHUNK_GROUP chunks at most", ({ dir }) => {
+    const { file } = saved(dir, 200);
     const counts = execFileSync("jq", ["-c", "if .packed then (.chunks | length) else 1 end", file], { encoding: "utf8" });
     const perLine = counts.trim().split("\n").map(Number);
     expect(perLine.reduce((sum, count) => sum + count, 0)).toBe(207);
     expect(Math.max(...perLine)).toBe(CHUNK_GROUP);
   });
 
-  test("only chunks of one attempt share a row; an unusual chunk event is written as its own line, whole", () => {
+  test("only chunks of one attempt share a row; an unusual chunk event is written as its own line, whole", ({ dir }) => {
     const file = path.join(dir, "mixed.jsonl");
     const session = new Session();
     const stop = attachLogFile(session, file);
@@ -95,8 +89,10 @@ describe("packed rows: smaller, and the very same events", () => {
 });
 
 describe("packed rows keep the reader's promises", () => {
-  test("a packed row cut short at the end (a crash mid-write) is torn: its chunks dropped, everything before kept, repair closes the turn", () => {
-    const { file, session } = saved(100); // rows of 64 + 36 chunks, then the message and the turn's end
+  test("a packed row cut short at the end (a crash mid-write) is torn: its chunks dropped, everything before kept, repair closes the turn", ({
+    dir,
+  }) => {
+    const { file, session } = saved(dir, 100); // rows of 64 + 36 chunks, then the message and the turn's end
     const lines = readFileSync(file, "utf8").split("\n"); // turn/start, user/message, request/header, step/start, then the first row
     const rowStart = Buffer.byteLength(lines.slice(0, 4).join("\n")) + 1;
     truncateSync(file, rowStart + 100); // the first 100 bytes of the row reached the disk, the rest did not
@@ -106,8 +102,8 @@ describe("packed rows keep the reader's promises", () => {
     expect(closingEvents(loaded.session.events).map(({ type }) => type)).toEqual(["step/end", "turn/end"]);
   });
 
-  test("a damaged packed row before the last line is BAD_LINE with its line number, never skipped", () => {
-    const { file } = saved(100);
+  test("a damaged packed row before the last line is BAD_LINE with its line number, never skipped", ({ dir }) => {
+    const { file } = saved(dir, 100);
     const lines = readFileSync(file, "utf8").split("\n");
     lines[4] = (lines[4] as string).replace('"dt":[', '"dt":"'); // no longer JSON: a damaged row, with lines after it
     writeFileSync(file, lines.join("\n"));
@@ -122,8 +118,8 @@ describe("packed rows keep the reader's promises", () => {
     expect(error).toMatchObject({ code: "BAD_LINE", line: 5 });
   });
 
-  test("a row of the wrong shape is damaged, not torn, even as the last line; a chunk replay refuses names its row's line", () => {
-    const { file } = saved(100);
+  test("a row of the wrong shape is damaged, not torn, even as the last line; a chunk replay refuses names its row's line", ({ dir }) => {
+    const { file } = saved(dir, 100);
     const lines = readFileSync(file, "utf8").trimEnd().split("\n");
     const row = JSON.parse(lines[5] as string) as { dt: number[]; chunks: unknown[] };
     const shortDt = JSON.stringify({ ...row, dt: row.dt.slice(1) });
@@ -136,8 +132,8 @@ describe("packed rows keep the reader's promises", () => {
 });
 
 describe("packed rows keep the writer's promises", () => {
-  test("a writer goes on with a packed file it could have written, and with one event per line (a learner's 05.7 writer)", () => {
-    const { file, session } = saved(100);
+  test("a writer goes on with a packed file it could have written, and with one event per line (a learner's 05.7 writer)", ({ dir }) => {
+    const { file, session } = saved(dir, 100);
     const loaded = readLogFile(file).session;
     const stop = attachLogFile(loaded, file);
     loaded.append("turn/start", { turn: 2 });
@@ -149,8 +145,8 @@ describe("packed rows keep the writer's promises", () => {
     expect(() => attachLogFile(again, plain)()).not.toThrow();
   });
 
-  test("a file whose rows hold other events, or are torn, is NOT_THIS_LOG and is left as it was", () => {
-    const { file, session } = saved(100);
+  test("a file whose rows hold other events, or are torn, is NOT_THIS_LOG and is left as it was", ({ dir }) => {
+    const { file, session } = saved(dir, 100);
     const before = readFileSync(file);
     const other = new Session();
     streamedStep(other, 99); // one chunk fewer: the second row differs
@@ -162,7 +158,7 @@ describe("packed rows keep the writer's promises", () => {
 
   test("a process killed mid-reply (SIGKILL) loses only the chunks still waiting for their group: fewer than CHUNK_GROUP", {
     timeout: 60_000,
-  }, async () => {
+  }, async ({ dir }) => {
     const file = path.join(dir, "killed.jsonl");
     const script = path.join(dir, "stream.ts");
     const chunks = 3 * CHUNK_GROUP + 10;
@@ -182,10 +178,10 @@ describe("packed rows keep the writer's promises", () => {
         "setInterval(() => {}, 1000); // still streaming when it is killed",
       ].join("\n"),
     );
-    const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
-    await once(child.stdout, "data");
-    child.kill("SIGKILL");
-    await once(child, "exit");
+    const writer = startProgram([script]);
+    await writer.printed("streamed");
+    writer.child.kill("SIGKILL");
+    await writer.exited;
     const loaded = readLogFile(file);
     expect(loaded.torn, "every row reached the file whole").toBeUndefined();
     const kept = loaded.session.events.filter((event) => event.type === "assistant/chunk").length;

@@ -1,23 +1,18 @@
 // Only a regular file is opened as a log: anything else is NOT_A_FILE, saying what it is instead.
 // Real things of each kind: a folder, a socket, a character device, a block device (where the machine
 // has one), each through a symbolic link too. (A FIFO is tested in 05.7 and not-a-file.test.ts.)
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { LogFileError } from "./log-file-types.ts";
 import { readRegularFile } from "./regular-file.ts";
 
-let dir = "";
 let server: Server | undefined;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "regular-file-"));
-});
 afterEach(async () => {
   await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
   server = undefined;
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function refusal(file: string): LogFileError {
@@ -41,7 +36,7 @@ const blockDevice = ["/dev/loop0", "/dev/sda", "/dev/vda", "/dev/nvme0n1"].find(
 );
 
 describe("what a name leads to, said before a byte is read", () => {
-  test("a folder, a socket and a character device are each named for what they are, directly and through a link", async () => {
+  test("a folder, a socket and a character device are each named for what they are, directly and through a link", async ({ dir }) => {
     mkdirSync(path.join(dir, "folder"));
     await socketAt(path.join(dir, "socket"));
     for (const [target, kind] of [
@@ -66,7 +61,7 @@ describe("what a name leads to, said before a byte is read", () => {
 });
 
 describe("a regular file", () => {
-  test.runIf(existsSync("/proc/self/fd"))("is read whole and its descriptor closed again", () => {
+  test.runIf(existsSync("/proc/self/fd"))("is read whole and its descriptor closed again", ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     writeFileSync(file, "line\n");
     const open = () => readdirSync("/proc/self/fd").length;

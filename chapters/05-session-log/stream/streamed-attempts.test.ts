@@ -2,21 +2,13 @@
 // nobody aborted it; each attempt logs its own chunks, and what the last one leaves is what is logged.
 import { describe, expect, test } from "vitest";
 import { ScriptedStreamClient, type ScriptedStream } from "../../../exercises/05-session-log/stream-arbitraries.ts";
+import { rejectedAs } from "../../../exercises/05-session-log/thrown.ts";
 import type { SessionEvent } from "../events.ts";
 import { Session } from "../session.ts";
 import { streamReply } from "./streamed-step.ts";
 
 const request = { system: "You are a calculator.", tools: [] };
 const broken = (text: string, why: string): ScriptedStream => ({ chunks: [{ kind: "text", text }], fail: new Error(why) });
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected streamReply to fail, but it returned a reply");
-}
 
 function logged(session: Session) {
   const chunks = session.events.filter((event): event is SessionEvent<"assistant/chunk"> => event.type === "assistant/chunk");
@@ -28,7 +20,7 @@ describe("a stream that breaks off", () => {
   test("is made as many times as attempts allows, then the last attempt's error is rethrown and its text kept", async () => {
     const session = new Session();
     const client = new ScriptedStreamClient([broken("one", "drop 1"), broken("two", "drop 2"), broken("three", "drop 3")]);
-    const error = await rejection(streamReply({ session, client, turn: 1, step: 1, request, attempts: 2 }));
+    const error = await rejectedAs(Error, streamReply({ session, client, turn: 1, step: 1, request, attempts: 2 }));
     expect(error.message).toBe("drop 2");
     expect(client.requests).toHaveLength(2);
     const { attempts, chunkIds, messages } = logged(session);
@@ -41,7 +33,7 @@ describe("a stream that breaks off", () => {
   test("is made once when no attempts are given", async () => {
     const session = new Session();
     const client = new ScriptedStreamClient([broken("one", "drop 1"), broken("two", "drop 2")]);
-    expect((await rejection(streamReply({ session, client, turn: 1, step: 1, request }))).message).toBe("drop 1");
+    expect((await rejectedAs(Error, streamReply({ session, client, turn: 1, step: 1, request }))).message).toBe("drop 1");
     expect(client.requests).toHaveLength(1);
   });
 
@@ -52,7 +44,10 @@ describe("a stream that breaks off", () => {
     session.subscribe((event) => {
       if (event.type === "assistant/chunk") controller.abort(new Error("Ctrl-C"));
     });
-    const error = await rejection(streamReply({ session, client, turn: 1, step: 1, request, signal: controller.signal, attempts: 3 }));
+    const error = await rejectedAs(
+      Error,
+      streamReply({ session, client, turn: 1, step: 1, request, signal: controller.signal, attempts: 3 }),
+    );
     expect(error.message).toBe("Ctrl-C");
     expect(client.requests).toHaveLength(1);
     expect(logged(session).messages.map((event) => event.data)).toEqual([
