@@ -286,7 +286,7 @@ describe("npm run view -- --mine", spawns, () => {
     expect(lines[0], "the default scenario does not stream: streamed-step.ts is not said to run").toMatch(
       /；答案：（没有）；用不到：streamed-step\.ts（这次运行不流式）$/,
     );
-    expect(lines[2]).toBe(`时间线页面 / Timeline page: ${out} (13 events, 4 messages)`);
+    expect(lines[2]).toBe(`时间线页面（13 条事件，4 条消息）/ Timeline page (13 events, 4 messages): ${out}`);
     expect(readFileSync(out, "utf8")).toContain("mine/marker");
   });
   test.concurrent("a streamed scenario and a streamed-step.ts of yours that throws: what demo --mine says (file, step, line), exit 1", async () => {

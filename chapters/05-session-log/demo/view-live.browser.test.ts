@@ -97,7 +97,7 @@ describe.skipIf(chromiumPath === undefined)(`the live timeline in Chromium ${bro
     await command;
     await page.locator('#live[data-state="ended"]').waitFor();
     expect(lines[0]).toMatch(/^实时时间线 \/ Live timeline: http:\/\/127\.0\.0\.1:\d+\/[\w-]{24}\/$/);
-    expect(lines.at(-1)).toMatch(/The turn ended \(12 events\); the server has stopped/);
+    expect(lines.at(-1)).toMatch(/^这一轮结束（12 条事件），服务器已停止 \/ The turn ended \(12 events\); the server has stopped$/);
     expect(await arrivals(page)).toEqual([range(12)]);
 
     const { page: stored } = await watchedPage(browser);

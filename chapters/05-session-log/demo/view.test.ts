@@ -24,7 +24,7 @@ describe("npm run view -- --scenario NAME", () => {
   it("replays the scenario offline, writes one page and prints its path with the counts", async ({ dir }) => {
     const lines = await view(dir, "--scenario", "calculator");
     const file = path.join(dir, "timeline-calculator.html");
-    expect(lines).toEqual([`时间线页面 / Timeline page: ${file} (12 events, 4 messages)`]);
+    expect(lines).toEqual([`时间线页面（12 条事件，4 条消息）/ Timeline page (12 events, 4 messages): ${file}`]);
     const log = embeddedLog(readFileSync(file, "utf8")) as { type: string }[];
     expect(log.map((event) => event.type)).toEqual((await replayScenario("calculator")).session.events.map((event) => event.type));
   });
@@ -32,8 +32,9 @@ describe("npm run view -- --scenario NAME", () => {
   it("--out chooses the file; a turn that failed still gets its page, and the terminal says why", async ({ dir }) => {
     const out = path.join(dir, "nested", "auth.html");
     const lines = await view(dir, "--scenario", "auth-error", "--out", out);
-    expect(lines[0]).toMatch(/^这一轮出错结束 \/ The turn ended with an error \(shown on the page\): turn 1 failed in step 1: .*401/);
-    expect(lines[1]).toContain(`${out} (6 events, 1 messages)`);
+    expect(lines[0]).toBe("这一轮出错结束（错误也显示在页面上）/ The turn ended with an error (shown on the page):");
+    expect(lines[1]).toMatch(/^ {2}turn 1 failed in step 1: .*401/);
+    expect(lines[2]).toBe(`时间线页面（6 条事件，1 条消息）/ Timeline page (6 events, 1 message): ${out}`);
   });
 
   it("an unknown scenario is a usage error that lists the known ones", async ({ dir }) => {
@@ -114,7 +115,9 @@ describe("npm run view -- --load FILE", () => {
     const lines = events.map((event) => `${JSON.stringify(event)}\n`).join("");
     writeFileSync(file, `${lines}{"id":12,"type":"turn/st`); // a crash in the middle of writing event #12
     const said = await view(dir, "--load", file);
-    expect(said.at(-1)).toContain("timeline-saved.html (12 events, 4 messages)");
+    expect(said.at(-1)).toBe(
+      `时间线页面（12 条事件，4 条消息）/ Timeline page (12 events, 4 messages): ${path.join(dir, "timeline-saved.html")}`,
+    );
     expect(said).toContain(
       "  (Line 13 is torn (no newline at its end, 24 bytes): a write cut short by a crash; dropped, every event before it kept)",
     );

@@ -22,6 +22,7 @@ import { readLogFile } from "../disk/log-file.ts";
 import { refuseOutput } from "./output-file.ts";
 import { Session } from "../session.ts";
 import { startLiveServer } from "../timeline/live-server.ts";
+import { countLabel } from "../timeline/labels.ts";
 import { largePageNote } from "../timeline/page.ts";
 import { cannotWritePage, writePage } from "./page.ts";
 import { findScenario, scenarios, UnknownScenarioError, type Scenario } from "../../../fixtures/scenarios.ts";
@@ -96,8 +97,8 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
   const page = writePage(session.events, file, "--out", [values.load], { source, account: account?.lines });
   if ("refused" in page) throw new UsageError(page.refused);
   const { written } = page;
-  const counts = `${session.events.length} events, ${session.deriveMessages().length} messages`;
-  io.out(`时间线页面 / Timeline page: ${shown(written)} (${counts})`);
+  const [zh, en] = countLabel(session.events.length, session.deriveMessages().length);
+  io.out(`时间线页面（${zh}）/ Timeline page (${en}): ${shown(written)}`);
   const large = largePageNote(session.events.length);
   if (large !== null) io.out(large);
   return 0;
@@ -193,7 +194,10 @@ async function replayForPage(name: string, io: ViewIO): Promise<{ session: Sessi
   const connection = await connectTo(scenario, true, io.env);
   const session = new Session();
   const failure = await settle(scenario, connection, session);
-  if (failure !== undefined) io.out(`这一轮出错结束 / The turn ended with an error (shown on the page): ${visible(failure)}`);
+  if (failure !== undefined) {
+    io.out("这一轮出错结束（错误也显示在页面上）/ The turn ended with an error (shown on the page):");
+    io.out(`  ${visible(failure)}`);
+  }
   return { session, name, source: `scenario ${name}: ${connection.banner[0]}` };
 }
 
@@ -218,8 +222,13 @@ async function watchLive(name: string, port: number, io: ViewIO): Promise<void> 
     io.out(`运行中 / Running: ${connection.banner[0]}`);
     const failure = await settle(scenario, connection, session);
     await server.finish();
-    const end = failure === undefined ? "" : `, with an error: ${visible(failure)}`;
-    io.out(`这一轮结束，服务器已停止 / The turn ended (${session.events.length} events${end}); the server has stopped`);
+    const events = session.events.length;
+    if (failure === undefined)
+      io.out(`这一轮结束（${events} 条事件），服务器已停止 / The turn ended (${events} events); the server has stopped`);
+    else {
+      io.out(`这一轮出错结束（${events} 条事件），服务器已停止 / The turn ended with an error (${events} events); the server has stopped:`);
+      io.out(`  ${visible(failure)}`);
+    }
   } finally {
     process.off("SIGINT", stop);
     await server.close(); // already stopped after finish(); here for a run that threw

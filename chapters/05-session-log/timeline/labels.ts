@@ -70,7 +70,8 @@ export function stepLabel(step: number): Bilingual {
 }
 
 export function countLabel(events: number, messages: number): Bilingual {
-  return [`${events} 条事件，${messages} 条消息`, `${events} events, ${messages} messages`];
+  const en = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+  return [`${events} 条事件，${messages} 条消息`, `${en(events, "event")}, ${en(messages, "message")}`];
 }
 
 export function pairLabel(type: "tool/call" | "tool/result", partner: number): Bilingual {
