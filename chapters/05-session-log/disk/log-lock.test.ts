@@ -5,7 +5,8 @@ import { existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, statSync, symlink
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { LogFileError } from "./log-file-types.ts";
+import { closingEvents } from "./log-file.ts";
+import { LogFileError, RepairError } from "./log-file-types.ts";
 import { assertNoLiveWriter, LOCK_PLACE, lockFolderOf, lockLogFile, STALE_MS } from "./log-lock.ts";
 
 let dir = "";
@@ -100,7 +101,7 @@ describe("a lock someone holds", () => {
     expect(error.cause, "the lock library's own refusal stays as the cause").toMatchObject({ code: "ELOCKED" });
   });
 
-  test("is LOCKED for a repair too: its last turn may still be running", () => {
+  test("is LOCKED for a repair too: its last turn may still be running; closingEvents says so as a RepairError of the whole file, the lock's refusal its cause", () => {
     const file = path.join(dir, "run.jsonl");
     lock(file);
     const error = refusal(() => assertNoLiveWriter(file));
@@ -108,6 +109,15 @@ describe("a lock someone holds", () => {
     expect(error.message).toContain(
       `another process is writing this log right now; its last turn may still be running; lock: ${lockFolderOf(file)}`,
     );
+    const repair = (() => {
+      try {
+        closingEvents([], { file });
+      } catch (thrown) {
+        return thrown;
+      }
+    })();
+    expect(repair).toBeInstanceOf(RepairError);
+    expect(repair).toMatchObject({ index: undefined, cause: { code: "LOCKED", message: error.message } });
   });
 
   test("releasing twice gives nothing back the second time: a lock taken since stays held", () => {
