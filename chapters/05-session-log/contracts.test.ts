@@ -1,6 +1,7 @@
 // The given contracts' own promises: each error class names itself (a log line or a test report
 // then says which error it was), says where in its message, and no error message grows with its input.
 import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import { describeValue } from "./describe.ts";
 import { checkEventData, EventDataError } from "./event-schemas.ts";
 import { formatPath, JsonValueError } from "./json-value.ts";
@@ -50,6 +51,11 @@ describe("error classes", () => {
     expect(error).toBeInstanceOf(EventDataError);
     expect((error as EventDataError).reason.length).toBeLessThanOrEqual(200);
     expect((error as EventDataError).reason).toMatch(/^Unrecognized key: "kkk.*…$/);
+  });
+
+  it("a schema's own refinement failing is an EventDataError at the data's root", () => {
+    const refined = z.strictObject({ a: z.number() }).refine((data) => data.a > 1);
+    expect(() => checkEventData("x/y", { a: 1 }, { "x/y": refined })).toThrow('invalid data for "x/y" at $');
   });
 });
 

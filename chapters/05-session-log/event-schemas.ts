@@ -4,7 +4,6 @@ import { z } from "zod";
 import type { SessionEventMap } from "./events.ts";
 import { clip } from "../common/text.ts";
 import { formatPath } from "./json-value.ts";
-import { fastCheckOf } from "./schema-check.ts";
 
 const counter = z.number().int().positive();
 const turnAndStep = z.strictObject({ turn: counter, step: counter });
@@ -95,9 +94,6 @@ export function checkEventData(type: string, data: unknown, schemas: EventSchema
   // Own keys only: an event type called "constructor" or "__proto__" is unknown, not Object's.
   const schema = Object.hasOwn(schemas, type) ? schemas[type] : undefined;
   if (schema === undefined) return;
-  // The compiled predicate answers the common case, valid data, without zod's general machinery;
-  // anything it is not sure of goes to zod, which gives the verdict and the message (schema-check.ts).
-  if (fastCheckOf(schema)?.(data)) return;
   const result = schema.safeParse(data);
   if (result.success) return;
   const issue = result.error.issues[0];

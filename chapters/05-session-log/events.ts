@@ -2,7 +2,11 @@
 // down twice: here as a TypeScript type (so a wrong `append` does not compile), and in
 // event-schemas.ts as a zod schema (so a wrong event read back from disk is caught at run time).
 // Data keys are snake_case, as on the wire and in the book.
+import type { StreamChunk } from "../common/messages.ts";
 import type { JsonObject } from "./json-value.ts";
+
+// `assistant/chunk` logs the pieces of a streamed reply as the DeepSeek client hands them over.
+export type { StreamChunk };
 
 /** One entry of the log. `id` counts from 0 without gaps; `ts` is epoch milliseconds. */
 export interface SessionEvent<T extends string = string> {
@@ -17,18 +21,6 @@ export interface SessionEvent<T extends string = string> {
  * or a crash that repair closed); "error": a model call or the stream failed, and `message` says how.
  */
 export type TurnEndReason = "completed" | "max_steps" | "error" | "interrupted";
-
-/**
- * One piece of a streamed reply, as it arrived (see `assistant/chunk`). A tool call arrives in
- * fragments that share its `index`: the first names it (`id`, `name`), later ones add `arguments` text.
- */
-export type StreamChunk =
-  | { kind: "reasoning"; text: string }
-  | { kind: "text"; text: string }
-  | { kind: "tool_call"; index: number; id?: string; name?: string; arguments: string }
-  | { kind: "usage"; usage: { [key: string]: unknown } }
-  | { kind: "finish"; reason: string }
-  | { kind: "error"; message: string };
 
 /**
  * Event type → data type. An interface, so other code can add its own types by declaration merging:

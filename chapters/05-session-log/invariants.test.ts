@@ -172,4 +172,39 @@ describe("findLogProblems: turns and steps closed, every tool call answered once
     });
     expect(messages).toHaveLength(4);
   });
+
+  it("each problem is said in Chinese too, with the same event, turn, step and tool call", async () => {
+    const torn = (await calculatorLog()).slice(0, 6);
+    expect(findLogProblems(torn).map((p) => p.zh)).toEqual([
+      "事件 #0：第 1 轮一直没有结束",
+      "事件 #3：第 1 步一直没有结束",
+      "事件 #5：工具调用 call_00_a 没有结果",
+    ]);
+    const session = new Session({ clock: () => 0 });
+    session.append("turn/start", { turn: 1 });
+    session.append("step/start", { turn: 1, step: 1 });
+    session.append("step/start", { turn: 2, step: 2 });
+    session.append("assistant/chunk", { turn: 1, step: 1, attempt: 1, chunk: { kind: "text", text: "a" } });
+    session.append("tool/result", { call_id: "x", content: "1", is_error: false });
+    session.append("turn/end", { turn: 1, reason: "completed" });
+    session.append("step/end", { turn: 1, step: 1 });
+    session.append("turn/end", { turn: 1, reason: "completed" });
+    session.append("turn/start", { turn: 2 });
+    session.append("turn/start", { turn: 3 });
+    session.append("tool/call", { call_id: "y", name: "calculator", arguments: "{}" });
+    session.append("tool/result", { call_id: "y", content: "1", is_error: false });
+    session.append("tool/result", { call_id: "y", content: "1", is_error: false });
+    expect(findLogProblems(session.events).map((p) => p.zh)).toEqual([
+      "事件 #1：第 1 步还没有结束，第 2 步就开始了",
+      "事件 #2：step/start 写在了它所属的第 2 轮之外",
+      "事件 #2：第 2 步还没有结束，它所在的这一轮就结束了",
+      "事件 #3：第 1 轮第 1 步的分片，但进行中的不是这一步",
+      "事件 #4：工具调用 x 的结果，但这个调用从来没有发出过",
+      "事件 #6：第 1 轮第 1 步的 step/end，但这一步并不在进行中",
+      "事件 #7：第 1 轮的 turn/end，但这一轮并不在进行中",
+      "事件 #8：第 2 轮还没有结束，第 3 轮就开始了",
+      "事件 #9：第 3 轮一直没有结束",
+      "事件 #12：工具调用 y 的第二个结果",
+    ]);
+  });
 });

@@ -1,7 +1,11 @@
 // What a JSON value is, and the error for one that is not: the types `freezeJson` returns, the depth
 // it accepts, and the path format every error that points into data uses. Given to the learner in
 // step 05.1.
+import { formatPath } from "../common/json-path.ts";
 import { clip } from "../common/text.ts";
+
+// Where in a value: every error that points into data writes its path this way (`$.a[2].b`).
+export { formatPath };
 
 export type JsonPrimitive = null | boolean | number | string;
 export type JsonArray = readonly JsonValue[];
@@ -32,15 +36,4 @@ export class JsonValueError extends Error {
   ) {
     super(`${clip(path, 200)}: ${reason}`, options);
   }
-}
-
-/** `$.a[2].b`: array indexes in brackets, and keys that are not identifiers quoted: `$["weird key"]`. */
-export function formatPath(keys: readonly PropertyKey[]): string {
-  let path = "$";
-  for (const key of keys) {
-    if (typeof key === "number") path += `[${key}]`;
-    else if (typeof key === "string" && /^[A-Za-z_$][\w$]*$/.test(key)) path += `.${key}`;
-    else path += `[${JSON.stringify(String(key))}]`;
-  }
-  return path;
 }

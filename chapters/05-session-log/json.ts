@@ -3,8 +3,8 @@
 // The walk is plain recursion, one call per level of nesting. That is safe because a value may nest
 // at most MAX_JSON_DEPTH (500) levels, the most a saved log can hold (see json-value.ts), and 500
 // calls use a small part of the call stack (log-depth.test.ts checks how small).
+import { types } from "node:util";
 import { clip } from "../common/text.ts";
-import { copyPlainJson } from "./json-fast.ts";
 import { formatPath, JsonValueError, MAX_JSON_DEPTH, type JsonPrimitive, type JsonValue } from "./json-value.ts";
 
 /** Where a value sits: its parent's spot and its key there. `undefined` is the root, `$`. */
@@ -13,13 +13,6 @@ type Spot = { readonly parent: Spot; readonly key: string | number } | undefined
 type Copy = JsonValue[] | { [key: string]: JsonValue };
 
 export function freezeJson(value: unknown): JsonValue {
-  // Plain data, the usual case, takes a quick pass (json-fast.ts); anything it is not sure of takes
-  // the careful walk, which finds and names the first problem.
-  return copyPlainJson(value) ?? freezeJsonCarefully(value);
-}
-
-/** The careful walk alone: the book's freezeJson, and the reference the quick passes are tested against. */
-export function freezeJsonCarefully(value: unknown): JsonValue {
   return freeze(value, undefined, new Set());
 }
 
@@ -52,9 +45,8 @@ function readContainer(value: object, spot: Spot): { copy: Copy; children: [stri
     isArray: Array.isArray(value),
     keys: Reflect.ownKeys(value),
   }));
-  if (isArray ? proto !== Array.prototype : proto !== Object.prototype && proto !== null) {
-    throw new JsonValueError(pathOf(spot), `${kindOf(proto)} is not a plain object or array`);
-  }
+  const plain = read(spot, () => (isArray ? isBuiltInPrototype(proto, "Array") : proto === null || isBuiltInPrototype(proto, "Object")));
+  if (!plain) throw new JsonValueError(pathOf(spot), `${kindOf(proto)} is not a plain object or array`);
   const symbol = keys.find((key) => typeof key === "symbol");
   if (symbol !== undefined) throw new JsonValueError(pathOf(spot), `symbol key ${clip(String(symbol), 40)}`);
   const names = keys as string[];
@@ -117,11 +109,30 @@ function checkPrimitive(value: unknown, spot: Spot): JsonPrimitive {
   return value;
 }
 
+/**
+ * Whether `proto` is the built-in Object.prototype (or Array.prototype) of this realm or of another one
+ * (a `vm` context, an iframe): `{ a: 1 }` made there is as plain as one made here, and copies into the
+ * same `{ a: 1 }`. A look-alike is told apart by its constructor, which must be that realm's built-in
+ * function of the name. Nothing of the caller's runs: a Proxy is never asked, the rest is read as descriptors.
+ */
+function isBuiltInPrototype(proto: object | null, name: "Object" | "Array"): boolean {
+  if (proto === globalThis[name].prototype) return true;
+  if (proto === null || types.isProxy(proto)) return false;
+  const ctor: unknown = Object.getOwnPropertyDescriptor(proto, "constructor")?.value;
+  if (typeof ctor !== "function" || types.isProxy(ctor)) return false;
+  const builtIn = functionSource.call(ctor) === `function ${name}() { [native code] }`;
+  return builtIn && Object.getOwnPropertyDescriptor(ctor, "prototype")?.value === proto;
+}
+
+const functionSource = Function.prototype.toString;
+
 /** Names a non-plain object's kind from its prototype's constructor, without calling anything. */
 function kindOf(proto: object | null): string {
   try {
     const ctor: unknown = proto && Object.getOwnPropertyDescriptor(proto, "constructor")?.value;
     const name: unknown = typeof ctor === "function" && Object.getOwnPropertyDescriptor(ctor, "name")?.value;
+    // Named Object or Array, yet not the built-in one: say so, not "Object is not a plain object".
+    if (name === "Object" || name === "Array") return `an object whose prototype only looks like ${name}.prototype`;
     if (typeof name === "string" && name !== "") return clip(name, 40);
   } catch {
     // A Proxy as the prototype threw: the error does not get to choose our message.

@@ -5,6 +5,10 @@ import type { Message } from "../common/messages.ts";
 import type { EventData, SessionEvent } from "./events.ts";
 import type { EventSchemas } from "./event-schemas.ts";
 
+/**
+ * Hears each event once it is committed. What it returns is ignored (`void`), except that an async
+ * listener's rejected promise is contained and reported like a throw.
+ */
 export type Listener = (event: SessionEvent) => void;
 
 export interface SessionOptions {

@@ -5,8 +5,8 @@ import type { Message } from "../common/messages.ts";
 import type { EventData, SessionEvent } from "./events.ts";
 import { checkEventData, eventSchemas, EventDataError, type EventSchemas } from "./event-schemas.ts";
 import { describeValue } from "./describe.ts";
+import { copyPlainJson } from "./fast/json-fast.ts";
 import { freezeJson } from "./json.ts";
-import { freezeParsedJson } from "./json-fast.ts";
 import { JsonValueError, type JsonObject, type JsonValue } from "./json-value.ts";
 import { MessageCache } from "./message-cache.ts";
 import { ReplayError, reportListenerError, type Listener, type SessionLog, type SessionOptions } from "./session-types.ts";
@@ -17,15 +17,17 @@ type Subscription = { readonly listener: Listener };
 // An event waiting to be delivered, with the subscriptions that existed when it was appended.
 type Delivery = { readonly event: SessionEvent; readonly audience: readonly Subscription[] };
 
-/** `fromLog`'s options: a Session's, and whether the stored log may be taken over as it is. */
+/** A quicker freeze tried before freezeJson's careful walk: the frozen value, or `undefined` for "not sure". */
+type QuickFreeze = (value: unknown) => JsonValue | undefined;
+
+/** `fromLog`'s options: a Session's, and a quicker way to freeze the stored data, if the caller has one. */
 export interface ReplayOptions extends SessionOptions {
   /**
-   * The caller parsed the log itself with JSON.parse, holds no other reference to it, and hands it
-   * over (as the log file reader does): each event's data is then frozen in place instead of copied,
-   * and only what JSON text cannot rule out is checked (json-fast.ts). The checks and their errors are
-   * the same; what differs is that the input is frozen and kept. Never for a log anyone else holds.
+   * Tried first on each event's data (by default a quick copy, as in append). The log file reader,
+   * which parsed each line itself and hands the result over, passes fast/json-fast.ts's freezeParsedJson:
+   * frozen in place, not copied. Whatever it is not sure of, freezeJson decides, with the same errors.
    */
-  readonly trusted?: boolean;
+  readonly quickFreeze?: QuickFreeze;
 }
 
 export class Session implements SessionLog {
@@ -88,23 +90,27 @@ export class Session implements SessionLog {
     if (length === undefined) {
       throw new ReplayError(0, "NOT_A_LOG", `a log must be an array of events, got ${describeValue(log)}`);
     }
-    const { trusted = false, ...sessionOptions } = options;
+    const { quickFreeze = copyPlainJson, ...sessionOptions } = options;
     const session = new Session(sessionOptions);
     // An index loop, not forEach: forEach skips the holes of a sparse array, which would let a
     // hand-made [e0, , e2] through with ids 0, 2. Here a hole is read as undefined.
     for (let index = 0; index < length; index++) {
       const stored = readStored(index, "NOT_AN_EVENT", () => (log as readonly unknown[])[index]);
-      session.#commit(session.#readStoredEvent(stored, index, trusted));
+      session.#commit(session.#readStoredEvent(stored, index, quickFreeze));
     }
     return session;
   }
 
-  #readStoredEvent(stored: unknown, index: number, trusted: boolean): SessionEvent {
+  #readStoredEvent(stored: unknown, index: number, quickFreeze: QuickFreeze): SessionEvent {
     const fields = readStored(index, "NOT_AN_EVENT", () => fieldsOf(stored));
     if (fields === undefined) {
       throw new ReplayError(index, "NOT_AN_EVENT", `expected an object with id, type, ts and data, got ${describeValue(stored)}`);
     }
-    const { id, type, ts, data, unexpected } = fields;
+    const { id, type, ts, data, inherited, unexpected } = fields;
+    if (inherited !== undefined) {
+      const own = "an event is a record of its own id, type, ts and data, as JSON.parse makes it";
+      throw new ReplayError(index, "NOT_AN_EVENT", `its field "${inherited}" is inherited, not its own: ${own}`);
+    }
     if (unexpected.length > 0) {
       throw new ReplayError(index, "UNEXPECTED_KEY", `unexpected key ${describeValue(unexpected[0])} (an event has id, type, ts and data)`);
     }
@@ -120,8 +126,12 @@ export class Session implements SessionLog {
       throw new ReplayError(index, "BAD_TS", `ts must be non-negative integer milliseconds (safe, not -0), got ${describeValue(ts)}`);
     }
     try {
-      const frozenData = freezeEventData(data, trusted);
+      const frozenData = freezeEventData(data, quickFreeze);
       checkEventData(type, frozenData, this.#schemas);
+      // The quick freeze froze the caller's own data in place (the log file reader hands its parse over):
+      // then its record becomes the event too (its keys are id, type, ts and data, checked above), so a
+      // large log is not held twice. Not with an id of -0, which `id !== index` lets through: an event's id is 0.
+      if (frozenData === data && Object.is(id, index)) return Object.freeze(stored) as SessionEvent;
       return makeEvent(index, type, ts, frozenData);
     } catch (error) {
       if (error instanceof JsonValueError) {
@@ -160,7 +170,9 @@ export class Session implements SessionLog {
     for (const subscription of audience) {
       if (!this.#listeners.has(subscription)) continue; // unsubscribed since the event was appended
       try {
-        subscription.listener(event);
+        const returned: unknown = subscription.listener(event);
+        // An async listener fails later, by rejecting: that is contained and reported as a throw is.
+        if (returned instanceof Promise) returned.catch((error: unknown) => this.#reportListenerError(error, event));
       } catch (error) {
         this.#reportListenerError(error, event);
       }
@@ -181,10 +193,10 @@ function makeEvent(id: number, type: string, ts: number, data: JsonObject): Sess
   return Object.freeze({ id, type, ts, data });
 }
 
-// `parsed`: the data came from the caller's own JSON.parse (ReplayOptions.trusted). When the in-place
-// freeze is not sure, freezeJson decides, so a bad value is refused with the same error either way.
-function freezeEventData(data: unknown, parsed = false): JsonObject {
-  const frozen: JsonValue = (parsed ? freezeParsedJson(data) : undefined) ?? freezeJson(data);
+// Plain data, the usual case, takes a quick pass (fast/json-fast.ts, past the book); anything it is not
+// sure of takes freezeJson's careful walk, which finds and names the first problem.
+function freezeEventData(data: unknown, quickFreeze: QuickFreeze = copyPlainJson): JsonObject {
+  const frozen: JsonValue = quickFreeze(data) ?? freezeJson(data);
   if (typeof frozen !== "object" || frozen === null || Array.isArray(frozen)) {
     throw new JsonValueError("$", "event data must be an object, not an array or a primitive");
   }
@@ -223,9 +235,16 @@ function readStored<T>(index: number, code: "NOT_A_LOG" | "NOT_AN_EVENT", readin
   }
 }
 
-/** A stored entry's fields, each read once, or `undefined` when the entry is not an object. */
+/**
+ * A stored entry's fields, each read once, or `undefined` when the entry is not an object. `inherited`
+ * names a field the entry does not hold itself but gets from its prototype (Object.create({ id: 0, … })):
+ * reading it would load an event from fields that are not the entry's.
+ */
 function fieldsOf(stored: unknown) {
   if (typeof stored !== "object" || stored === null || Array.isArray(stored)) return undefined;
+  const inherited = EVENT_FIELDS.find((field) => !Object.hasOwn(stored, field) && field in stored);
   const { id, type, ts, data, ...extra } = stored as Record<string, unknown>;
-  return { id, type, ts, data, unexpected: Object.keys(extra) };
+  return { id, type, ts, data, inherited, unexpected: Object.keys(extra) };
 }
+
+const EVENT_FIELDS = ["id", "type", "ts", "data"] as const;

@@ -3,7 +3,7 @@
 import { http, HttpResponse, type JsonBodyType } from "msw";
 import { setupServer, type SetupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from "vitest";
-import type { StreamChunk } from "../05-session-log/events.ts";
+import type { StreamChunk } from "./messages.ts";
 import { type DeepSeekClient, DeepSeekError } from "./deepseek.ts";
 
 export const KEY = "sk-test-0123456789abcdef0123456789abcdef";

@@ -5,11 +5,10 @@ import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { http, HttpResponse } from "msw";
 import { assembleReply } from "../05-session-log/stream/stream-assembler.ts";
-import type { StreamChunk } from "../05-session-log/events.ts";
 import { streamedReplyArb } from "../../exercises/05-session-log/stream-arbitraries.ts";
 import { DeepSeekClient, DeepSeekError, type ChatRequest } from "./deepseek.ts";
 import { capture, captureStream, completion, KEY, mockDeepSeek, sseResponse, sseText, URL_DEFAULT, wireChunkOf } from "./deepseek-mock.ts";
-import type { AssistantMessage } from "./messages.ts";
+import type { AssistantMessage, StreamChunk } from "./messages.ts";
 
 const server = mockDeepSeek();
 const client = () => new DeepSeekClient({ apiKey: KEY, maxRetries: 0 });

@@ -3,7 +3,7 @@
 // `reasoning_content` delta. The chunks are assembled (and logged) by chapter 05's stream-assembler.ts.
 import { APIError } from "openai";
 import { z } from "zod";
-import type { StreamChunk } from "../05-session-log/events.ts";
+import type { StreamChunk } from "./messages.ts";
 import { DeepSeekError, describeFailure, type FailedCall } from "./deepseek-errors.ts";
 import { publicURL } from "./settings.ts";
 import { clip, KeyScrubber, keyMayContinue, mapStrings, scrubKey, scrubKeyAcross } from "./text.ts";

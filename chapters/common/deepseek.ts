@@ -3,11 +3,10 @@
 // them — chapter 05 logs them in `request/header`, never as a message.
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
-import type { StreamChunk } from "../05-session-log/events.ts";
 import { describeFailure, type FailedCall } from "./deepseek-errors.ts";
 import { parseReply, scrubReply } from "./deepseek-reply.ts";
 import { readStream } from "./deepseek-stream.ts";
-import type { AssistantMessage, Message, ToolCall } from "./messages.ts";
+import type { AssistantMessage, Message, StreamChunk, ToolCall } from "./messages.ts";
 import { MissingApiKeyError, readSettings, type DeepSeekSettings, type Env } from "./settings.ts";
 import type { ToolSpec } from "./tools.ts";
 

@@ -1,5 +1,6 @@
-// The message shapes the model sees, as built in chapter 02. Field names stay snake_case because
-// they travel to DeepSeek unchanged (`reasoning_content`, `tool_calls`, `tool_call_id`).
+// The message shapes the model sees, as built in chapter 02, and the pieces a streamed reply arrives
+// in. Field names stay snake_case because they travel to DeepSeek unchanged (`reasoning_content`,
+// `tool_calls`, `tool_call_id`).
 
 /** One tool call the model asked for. `arguments` is the raw JSON text the model wrote. */
 export interface ToolCall {
@@ -38,3 +39,16 @@ export interface ToolMessage {
 }
 
 export type Message = UserMessage | AssistantMessage | ToolMessage;
+
+/**
+ * One piece of a streamed reply, as it arrived: DeepSeekClient.stream yields them, and chapter 05 logs
+ * each as an `assistant/chunk` event. A tool call arrives in fragments that share its `index`: the
+ * first names it (`id`, `name`), later ones add `arguments` text.
+ */
+export type StreamChunk =
+  | { kind: "reasoning"; text: string }
+  | { kind: "text"; text: string }
+  | { kind: "tool_call"; index: number; id?: string; name?: string; arguments: string }
+  | { kind: "usage"; usage: { [key: string]: unknown } }
+  | { kind: "finish"; reason: string }
+  | { kind: "error"; message: string };

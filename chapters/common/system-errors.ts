@@ -103,7 +103,7 @@ export function explainSystemError(error: SystemError, doing?: Bilingual, target
   const [zhDoing, enDoing] = doing ?? DOING[error.syscall] ?? ["失败", "Failed"];
   const named = target ?? error.path ?? (error.port === undefined ? "" : `127.0.0.1:${error.port}`);
   const where = named === "" ? "" : ` ${visible(named)}`; // a read() on an open file names no path
-  const [zh, en] = reasonOf(error);
+  const [zh, en] = systemReason(error);
   const refused = error.path;
   const [zhAt, enAt] =
     target === undefined || refused === undefined || path.resolve(refused) === path.resolve(target)
@@ -113,7 +113,8 @@ export function explainSystemError(error: SystemError, doing?: Bilingual, target
   return `${zh}${zhAt}，${zhDoing}${where} / ${enDoing}${where}:${enAt} ${en} (${error.code})`;
 }
 
-function reasonOf(error: SystemError): Bilingual {
+/** Why the system refused, in both languages: [中文, English]. */
+export function systemReason(error: SystemError): Bilingual {
   if (error instanceof NotAFileError) {
     const [zh, en] = error.kind;
     return [`这是${zh}，不是普通文件，不会用文件替换它`, `it is ${en}, not a regular file, and a file never replaces it`];

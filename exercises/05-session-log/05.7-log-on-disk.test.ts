@@ -269,7 +269,7 @@ describe("05.7 readLogFile 和 parseLogText：把日志读回来 / reading a log
     expect(parseLogText(bytes.subarray(0, before)).session.events).toEqual(session.events.slice(0, -1));
   });
 
-  test("以换行结尾、却不是事件 JSON 的最后一行（断电留下的一串 0）也是撕裂行 / a whole last line that is not an event's JSON (zeros a power loss left) is torn too", () => {
+  test("以换行结尾、却不是合法 JSON 的最后一行（断电留下的一串 0）也是撕裂行 / a whole last line that is not an event's JSON (zeros a power loss left) is torn too", () => {
     const { file, session } = fileOf(roundTrip.slice(0, 3));
     writeFileSync(file, Buffer.concat([readFileSync(file), Buffer.alloc(40), Buffer.from("\n")]));
     const loaded = readLogFile(file);
@@ -402,7 +402,7 @@ describe("05.7 readLogFile 和 parseLogText：把日志读回来 / reading a log
     ).toMatch(/missing\.jsonl: cannot open it \(ENOENT/);
   });
 
-  test("事件的 JSON 数组（demo 的 ④ 序列化出来的那种）用同一个函数读入 / a JSON array of events (what the demo's ④ serialises) loads through the same function", () => {
+  test("由事件组成的 JSON 数组（`JSON.stringify(session.events)` 写出的那种）用同一个函数读入 / a JSON array of events (what `JSON.stringify(session.events)` writes) loads through the same function", () => {
     const session = sessionOf(roundTrip);
     const loaded = parseLogText(`\n  ${JSON.stringify(session.events, null, 2)}`);
     expect(loaded.format).toBe("json-array");

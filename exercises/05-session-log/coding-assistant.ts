@@ -9,7 +9,8 @@ import "./given/coding-assistant.ts";
 /**
  * Pass to the chapter's Session: `new Session({ schemas: codingAssistantSchemas })`.
  * TODO(p2): one zod schema per new type, strict like the chapter's (z.strictObject: a key the
- * vocabulary does not list is a mistake — see chapters/05-session-log/events.ts for the style).
+ * vocabulary does not list is a mistake — see eventSchemas in chapters/05-session-log/event-schemas.ts
+ * for the style).
  * Tip: `z.ZodType<SessionEventMap["inspect/file-read"]>` ties a schema to its declared type.
  */
 export const codingAssistantSchemas: EventSchemas = {};

@@ -1,5 +1,6 @@
 // What every benchmark shares: a timer and a median one, and a log shaped like real runs (the book's 12-event
 // calculator round trip, turn after turn) to append from.
+import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import type { JsonObject } from "../../chapters/05-session-log/json-value.ts";
@@ -75,4 +76,27 @@ export function calculatorSession(turns: number): Session {
   const session = newSession();
   for (const { type, data } of calculatorEvents(turns * 12)) session.append(type, data);
   return session;
+}
+
+/** From now on, every line `console.log` prints is also kept, to be written to docs/benchmarks.md. */
+export function keepPrinted(): string[] {
+  const printed: string[] = [];
+  const print = console.log;
+  console.log = (...parts: unknown[]) => {
+    printed.push(parts.map(String).join(" "));
+    print(...parts);
+  };
+  return printed;
+}
+
+/** docs/benchmarks.md: the one page of measured figures, as `npm run bench` printed them; the READMEs link here. */
+export function writeBenchmarksPage(file: string, printed: readonly string[]): void {
+  const intro = [
+    "# Benchmarks",
+    "",
+    "Written by `npm run bench` (scripts/bench/bench.ts): every figure below is from the run that wrote this page, with the load",
+    "average beside it. Timings are measured here, never asserted in tests. Run `npm run bench` again to refresh the page.",
+    "",
+  ];
+  writeFileSync(file, `${[...intro, ...printed].join("\n").trimEnd()}\n`);
 }

@@ -35,12 +35,12 @@ function spec(points: readonly CostPoint[], subtitle: string): object {
     data: { values: points.map((point) => ({ ...point, series: seriesNames[point.series] })) },
     mark: { type: "line", point: true },
     encoding: {
-      x: { field: "events", type: "quantitative", title: "会话长度（事件数） · session length (events)" },
+      x: { field: "events", type: "quantitative", title: "会话长度（事件数） / session length (events)" },
       y: {
         field: "micros",
         type: "quantitative",
         scale: { type: "log" },
-        title: "每步耗时（µs，对数轴） · µs per step (log scale)",
+        title: "每步耗时（µs，对数轴） / µs per step (log scale)",
       },
       color: {
         field: "series",

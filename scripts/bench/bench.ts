@@ -1,19 +1,21 @@
 // How fast is the session log? Speed is measured here, never asserted in tests (timings vary by
-// machine and load). Prints Markdown tables, and draws docs/incremental-projection.svg (step 05.6);
-// the chapter README quotes one run.
+// machine and load). Prints Markdown tables, writes them to docs/benchmarks.md (the READMEs link
+// there), and draws docs/incremental-projection.svg (step 05.6).
 //   npm run bench
 import path from "node:path";
 import { freezeJson } from "../../chapters/05-session-log/json.ts";
 import { MAX_JSON_DEPTH } from "../../chapters/05-session-log/json-value.ts";
 import { Session } from "../../chapters/05-session-log/session.ts";
 import { measureApart } from "./bench-incremental.ts";
-import { calculatorSession, loadNow, median } from "./bench-lib.ts";
+import { calculatorSession, keepPrinted, loadNow, median, writeBenchmarksPage } from "./bench-lib.ts";
 import { diskRows } from "./bench-disk.ts";
 import { pageRows } from "./bench-page.ts";
-import { measureRatios, printRatios } from "./bench-ratios.ts";
+import { measureQuickPaths, measureRatios, printQuickPaths, printRatios } from "./bench-ratios.ts";
 import { measureReplay } from "./bench-replay.ts";
 import { writeCostPlot } from "./bench-plot.ts";
 import { root } from "../steps.ts";
+
+const printed = keepPrinted(); // for docs/benchmarks.md, written at the end
 
 function nested(depth: number): unknown {
   let value: unknown = 0;
@@ -93,6 +95,8 @@ for (const [operation, time] of rows) console.log(`| ${operation} | ${time} |`);
 // ── issue 22: the log's own speed, as ratios against JSON.parse / JSON.stringify (bench-ratios.ts) ──
 const loadBeforeRatios = loadNow();
 printRatios(measureRatios(), loadBeforeRatios);
+const loadBeforeQuickPaths = loadNow();
+printQuickPaths(measureQuickPaths(), loadBeforeQuickPaths);
 
 // ── step 05.6: incremental projection, as ratios (machine-independent enough to quote) ─────────────
 
@@ -135,3 +139,4 @@ const plot = path.join(root, "docs/incremental-projection.svg");
 await writeCostPlot([...full.points, ...incremental.points], plot, `measured by npm run bench · ${machine}`);
 console.log(`\nPlot: cost per step against session length → ${path.relative(root, plot)}`);
 console.log(`${loadNow()} at the end`);
+writeBenchmarksPage(path.join(root, "docs/benchmarks.md"), printed);

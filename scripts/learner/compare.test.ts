@@ -141,6 +141,15 @@ describe("npm run compare: the parts you write", () => {
     expect(text).not.toContain("Step 05.1 — book");
   });
 
+  test("compare -- 05.1 shows the book's walk as the answer, not a quick path past the book (fast/)", () => {
+    const step51 = findStep("05.1")!;
+    const files = { ...filesOf(step51), mine: filesOf(step51).shippedStub };
+    const text = plain(compareStep(step51, files, true));
+    expect(text).toMatch(/^\+ {2}return freeze\(value, undefined, new Set\(\)\);$/m);
+    expect(text).toMatch(/ {2}readContainer +chapters\/05-session-log\/json\.ts:\d+/);
+    expect(text).not.toMatch(/copyPlainJson|freezeParsedJson|fast\//);
+  });
+
   test("compare -- 05.8 follows the answer's re-export: the assembler is shown from stream-assembler.ts", () => {
     const step58 = findStep("05.8")!;
     const files = { ...filesOf(step58), mine: filesOf(step58).shippedStub };

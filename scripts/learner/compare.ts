@@ -106,7 +106,7 @@ export function compareStep(step: Step, files: CompareFiles, showHelpers = false
 }
 
 const COMMAND = {
-  usage: ["npm run compare -- <练习步骤 step> [--helpers]"],
+  usage: ["npm run compare -- <练习步骤 / step> [--helpers]"],
   flags: {
     helpers: { type: "boolean", help: "连同答案用到的辅助函数的代码一起显示 / print the answer's helpers' code too" },
   },

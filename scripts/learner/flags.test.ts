@@ -25,8 +25,8 @@ const commands: [string, (argv: string[]) => unknown, string][] = [
   ["progress", (argv) => readArgs(argv, progress), "npm run progress"],
   ["hint", (argv) => hintCommand(argv, { stateFile }), "--reset"],
   ["compare", (argv) => compareCommand(argv), "--helpers"],
-  ["reset", (argv) => resetCommand(argv), "npm run reset -- <练习步骤 step>"],
-  ["watch", (argv) => readWatchArgs(argv), "npm run watch -- <练习步骤 step>"],
+  ["reset", (argv) => resetCommand(argv), "npm run reset -- <练习步骤 / step>"],
+  ["watch", (argv) => readWatchArgs(argv), "npm run watch -- <练习步骤 / step>"],
   ["test:chapter", (argv) => readArgs(argv, testChapter), "-t, --test-name <name>"],
 ];
 

@@ -90,7 +90,7 @@ describe("npm run hint", () => {
   test("an unknown step is a UsageError that lists the valid ids", () => {
     expect(() => hint("5.3")).toThrow(UsageError);
     expect(() => hint("5.3")).toThrow(`没有练习步骤 "5.3" / unknown step "5.3". 可选 / valid steps: ${steps.map((s) => s.id).join(", ")}`);
-    expect(() => hint()).toThrow(/要做哪一个练习步骤？\/ which step\? Usage: npm run hint -- 05\.1/);
+    expect(() => hint()).toThrow(/要做哪一个练习步骤？ \/ which step\?\n用法 \/ usage: npm run hint -- 05\.1\n/);
     expect(() => hint("05.3", "--loud")).toThrow(FlagsAnswer);
   });
 

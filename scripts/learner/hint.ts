@@ -86,7 +86,7 @@ export interface HintDeps {
 }
 
 const COMMAND = {
-  usage: ["npm run hint -- <练习步骤 step> [--all]", "npm run hint -- [<练习步骤 step>] --reset"],
+  usage: ["npm run hint -- <练习步骤 / step> [--all]", "npm run hint -- [<练习步骤 / step>] --reset"],
   flags: {
     all: { type: "boolean", help: "重新显示看过的全部提示 / every hint seen so far, again" },
     reset: { type: "boolean", help: "忘掉看过的提示（不给练习步骤就是全部）/ forget the hints seen (every step's without an id)" },

@@ -14,7 +14,7 @@ import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import { eventLines, runInProcess, section, startsPrograms, tsx } from "../../chapters/05-session-log/testing/demo-testing.ts";
 import { fixturePath, loadFixture } from "../../fixtures/fixture.ts";
 import { startStandIn } from "../../fixtures/standin.ts";
-import { replayScenario } from "../../fixtures/test-helpers.ts";
+import { replayScenario } from "../../chapters/05-session-log/testing/scenario-replay.ts";
 import { classify } from "./progress.ts";
 import type { FileOutcome } from "./step-runner.ts";
 import { checkSteps, demoSteps, fingerprint, resolveMapping, runDemoOnYourFiles, yourFiles, type StepTests, type Verdict } from "./mine.ts";
@@ -53,7 +53,7 @@ const run = (script: "demo" | "view", args: string[], as: Record<string, string>
       "tsx",
       "--import",
       "./scripts/learner/mine-preload.ts",
-      script === "demo" ? chapter("demo.ts") : "scripts/view.ts",
+      script === "demo" ? chapter("demo.ts") : chapter("demo/view.ts"),
       ...args,
     ],
     as,
@@ -121,7 +121,7 @@ describe("npm run demo -- --mine", spawns, () => {
     );
     expect(lines[1]).toContain("the answers: agent-loop.ts (step 05.5: still the stub)");
     expect(code).toBe(0);
-    expect(text).toContain("重放派生 4 条消息，与原始派生逐字段一致: true");
+    expect(text).toContain("重放派生 4 条消息，与原始派生逐字段一致：true");
   });
 
   test.concurrent("decoy projection-drops-reasoning: the replay says the request differs in reasoning_content, and names your projection.ts", async () => {
@@ -129,7 +129,7 @@ describe("npm run demo -- --mine", spawns, () => {
     expect(code).toBe(1);
     expect(text).toContain("=== 离线回放失败 / The offline replay failed ===");
     expect(text).toMatch(/- {3}"reasoning_content": "用户问 1\+2\*3/);
-    expect(text).toContain("差在 reasoning_content：思考模式要求每条带工具调用的回复把它原样带回（5.4 节）");
+    expect(text).toContain("差在 reasoning_content：DeepSeek 的思考模式要求每条带工具调用的回复把它原样发回（所以 5.4 节的投影保留它）");
     expect(text).toContain("这里跑的是你的代码：projection.ts（练习步骤 05.3）。");
     expect(text).not.toMatch(/^\s+at /m);
   });
@@ -360,7 +360,7 @@ test("watch's key d runs the learner's own command, npm run demo -- --mine, and 
     const { code, output } = await runDemoOnYourFiles();
     expect(code).toBe(0);
     expect(output.split("\n")[0]).toMatch(/^你的：json\.ts；答案：session\.ts（练习步骤 05\.2、05\.4 还是桩）/);
-    expect(output).toContain("重放派生 4 条消息，与原始派生逐字段一致: true");
+    expect(output).toContain("重放派生 4 条消息，与原始派生逐字段一致：true");
   } finally {
     process.env.WORKBOOK_MINE_AS = before;
   }
@@ -381,7 +381,7 @@ describe("npm run watch: key d runs the demo on your code", () => {
       "你的：json.ts；答案：session.ts（练习步骤 05.2、05.4 还是桩）",
       "Yours: json.ts; the answers: …",
       ...Array.from({ length: 40 }, (_, i) => `line ${i}`),
-      "  重放派生 4 条消息，与原始派生逐字段一致: true",
+      "  重放派生 4 条消息，与原始派生逐字段一致：true",
     ].join("\n");
     const runner = {
       run: async (list: readonly Step[]) => list.map((step) => (green.includes(step.id) ? passed(step) : failing())),
@@ -411,7 +411,7 @@ describe("npm run watch: key d runs the demo on your code", () => {
     const { watch, demoRuns, last } = watchWith(["05.1"]);
     await watch.start();
     await watch.settled();
-    expect(last()).toContain("d 用你的代码跑演示 demo");
+    expect(last()).toContain("d 用你的代码跑演示 / demo");
     watch.key("d");
     expect(last()).toContain("运行中 / running …");
     await watch.settled();
@@ -420,7 +420,7 @@ describe("npm run watch: key d runs the demo on your code", () => {
     expect(screen).toContain("演示：用你的代码 / the demo on your code (npm run demo -- --mine)");
     expect(screen).toContain("你的：json.ts；答案：session.ts（练习步骤 05.2、05.4 还是桩）");
     expect(screen).toContain("… (18 行省略 / more lines)");
-    expect(screen).toContain("重放派生 4 条消息，与原始派生逐字段一致: true");
+    expect(screen).toContain("重放派生 4 条消息，与原始派生逐字段一致：true");
     expect(screen).toContain("演示正常结束 / the demo ended well");
     expect(screen).toContain("练习步骤 05.2 —"); // still the loop, on the current step
     await watch.saved(path.join(exercisesDir, "session.ts"));

@@ -103,7 +103,7 @@ describe("npm run progress: the report", () => {
 
   test("two lines per step, Chinese with the English beside, then the first step not passed as next", () => {
     const text = plain(renderProgress(reports));
-    expect(text).toContain(`✓ ${s1!.id}  ${s1!.titleZh} — 通过 / passed (20 个测试 tests)`);
+    expect(text).toContain(`✓ ${s1!.id}  ${s1!.titleZh} — 通过 / passed (20 个测试 / tests)`);
     expect(text).toContain(`${s1!.title} · 对应书中 ${s1!.bookSection}`);
     expect(text, "no brackets nested in brackets").not.toMatch(/\([^()]*\(/);
     expect(text).toContain(`✗ ${s2!.id}  ${s2!.titleZh} — 3/12 个测试失败 / 3 of 12 failing`);

@@ -118,7 +118,7 @@ export function renderProgress(reports: readonly StepReport[]): string {
   const next = nextStep(reports);
   if (next === undefined) {
     lines.push(pc.green(pc.bold("全部通过，做得好！/ Every step passes. Well done!")));
-    lines.push("和答案对照 / compare with the answers:", "  npm run compare -- <练习步骤 step>");
+    lines.push("和答案对照 / compare with the answers:", "  npm run compare -- <练习步骤 / step>");
     return lines.join("\n");
   }
   const { step, status } = next;
@@ -162,7 +162,7 @@ function mark(status: StepStatus): string {
 function describe(status: StepStatus, step: Step, passed: ReadonlySet<string>): string {
   switch (status.kind) {
     case "passed":
-      return pc.green(`通过 / passed (${status.total} 个测试 tests)`);
+      return pc.green(`通过 / passed (${status.total} 个测试 / tests)`);
     case "failing": {
       // Some of these failures may come from an earlier step still unfinished (05.5 runs your 05.3).
       const unmet = step.needs.filter((id) => !passed.has(id));

@@ -44,7 +44,7 @@ export interface ResetDeps {
 }
 
 const COMMAND = {
-  usage: ["npm run reset -- <练习步骤 step>"],
+  usage: ["npm run reset -- <练习步骤 / step>"],
   flags: {},
   positionals: true,
 } as const satisfies Command<Flags>;
@@ -60,7 +60,9 @@ export function resetCommand(argv: readonly string[], deps: ResetDeps = {}): str
   if (outcome.alreadyPristine) {
     return `${shown(file)} 已经是原始的桩，无需重置 / is already the untouched stub; nothing to reset.`;
   }
-  const lines = [pc.green(`练习步骤 ${step.id}: ${shown(file)} 已恢复为原始的桩 / is the stub again, as shipped.`)];
+  const lines = [
+    pc.green(`练习步骤 ${step.id}：${shown(file)} 已恢复为原始的桩 / step ${step.id}: ${shown(file)} is the stub again, as shipped.`),
+  ];
   if (outcome.backup !== undefined) lines.push(`你的版本保存在 / your version is kept in ${pc.bold(shown(outcome.backup))}`);
   lines.push(...alsoTouched(step, list, dir, deps.shippedStubsDir ?? shippedStubsDir));
   const sharing = stepsSharingFile(step, list).map((other) => other.id);

@@ -55,7 +55,7 @@ export function renderScreen(screen: Screen): string {
   if (listed) lines.push(...listLines(screen));
   else if (current === undefined) {
     lines.push(pc.green(pc.bold("全部练习步骤都通过了，做得好！/ Every step passes. Well done!")));
-    lines.push("和答案对照 / compare with the answers:", "  npm run compare -- <练习步骤 step>");
+    lines.push("和答案对照 / compare with the answers:", "  npm run compare -- <练习步骤 / step>");
   } else {
     lines.push(...currentStep(current, (screen.lastKnown ?? []).includes(current.step.id)));
     if (screen.focused === true && current.status.kind === "passed") lines.push("", ...stayLines(nextStep(reports)));
@@ -69,9 +69,9 @@ export function renderScreen(screen: Screen): string {
       : screen.checking === true
         ? pc.dim("正在检查练习步骤 / checking the steps …")
         : pc.dim("保存文件即重跑 / save a file to re-run");
-  const next = screen.focused === true ? `${pc.bold("n")} 按顺序的下一个 next · ` : "";
-  const demo = `${pc.bold("d")} 用你的代码跑演示 demo · `;
-  lines.push("", `${state} · ${pc.bold("h")} 提示 hint · ${pc.bold("l")} 列表 list · ${next}${demo}${pc.bold("q")} 退出 quit${took}`);
+  const next = screen.focused === true ? `${pc.bold("n")} 按顺序的下一个 / next · ` : "";
+  const demo = `${pc.bold("d")} 用你的代码跑演示 / demo · `;
+  lines.push("", `${state} · ${pc.bold("h")} 提示 / hint · ${pc.bold("l")} 列表 / list · ${next}${demo}${pc.bold("q")} 退出 / quit${took}`);
   return lines.join("\n");
 }
 

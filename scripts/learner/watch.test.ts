@@ -93,7 +93,9 @@ describe("npm run watch", () => {
     await watch.settled();
     expect(runner.runs).toEqual([["05.1"], ["05.2"], ["05.3"]]);
     expect(last()).toContain("05.2 ▰▱▰ 2/3");
-    expect(last()).toContain("保存文件即重跑 / save a file to re-run · h 提示 hint · l 列表 list · d 用你的代码跑演示 demo · q 退出 quit");
+    expect(last()).toContain(
+      "保存文件即重跑 / save a file to re-run · h 提示 / hint · l 列表 / list · d 用你的代码跑演示 / demo · q 退出 / quit",
+    );
   });
 
   test("a save re-runs only the current step's tests, and shows the first failure's message and where", async () => {
@@ -340,7 +342,7 @@ describe("npm run watch: any step, at once", () => {
     expect(readWatchArgs(["05.6"])).toEqual({ focus: findStep("05.6") });
     expect(answerTo(() => readWatchArgs(["--help"]))).toMatchObject({
       exitCode: 0,
-      text: expect.stringContaining("npm run watch -- <练习步骤 step>"),
+      text: expect.stringContaining("npm run watch -- <练习步骤 / step>"),
     });
     expect(answerTo(() => readWatchArgs(["--bogus"]))).toMatchObject({
       exitCode: 2,

@@ -408,7 +408,7 @@ function foldersIn(dir: string): string[] {
 }
 
 const COMMAND = {
-  usage: ["npm run watch", "npm run watch -- <练习步骤 step>   先看这个练习步骤，例如 05.6 / show this step first, e.g. 05.6"],
+  usage: ["npm run watch", "npm run watch -- <练习步骤 / step>   先看这个练习步骤，例如 05.6 / show this step first, e.g. 05.6"],
   flags: {},
   positionals: true,
 } as const satisfies Command<Flags>;

@@ -1,9 +1,10 @@
-// GLOSSARY.md, enforced: every Chinese text a learner reads uses one terminology, and no command a
-// learner may copy is followed by Chinese punctuation (copied, `npm run demo -- --offline。` passes the
+// GLOSSARY.md, enforced: every Chinese text a learner reads uses one terminology, its punctuation is
+// full-width with no space after it and no line break inside a paragraph, and no command a learner may
+// copy is followed by Chinese punctuation (copied, `npm run demo -- --offline。` passes the
 // argument "--offline。", which is not "--offline"). The texts are found, not listed: every Markdown
 // file; every string with Chinese in it in the .ts files under chapters/, exercises/, solutions/,
-// scripts/ and fixtures/; and data files (.json, .toml, .yaml, .txt) beside that code, such as a step
-// manifest — so a text someone adds later is checked too.
+// scripts/ and fixtures/; and data files (.json, .toml, .yaml, .txt) beside that code or at the top,
+// such as the step manifest steps.toml — so a text someone adds later is checked too.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
@@ -83,7 +84,26 @@ const termRules: readonly Rule[] = [
     find: /[a-z]+\/[a-z-]+, [a-z]+\/[a-z-]+/gu,
     use: "、 between the items of a Chinese list, each item in backticks",
   },
-  { variant: "挑战 challenge", find: /挑战 challenge/gu, use: "挑战 / challenge (中文 / English)" },
+  {
+    variant: "挑战 challenge",
+    // A Chinese label and its English gloss side by side, as a screen or a usage line shows them.
+    find: /(?:挑战 challenge|提示 hint|列表 list|退出 quit|演示 demo|个测试 tests|练习步骤 step)\b/gu,
+    use: "挑战 / challenge (中文 / English)",
+  },
+  { variant: "章末", find: /章末/gu, use: "书末 (the book's 练习1–4 and its 对照官方 table)" },
+  { variant: "挑战步骤", find: /挑战步骤/gu, use: "挑战 (or 挑战练习步骤): 步骤 alone is a loop step" },
+  { variant: "每个事件", find: /每个事件/gu, use: "每条事件 (events take 条)" },
+  { variant: "对比", find: /对比/gu, use: "对照 (the book's 对照官方; npm run compare); 比较 for two values" },
+  { variant: "助手消息", find: /助手消息/gu, use: "assistant 消息 (the role's name)" },
+  { variant: "seed", find: englishWordInChinese("seeds?"), use: "种子 (fast-check's seed; `seed` only as code, in backticks)" },
+  {
+    variant: "第一个理由",
+    // The book opens with three problems; the first is the stream chunks worth keeping, not sending.
+    find: /第一个理由|开头的?第\s*1\s*点/gu,
+    use: "本章开头的第 1 个问题 (the book's three problems)",
+  },
+  { variant: "边到边", find: /边到边/gu, use: "随到随显示, 边收边处理 (a stream is handled as it arrives)" },
+  { variant: "能读过撕裂尾行", find: /能读过撕裂尾行/gu, use: "容忍撕裂尾行的读取 (05.7's title)" },
   { variant: "打码", find: /打码/gu, use: "遮蔽 (redaction)" },
   {
     variant: "回放日志",
@@ -97,6 +117,24 @@ const commandRule: Rule = {
   // A command (plain or in backticks) whose last character touches Chinese punctuation.
   find: /\b(?:npm|npx|tsx)(?: +[!-~]+)+[。，；：、！？]/gu,
   use: "nothing right after a command: put it on its own line, or end it with a space or a newline",
+};
+
+const halfWidthRule: Rule = {
+  variant: "用完 (max_steps)",
+  // Half-width punctuation in the Chinese a program prints: a comma, colon or semicolon after Chinese
+  // (or after a step id that follows it, "练习步骤 05.2:"), or brackets round a code name. Not read in
+  // Markdown, whose English prose quotes Chinese words, and the book's own output, as they are.
+  find: /(?<=[\p{Script=Han}）」”](?: ?(?:[\d.]+|\$\{…\}))?)[,;:](?=\s|\p{Script=Han}|$)|(?<=\p{Script=Han}) ?\([a-z_]+\)/gu,
+  use: "full-width punctuation in Chinese text: ，：；（）",
+};
+
+const spaceRule: Rule = {
+  variant: "， 再",
+  // Full-width punctuation carries its own space: one typed after it shows as a gap ("同步写入， 再 fsync").
+  // A " / " before the English half, a table cell's end and the end of a line are not gaps.
+  // A closing quote ends a Chinese quotation in English prose too: there only Chinese after the space is a gap.
+  find: /[，。；：、！？）][ \t]+(?![ \t]|\/|\||$)|[”」』》][ \t]+(?=\p{Script=Han})/gu,
+  use: "no space after full-width punctuation",
 };
 
 const flagRule: Rule = {
@@ -132,10 +170,14 @@ function walk(dir: string): string[] {
   });
 }
 
-/** Files read line by line: every Markdown file, and the data files beside the code. */
+/** Files read line by line: every Markdown file, and the data files beside the code and at the top (steps.toml). */
 function textFiles(): string[] {
-  const data = codeDirs.flatMap(walk).filter((file) => dataFile.test(file) && !file.startsWith(recordings));
-  return [...walk("").filter((file) => file.endsWith(".md")), ...data];
+  const all = walk("");
+  const topLevel = (file: string) => !file.includes("/");
+  const data = all.filter(
+    (file) => dataFile.test(file) && !file.startsWith(recordings) && (topLevel(file) || codeDirs.some((dir) => file.startsWith(`${dir}/`))),
+  );
+  return [...all.filter((file) => file.endsWith(".md")), ...data];
 }
 
 function codeFiles(): string[] {
@@ -233,6 +275,31 @@ const termFindings = (lines: readonly TextLine[]) => termRules.flatMap((rule) =>
 const endsInCodeSpan = (finding: Finding) => finding.file.endsWith(".md") && /`[。，；：、！？]$/u.test(finding.found);
 const commandFindings = (lines: readonly TextLine[]) => findAll(commandRule, lines, false).filter((finding) => !endsInCodeSpan(finding));
 const flagFindings = (lines: readonly TextLine[]) => findAll(flagRule, lines, false);
+/**
+ * Files that hold text breaking the punctuation rules on purpose: the bad samples that prove
+ * exercise-messages.test.ts's own rules, and zod's own Chinese messages, quoted by steps.test.ts.
+ */
+const quotesOnPurpose = new Set(["scripts/maintainer/exercise-messages.test.ts", "scripts/steps.test.ts"]);
+/** The Chinese of a line: the part before " / " (the English beside it), if the line is Chinese at all. */
+function chinesePart(text: string): string | undefined {
+  const [first = ""] = text.split(" / ");
+  return /^\P{L}*\p{Script=Han}|[，。；：、！？（）]/u.test(first) ? first : undefined;
+}
+function halfWidthFindings(lines: readonly TextLine[]): Finding[] {
+  const chinese = lines.flatMap((line) => {
+    const part = line.file.endsWith(".md") || quotesOnPurpose.has(line.file) ? undefined : chinesePart(line.text);
+    return part === undefined ? [] : [{ ...line, text: part }];
+  });
+  return findAll(halfWidthRule, chinese, false);
+}
+/** A code span keeps its backticks and its length, but not its spaces: "`a： b`" is code, "： `a`" is not. */
+const maskCodeSpans = (text: string) => text.replace(/`[^`]*`/gu, (span) => `\`${"x".repeat(span.length - 2)}\``);
+const spaceFindings = (lines: readonly TextLine[]) =>
+  findAll(
+    spaceRule,
+    lines.filter((line) => !quotesOnPurpose.has(line.file)).map((line) => ({ ...line, text: maskCodeSpans(line.text) })),
+    false,
+  );
 
 /** In a Markdown file, the first 桩 comes with its English name: 桩（stub）. */
 function firstStubFindings(lines: readonly TextLine[]): Finding[] {
@@ -255,9 +322,12 @@ const tableRow = /^\s*\|/u;
 const bare = (line: string) => line.replace(/^[\s>]*[*_]*/u, "").replace(/[*_\s]*$/u, "");
 
 /**
- * Markdown joins a paragraph's lines with a space: between two Chinese characters (or full-width
- * punctuation) a browser shows it as a stray gap ("同步写入， 再 fsync"). One paragraph, one line. Lines
- * in code blocks and tables are not paragraphs; a line ending in two spaces or "\\" breaks on purpose.
+ * Markdown joins a paragraph's lines with a space. In Chinese text a browser shows it as a stray gap:
+ * between two Chinese characters ("写入 再"), after full-width punctuation ("写入， 再", "噪音。” `runAgent`")
+ * or before it, and at a Chinese dash or ellipsis beside Chinese ("—— 只有"). One paragraph, one line.
+ * Between Chinese and a Latin word a space is fine ("中文 English"). Lines in code blocks and tables are
+ * not paragraphs; a line before a new block (a list item, a heading, a quote, HTML) ends its paragraph;
+ * a line ending in two spaces or "\\" breaks on purpose.
  */
 function lineBreakFindings(file: string, text: string): Finding[] {
   const findings: Finding[] = [];
@@ -267,14 +337,36 @@ function lineBreakFindings(file: string, text: string): Finding[] {
     if (fence.test(line)) inCode = !inCode;
     const next = lines[i + 1];
     if (inCode || fence.test(line) || next === undefined || fence.test(next) || tableRow.test(line) || tableRow.test(next)) return;
-    if (/ {2}$|\\$/u.test(line)) return;
-    const [end, start] = [bare(line).at(-1) ?? "", bare(next).at(0) ?? ""];
-    if (cjk.test(end) && cjk.test(start)) {
+    if (next.trim() === "" || / {2}$|\\$/u.test(line) || /^\s*(?:#{1,6}\s|<)/u.test(line) || startsBlock(line, next)) return;
+    if (gapBetween(bare(line), bare(next))) {
       const found = `${bare(line).slice(-6)}⏎${bare(next).slice(0, 6)}`;
       findings.push({ file, line: i + 1, found, use: "join the two lines: a line break inside a Chinese paragraph shows as a space" });
     }
   });
   return findings;
+}
+
+const fullWidth = /[\u3000-\u303f\uff00-\uffef]/u;
+const hanCharacter = /\p{Script=Han}/u;
+
+/** Whether the space a line break becomes, between the end of `before` and the start of `after`, is a gap in Chinese. */
+function gapBetween(before: string, after: string): boolean {
+  const [last = "", first = ""] = [before.at(-1), after.at(0)];
+  const chineseQuote = /[”’]/u.test(last) && cjk.test(before.at(-2) ?? "");
+  return (
+    fullWidth.test(last) ||
+    fullWidth.test(first) ||
+    chineseQuote ||
+    (hanCharacter.test(last) && (hanCharacter.test(first) || /[—…“‘]/u.test(first))) ||
+    (/[—…]/u.test(last) && hanCharacter.test(first))
+  );
+}
+
+/** Whether `next` opens a new block after `line`: a list item, a heading, HTML, or a quote that starts or ends there. */
+function startsBlock(line: string, next: string): boolean {
+  const quoted = (text: string) => /^\s*>/u.test(text);
+  if (quoted(line) !== quoted(next)) return true;
+  return /^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|<)/u.test(next.replace(/^\s*(?:>\s?)*/u, ""));
 }
 
 // ── tests ─────────────────────────────────────────────────────────────────────────────────────────
@@ -290,6 +382,7 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
       "chapters/05-session-log/README.md",
       "exercises/05-session-log/README.md",
       "solutions/05-session-log/练习1.md",
+      "steps.toml",
     ]) {
       expect(files, `${file} has Chinese text the scan must read; check walk() and textFiles()`).toContain(file);
     }
@@ -321,10 +414,24 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
       "其他 demo 参数照常可用",
       "| 步骤 | 书 | 你要写的文件 |",
       "练习 05.6 的属性测试",
-      "章末练习 2“为一个代码助手设计事件日志”",
+      "书末练习 2“为一个代码助手设计事件日志”",
       "12 个事件投影成 4 条消息",
       "正好 12 条事件：turn/start, user/message",
       "挑战 challenge 05.6",
+      "h 提示 hint · ",
+      "l 列表 list",
+      "通过 / passed (86 个测试 tests)",
+      "npm run reset -- <练习步骤 step>",
+      "章末“对照官方”表",
+      "挑战步骤也可以先做",
+      "对每个事件调用 deriveEventMessage",
+      "进度、提示、对比和重置命令",
+      "随助手消息的 tool_calls 发出",
+      "fast-check 的 seed 和 path",
+      "本章开头第一个理由里的流式分片",
+      "本章开头的第 1 点",
+      "文字边到边显示",
+      "能读过撕裂尾行的读取",
     ];
     expect(
       bad.filter((text) => termFindings(at(text)).length !== 1),
@@ -355,10 +462,21 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
       "| 步骤 | step, `step/start`、`step/end` | 一次模型调用 |",
       "| 练习步骤 | 书 | 你要写的文件 |",
       "挑战 05.6 的属性测试",
-      "章末练习2、练习1–4",
+      "书末练习2、练习1–4",
       "12 条事件，重放失败：第 3 个事件",
       "`turn/start`、`user/message`",
       "挑战 / challenge",
+      "h 提示 / hint · l 列表 / list",
+      "(86 个测试 / tests)",
+      "书末“对照官方”表",
+      "挑战也可以先做，挑战练习步骤 05.6",
+      "对每条事件调用 deriveEventMessage",
+      "进度、提示、对照和重置命令",
+      "随 assistant 消息的 tool_calls 发出",
+      "fast-check 的种子（`seed`）和 `path`",
+      "本章开头的第 1 个问题（流式分片）；5.3 节第 1 点",
+      "文字随到随显示",
+      "容忍撕裂尾行的读取",
     ];
     expect(good.flatMap((text) => termFindings(at(text))).map(describeFinding)).toEqual([]);
   });
@@ -388,7 +506,9 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
   test("GLOSSARY.md names every variant this test forbids, in its 不用 column", () => {
     // A "|" in a table cell is written "\|", code spans included.
     const glossary = readFileSync(path.join(root, "GLOSSARY.md"), "utf8").replaceAll("\\|", "|");
-    const missing = [...termRules, commandRule, flagRule].filter((rule) => !glossary.includes(`\`${rule.variant}\``));
+    const missing = [...termRules, commandRule, flagRule, halfWidthRule, spaceRule].filter(
+      (rule) => !glossary.includes(`\`${rule.variant}\``),
+    );
     expect(
       missing.map((rule) => rule.variant),
       "add these (in backticks) to GLOSSARY.md",
@@ -399,7 +519,7 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
     expect(termFindings(lines).map(describeFinding), "write the term after → instead").toEqual([]);
   });
 
-  test("the line-break rule finds a break between two Chinese characters in a paragraph, and only there", () => {
+  test("the line-break rule finds a break in a paragraph where its space is a gap in Chinese, and only there", () => {
     const found = (text: string) => lineBreakFindings("sample.md", text).map((finding) => finding.line);
     expect(found("同步写入，\n再 fsync")).toEqual([1]);
     expect(found("> 引用里的一段，\n> 接着写")).toEqual([1]);
@@ -412,9 +532,18 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
     expect(found("有意换行  \n接着写")).toEqual([]);
     expect(found("一段\n- 列表项")).toEqual([]);
     expect(found("一段\n## 标题")).toEqual([]);
+    expect(found("噪音。”\n`runAgent` 接着")).toEqual([1]);
+    expect(found("抛 `NOTHING_READ`——\n  只有 0 字节")).toEqual([1]);
+    expect(found("- 读取照常；\n  CRLF 行尾照常读入")).toEqual([1]);
+    expect(found("写在 `a.ts`\n，接着")).toEqual([1]);
+    expect(found("做三件事：\n- 第一件")).toEqual([]);
+    expect(found("做三件事：\n1. 第一件")).toEqual([]);
+    expect(found('一段。\n<a id="step-05-8"></a>')).toEqual([]);
+    expect(found("> English summary, with 练习\n> in it")).toEqual([]);
+    expect(found("The book closes with “日志是唯一事实来源” — the log\nis the source")).toEqual([]);
   });
 
-  test("no Markdown paragraph is broken between two Chinese characters", () => {
+  test("no Chinese paragraph in Markdown is broken across lines", () => {
     const markdown = walk("").filter((file) => file.endsWith(".md"));
     const findings = markdown.flatMap((file) => lineBreakFindings(file, readFileSync(path.join(root, file), "utf8")));
     expect(findings.map(describeFinding), "one paragraph, one line").toEqual([]);
@@ -436,6 +565,54 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
     for (const text of ["请用 --save 另存到新文件", "加上 `--no-stream`）", "(--save)", "npm run demo -- --help"]) {
       expect(flagFindings(at(text)), text).toEqual([]);
     }
+  });
+
+  test("the half-width rule catches a comma, colon or semicolon after Chinese, and brackets round a code name, outside Markdown", () => {
+    const at = (text: string, file = "sample.ts") => [{ file, line: 1, text }];
+    for (const text of [
+      "步数预算用完 (max_steps)",
+      "轮次结束原因: ok",
+      "练习步骤 05.2: 已恢复",
+      "结构检查（轮次闭合）: ok",
+      "返回副本,不要返回输入",
+    ]) {
+      expect(halfWidthFindings(at(text)), text).toHaveLength(1);
+    }
+    for (const text of [
+      "步数预算用完（max_steps）",
+      "轮次结束原因：ok",
+      "投影成 reasoning_content: null",
+      "请同时计算 (1+2)*3 和 10/4",
+      "通过 / passed (86 个测试 / tests)",
+      "无法读入 run.jsonl：… / Cannot load run.jsonl: not JSON",
+    ]) {
+      expect(halfWidthFindings(at(text)), text).toEqual([]);
+    }
+    expect(halfWidthFindings(at("the book's 练习, `challenge` past the book", "README.md")), "English prose in Markdown").toEqual([]);
+  });
+
+  test("no Chinese a program prints uses half-width punctuation", () => {
+    expect(halfWidthFindings(lines).map(describeFinding), "write full-width punctuation in the Chinese").toEqual([]);
+  });
+
+  test("the space rule catches a space after full-width punctuation, not the one before an English half or a table's bar", () => {
+    const at = (text: string) => [{ file: "sample.md", line: 1, text }];
+    for (const text of [
+      "同步写入， 再 fsync",
+      "锁属于文件本身； `lockLogFile` 还会",
+      "的第二个参数： `fc.assert(…)`",
+      "读回来。 demo 把",
+      "（`npm test`） 之后",
+    ]) {
+      expect(spaceFindings(at(text)), text).toHaveLength(1);
+    }
+    for (const text of ["同步写入，再 fsync", "已中断。 / Interrupted.", "| 说明。 | 下一格 |", "行尾的句号。 ", "`a： b` 是代码"]) {
+      expect(spaceFindings(at(text)), text).toEqual([]);
+    }
+  });
+
+  test("no Chinese text has a space after full-width punctuation", () => {
+    expect(spaceFindings(lines).map(describeFinding), "take the space out: full-width punctuation has its own").toEqual([]);
   });
 
   test("no flag is glued to Chinese punctuation", () => {

@@ -15,7 +15,8 @@ import { AgentRunError } from "../../chapters/05-session-log/loop-types.ts";
 import type { SessionLog } from "../../chapters/05-session-log/session-types.ts";
 import { dataDir, fixturePath, formatFixture, isStreamed, type Fixture, type StreamedResponse } from "../../fixtures/fixture.ts";
 import { createRecorder } from "../../fixtures/recorder.ts";
-import { findScenario, runScenario, scenarios, type Scenario } from "../../fixtures/scenarios.ts";
+import { findScenario, scenarios, type Scenario } from "../../fixtures/scenarios.ts";
+import { runScenario } from "../../chapters/05-session-log/demo/scenarios.ts";
 import { streamedResponse, type StreamedTurn } from "./synthetic-sse.ts";
 
 /** Never a real key. It ends in "abcd" so the 401 body's masked echo ("****abcd") matches it. */

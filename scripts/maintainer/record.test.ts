@@ -12,7 +12,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { fixturePath, isStreamed, loadFixture, type StreamedResponse } from "../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../fixtures/standin.ts";
 import { findScenario } from "../../fixtures/scenarios.ts";
-import { replayScenario } from "../../fixtures/test-helpers.ts";
+import { replayScenario } from "../../chapters/05-session-log/testing/scenario-replay.ts";
 import { nodeWithTsx, startsPrograms } from "../../chapters/05-session-log/testing/demo-testing.ts";
 import { main, recordedMeta } from "./record.ts";
 import { root } from "../steps.ts";

@@ -33,7 +33,8 @@ import {
 } from "../../fixtures/fixture.ts";
 import { createRecorder } from "../../fixtures/recorder.ts";
 import { startReplay } from "../../fixtures/replay.ts";
-import { findScenario, runScenario, scenarios, UnknownScenarioError, type Scenario } from "../../fixtures/scenarios.ts";
+import { findScenario, scenarios, UnknownScenarioError, type Scenario } from "../../fixtures/scenarios.ts";
+import { runScenario, shapeProblem } from "../../chapters/05-session-log/demo/scenarios.ts";
 
 /** For the 401 scenario: a key DeepSeek cannot know. It must not reach the file either. */
 const INVALID_KEY = "sk-workbook-deliberately-invalid-0000";
@@ -88,7 +89,7 @@ function refuseWrongShape(scenario: Scenario, session: SessionLog, exchanges: re
       `the live run ended with "${end.reason}"${detail}, but the scenario needs "${scenario.expectedEnd}"; nothing written`,
     );
   }
-  const misfit = scenario.check(session, exchanges);
+  const misfit = shapeProblem(scenario, session, exchanges);
   if (misfit !== undefined) {
     throw new RecordingError(`the live run does not have the shape of "${scenario.name}": ${misfit}; nothing written`);
   }

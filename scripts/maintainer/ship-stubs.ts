@@ -20,7 +20,7 @@ function countTodos(source: string): number {
 }
 
 const COMMAND = {
-  usage: ["npm run ship-stubs -- [<练习步骤 step>] [--force]"],
+  usage: ["npm run ship-stubs -- [<练习步骤 / step>] [--force]"],
   flags: {
     force: { type: "boolean", help: "桩里的 todo( 比发布的少也照样复制 / copy even a stub with fewer todo( calls than the shipped one" },
   },

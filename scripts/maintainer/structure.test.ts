@@ -1,10 +1,11 @@
-// The workbook's structure, as shipped: no import circles; no stub whose imports lead to an answer
-// (go-to-definition from a stub must never open the code the learner is asked to write) or to the
-// workbook's tools; chapter files short enough to read beside the book.
+// The workbook's structure, as shipped: no import circles; every import between folders pointing one
+// way; no stub whose imports lead to an answer (go-to-definition from a stub must never open the code
+// the learner is asked to write) or to the workbook's tools; chapter files short enough to read beside
+// the book.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { importCircles, importGraph, reachable, typeScriptFiles } from "./import-graph.ts";
+import { importCircles, importGraph, reachable, typeScriptFiles, type ImportGraph } from "./import-graph.ts";
 import { exportsOf, givenButNotImported } from "./stub-names.ts";
 import { chapterDir, exercisesDir, learnerFiles, root, shippedStubs, shippedStubsDir, solutionsDir, steps, type Step } from "../steps.ts";
 
@@ -114,16 +115,61 @@ describe("the workbook's structure", () => {
     expect(givenButNotImported(source, stub, givable).sort()).toEqual(["JsonValueError", "MAX_JSON_DEPTH"]);
   });
 
-  test("no chapter file imports from scripts/: the chapter stands on its own, the workbook's tools build on it", () => {
-    const intoScripts = [...graph]
-      .filter(([file]) => relative(file).startsWith("chapters/"))
-      .flatMap(([file, targets]) =>
-        targets.filter((target) => relative(target).startsWith("scripts/")).map((target) => `${relative(file)} → ${relative(target)}`),
-      );
+  // Which folder's code may import which (CONTRIBUTING.md, "Which folder imports which"): each stands
+  // on the ones below it, so every arrow between folders points down. Tests are exempt: nothing imports
+  // a test, so a test never makes an arrow run back up. scripts/ and the configs at the root are the
+  // workbook's tools, on top of everything.
+  const layers: readonly (readonly [folder: string, mayImport: readonly string[]])[] = [
+    ["chapters/common/", []],
+    ["fixtures/", ["chapters/common/"]],
+    ["chapters/", ["chapters/common/", "fixtures/"]],
+    ["exercises/", ["chapters/", "fixtures/"]],
+    ["solutions/", ["exercises/", "chapters/", "fixtures/"]],
+  ];
+  const folderOf = (file: string) => layers.find(([folder]) => file.startsWith(folder));
+  const chapterOf = (file: string) => /^chapters\/[^/]+\//.exec(file)?.[0];
+
+  /** Imports that leave their folder for one it may not import, as "from → to". */
+  function wrongArrows(imports: ImportGraph): string[] {
+    return [...imports].flatMap(([from, targets]) => {
+      const layer = folderOf(relative(from));
+      if (layer === undefined || from.endsWith(".test.ts")) return [];
+      // A chapter's own folder is the chapter's, not chapters/: one chapter does not import another.
+      const own = chapterOf(relative(from)) ?? layer[0];
+      return targets
+        .map(relative)
+        .filter((to) => !to.startsWith(own) && !layer[1].some((below) => to.startsWith(below)))
+        .map((to) => `${relative(from)} → ${to}`);
+    });
+  }
+
+  test("every import between folders points down: common ← fixtures ← a chapter ← exercises ← solutions", () => {
     expect(
-      intoScripts,
-      "move what both need under chapters/ (chapters/common/root.ts holds the root), or the test beside the script it tests",
+      wrongArrows(graph),
+      "move what both sides need into the lower folder (a type into chapters/common/, data beside the fixtures), or the code into the folder that uses it",
     ).toEqual([]);
+  });
+
+  test("a wrong arrow is caught: common importing a chapter, fixtures importing a chapter, a chapter importing scripts/", () => {
+    const at = (file: string) => path.join(root, file);
+    const wrong = new Map([
+      [at("chapters/common/deepseek.ts"), [at("chapters/05-session-log/events.ts"), at("chapters/common/messages.ts")]],
+      [at("fixtures/scenarios.ts"), [at("chapters/05-session-log/agent-loop.ts"), at("chapters/common/tools.ts")]],
+      [at("chapters/05-session-log/demo.ts"), [at("scripts/steps.ts"), at("fixtures/fixture.ts")]],
+      [at("chapters/05-session-log/demo/view.ts"), [at("chapters/06-other/session.ts")]],
+      [at("chapters/05-session-log/demo/view.test.ts"), [at("scripts/learner.ts")]],
+    ]);
+    expect(wrongArrows(wrong)).toEqual([
+      "chapters/common/deepseek.ts → chapters/05-session-log/events.ts",
+      "fixtures/scenarios.ts → chapters/05-session-log/agent-loop.ts",
+      "chapters/05-session-log/demo.ts → scripts/steps.ts",
+      "chapters/05-session-log/demo/view.ts → chapters/06-other/session.ts",
+    ]);
+  });
+
+  test("the chapter's top level holds the book's modules and demo.ts only, at most 14 source files", () => {
+    const top = files.filter((file) => path.dirname(file) === chapterDir && !file.endsWith(".test.ts")).map(relative);
+    expect(top.length, `put what goes past the book in a folder of its own (fast/, demo/, …): ${top.join(", ")}`).toBeLessThanOrEqual(14);
   });
 
   test(`no file under chapters/ is over ${maxLines} lines`, () => {

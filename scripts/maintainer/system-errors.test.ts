@@ -15,7 +15,7 @@ import { nodeWithTsx, runInProcess, spawnDemo, startsPrograms } from "../../chap
 import { startStandIn } from "../../fixtures/standin.ts";
 import { runMain } from "../command.ts";
 import { root } from "../steps.ts";
-import { viewCommand } from "../view.ts";
+import { viewCommand } from "../../chapters/05-session-log/demo/view.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "system-errors-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -99,7 +99,7 @@ describe("demo", () => {
     expect(code).toBe(1);
     // Never opened for reading: the reader refuses what is not a regular file itself (05.7, NOT_A_FILE).
     expect(lines).toEqual([
-      `无法读入 ${folder}：这不是普通文件（是文件夹、管道或设备）；日志是写入者一条条追加出来的普通文件 / ` +
+      `无法读入 ${folder}：这不是普通文件，是文件夹；日志是写入者一条条追加出来的普通文件 / ` +
         `Cannot load ${folder}: this is a folder, not a file; a log is a regular file that a writer appended to`,
     ]);
   });
@@ -146,7 +146,7 @@ describe("view", () => {
   const view = (...argv: string[]) => viewCommand(argv, { out: () => {}, env: {}, outDir: dir });
 
   test("--load of a folder, or of a file this user may not read: one sentence", async () => {
-    await expect(view("--load", folder)).rejects.toThrow(`无法读入 ${folder}：这不是普通文件（是文件夹、管道或设备）`);
+    await expect(view("--load", folder)).rejects.toThrow(`无法读入 ${folder}：这不是普通文件，是文件夹；`);
     if (unreadable !== undefined)
       await expect(view("--load", unreadable)).rejects.toThrow(`Cannot load ${unreadable}: permission denied (EACCES)`);
   });
@@ -169,7 +169,7 @@ describe("view", () => {
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
     const { port } = taken.address() as AddressInfo;
     try {
-      const run = await spawnProgram("scripts/view.ts", ["--live", "--port", String(port)], {});
+      const run = await spawnProgram("chapters/05-session-log/demo/view.ts", ["--live", "--port", String(port)], {});
       expect(run.code).toBe(1);
       expect(run.stderr.trim()).toBe(
         `错误 / error: 端口已被占用（用 --port 换一个，或者 --port 0 任选一个空闲端口），无法监听 127.0.0.1:${port} / ` +

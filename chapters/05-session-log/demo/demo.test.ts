@@ -1,6 +1,6 @@
 // The chapter demo offline, on the streamed calculator fixture (and with --no-stream on the book's own):
-// the book's four sections, its first lines, its flags, and `tsx demo.ts` run as a program. Live runs: demo-live.test.ts; what it says when
-// something fails: demo-explain.test.ts.
+// the book's four sections, its first lines, its flags, and `tsx demo.ts` run as a program. Live runs:
+// live.test.ts; what it says when something fails: explain.test.ts.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -54,7 +54,7 @@ describe("offline (no key, or --offline)", () => {
       "  [tool → 结果] 7",
       "  [assistant] 根据计算，**1 + 2 × 3 = 7**。",
     ]);
-    expect(text).toContain("重放派生 4 条消息，与原始派生逐字段一致: true");
+    expect(text).toContain("重放派生 4 条消息，与原始派生逐字段一致：true");
     expect(text).toContain("rebuilt by Session.fromLog: 12 events");
     expect(text).not.toContain("assistant/chunk");
   });
@@ -71,7 +71,7 @@ describe("offline (no key, or --offline)", () => {
     // Each run sits where it was logged: after its step/start, before the message it built.
     expect(log[4]).toMatch(/^ {2}#4–#54 /);
     expect(log[5]).toMatch(/^ {2}#55 +assistant\/message /);
-    expect(text).toContain("重放派生 4 条消息，与原始派生逐字段一致: true");
+    expect(text).toContain("重放派生 4 条消息，与原始派生逐字段一致：true");
     expect(text).toContain("every tool call answered: ok; the turn ended: completed");
   });
 
@@ -126,7 +126,7 @@ describe("offline (no key, or --offline)", () => {
 
   test("the structure check reports how the turn ended", async () => {
     const { text } = await plain();
-    expect(text).toContain("结构检查（轮次/步骤闭合、每个工具调用都有结果）: ok；轮次结束原因: completed");
+    expect(text).toContain("结构检查（轮次/步骤闭合、每个工具调用都有结果）：ok；轮次结束原因：completed");
     expect(text).toContain("(structure check — turns and steps closed, every tool call answered: ok; the turn ended: completed)");
   });
 

@@ -7,7 +7,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
-import { replayScenario, ROUND_TRIP } from "../../../fixtures/test-helpers.ts";
+import { ROUND_TRIP } from "../../../fixtures/test-helpers.ts";
+import { replayScenario } from "../testing/scenario-replay.ts";
 import type { SessionEvent } from "../events.ts";
 import { findLogProblems } from "../invariants.ts";
 import { readLogFile } from "../disk/log-file.ts";
@@ -102,7 +103,9 @@ describe("offline --continue on a log that does not fit the recording: checked f
       const before = readFileSync(file);
       const { code, text } = await runInProcess(["--load", file, "--continue"]);
       expect(code, name).toBe(1);
-      expect(text, name).toContain(`无法离线接着 ${file}：--continue 回放 fixtures/data/calculator-follow-up-streamed.json 的第 2 轮`);
+      expect(text, name).toContain(
+        `无法离线继续 ${file} 里的对话：--continue 回放 fixtures/data/calculator-follow-up-streamed.json 的第 2 轮`,
+      );
       expect(text, name).toContain("文件没有改动。");
       expect(text, name).toContain(`    npm run demo -- --load ${file} --ask "…"`);
       expect(text, name).not.toContain("=== ①");
@@ -113,12 +116,34 @@ describe("offline --continue on a log that does not fit the recording: checked f
   test("the account of a crashed log does not promise a repair into the file that the refusal then withholds", async () => {
     const { crash } = await misfits();
     const { text } = await runInProcess(["--load", crash, "--continue"]);
-    expect(text).toContain("修复追加 2 条事件（只在内存里");
-    expect(text).not.toContain("写入文件");
+    expect(text).toContain("修复会追加 2 条事件（这次没有追加，文件不变）：");
+    expect(text, "the run stops before it begins: nothing is appended, to the file or in memory").not.toMatch(/修复追加|events appended/);
   });
 });
 
 describe("what the demo says is true, Chinese first", () => {
+  test("a crashed log whose file the writer refuses is never said to get the repair: the refusal comes, the file stays as it was", async () => {
+    const file = await saved("run.jsonl");
+    writeFileSync(file, readFileSync(file, "utf8").slice(0, -30)); // turn/end cut short: repair closes the turn
+    const before = readFileSync(file);
+    const refused = await runInProcess(["--load", file, "--continue"]);
+    expect(refused.code).toBe(1);
+    expect(refused.text).toContain(`无法保存到 ${file}：`);
+    expect(refused.text, "nothing was appended, not even in memory: the run stopped").not.toMatch(/修复追加|events appended/);
+    expect(readFileSync(file)).toEqual(before);
+    // The advice given, a new file: there the repair is appended, and said to be, once the writer is attached.
+    const elsewhere = path.join(dir, "new.jsonl");
+    const advised = await runInProcess(["--load", file, "--save", elsewhere, "--continue"]);
+    expect(advised.code, advised.text).toBe(0);
+    const saving = advised.lines.indexOf(
+      `每条事件一记下就写入 ${elsewhere} / Saving to ${elsewhere}: each event is written (and fsync'd) the moment it is logged`,
+    );
+    const repair = advised.lines.findIndex((line) => line.includes(`修复追加 1 条事件，写入 ${elsewhere}：`));
+    expect({ saving: saving >= 0, repairAfterIt: repair > saving }).toEqual({ saving: true, repairAfterIt: true });
+    const repaired = readLogFile(elsewhere).session.events.find((event) => event.type === "turn/end");
+    expect(repaired?.data).toMatchObject({ turn: 1, reason: "completed" });
+  });
+
   test("--continue or --ask without --load says, in Chinese too, to add --load", () => {
     expect(planDisk({ continue: true }, true)).toBe(
       "--continue 和 --ask 要接着一段读入的对话：加上 --load <file> / --continue and --ask go on with a loaded conversation: add --load <file>",
@@ -131,11 +156,23 @@ describe("what the demo says is true, Chinese first", () => {
     );
   });
 
+  test("④ says each structure problem Chinese first, every number with it, and the refused repair names the event", async () => {
+    const file = path.join(dir, "two-turns.jsonl");
+    const event = (id: number, turn: number) => `${JSON.stringify({ id, type: "turn/start", ts: id, data: { turn } })}\n`;
+    writeFileSync(file, event(0, 1) + event(1, 2));
+    const { lines } = await runInProcess(["--load", file]);
+    expect(lines).toContain("  无法靠追加修复：事件 #1（turn/start）不可能是智能体循环写在这里的，这不是崩溃留下的日志，请人工检查");
+    expect(lines).toContain(
+      "    OPEN_TURN  事件 #0：第 1 轮还没有结束，第 2 轮就开始了 / event #0: turn 1 never ended before turn 2 began",
+    );
+    expect(lines).toContain("    OPEN_TURN  事件 #1：第 2 轮一直没有结束 / event #1: turn 2 never ended");
+  });
+
   test("--save into a file that holds another log: the Chinese says why it is refused", async () => {
     const file = await saved("run.jsonl");
     const { code, text } = await runInProcess(["--save", file]);
     expect(code).toBe(1);
-    expect(text).toContain(`无法保存到 ${file}：文件里已有的内容不是这个会话的事件`);
+    expect(text).toContain(`无法保存到 ${file}：这个会话还没有事件，文件里却已经有了，不往里追加`);
   });
 
   test("after Ctrl-C, a log whose last turn was closed is not said to need a repair", () => {

@@ -9,9 +9,9 @@ import { visible } from "../../common/text.ts";
 import { CALCULATOR_PROMPT, FOLLOW_UP_PROMPT } from "../../../fixtures/scenarios.ts";
 import type { Recording } from "./setup.ts";
 import { cannotGoOn, followUpTurn, goesOnFrom } from "./follow-up.ts";
-import { accountLines, accountOfLog } from "../disk/log-account.ts";
+import { accountLines, findRepair, readAccount, repairAccount, type Repair, type RepairTo } from "../disk/log-account.ts";
 import { explainLogFileError } from "../disk/explain-log-file.ts";
-import { LogFileError, LogWriteError, type ClosingEvent } from "../disk/log-file-types.ts";
+import { LogFileError, LogWriteError } from "../disk/log-file-types.ts";
 import { readLogFile } from "../disk/log-file.ts";
 import { isEventOfType, type SessionEvent } from "../events.ts";
 import { Session } from "../session.ts";
@@ -99,7 +99,8 @@ export interface OpenedSession {
 /**
  * The session the demo works on: a new one, or the one --load reads (telling what was torn, and
  * repairing a turn a crash left open), with --save's writer attached before the repair so that the
- * file gets it too. Undefined, after saying why, when the file cannot be read or written.
+ * file gets it too. The repair is told once the writer is attached, so that it says where it really
+ * went. Undefined, after saying why, when the file cannot be read or written.
  */
 export function openSession(plan: DiskPlan, io: DiskIO): OpenedSession | undefined {
   // The Session contains a listener's failure so that the others still hear every event; the writer's
@@ -115,38 +116,44 @@ export function openSession(plan: DiskPlan, io: DiskIO): OpenedSession | undefin
   };
   const loaded = plan.load === undefined ? undefined : load(plan.load, plan, io, options);
   if (loaded === null) return undefined;
+  const tellRepair = (repair: Repair, repairTo: RepairTo) => {
+    for (const line of accountLines(repairAccount(repair, repairTo))) io.out(line);
+  };
   // Refused before the writer attaches, so that nothing (no repair, no failed turn) is appended to the file.
   if (plan.load !== undefined && plan.recording !== undefined && loaded?.fits === false) {
+    tellRepair(loaded.repair, "nowhere");
     for (const line of cannotGoOn(plan.load, plan.recording)) io.out(line);
     return undefined;
   }
   const session = loaded?.session ?? new Session(options);
   if (plan.save !== undefined) {
     saving = startSaving(session, plan.save, plan.save === plan.load, io.out);
-    if (saving === undefined) return undefined;
+    if (saving === undefined) return undefined; // the run stops: nothing is appended, so no repair is told
   }
-  // The repair the account told of, appended after the writer is attached so that the file gets it too.
-  for (const { type, data } of loaded?.closing ?? []) session.append(type, data);
+  if (loaded !== undefined) {
+    // Told once the writer is attached, so that it says where the repair goes; appended after, so that the file gets it too.
+    tellRepair(loaded.repair, plan.save === undefined ? "memory" : { file: plan.save });
+    for (const { type, data } of loaded.repair.closing) session.append(type, data);
+  }
   return { session, stop: () => saving?.stop(), signal: lost.signal };
 }
 
 /**
- * The log in `file`, told as log-account.ts tells it (view --load tells the same); null after saying why
- * it cannot be read. `fits`: the plan's offline recording goes on from it (always, live).
+ * The log in `file`, with what was read said as log-account.ts says it (view --load says the same) and
+ * its repair found, to be told once the run knows where it goes; null after saying why it cannot be
+ * read. `fits`: the plan's offline recording goes on from it (always, live).
  */
 function load(
   file: string,
   plan: DiskPlan,
   { out }: DiskIO,
   options: SessionOptions,
-): { session: Session; torn: boolean; closing: readonly ClosingEvent[]; fits: boolean } | null {
+): { session: Session; repair: Repair; fits: boolean } | null {
   try {
     const loaded = readLogFile(file, options);
+    for (const line of accountLines(readAccount(file, loaded))) out(line);
     const fits = plan.recording === undefined || goesOnFrom(plan.recording, loaded.session);
-    // A repair goes into the file only when the conversation goes on there.
-    const account = accountOfLog(file, loaded, { saved: plan.save !== undefined && fits });
-    for (const line of accountLines(account)) out(line);
-    return { session: loaded.session, torn: loaded.torn !== undefined, closing: account.closing, fits };
+    return { session: loaded.session, repair: findRepair(file, loaded), fits };
   } catch (error) {
     // A file the system would not open is said as every such refusal is (common/system-errors.ts).
     const refusal = error instanceof LogFileError && error.code === "UNREADABLE" ? error.cause : error;

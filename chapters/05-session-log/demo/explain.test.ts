@@ -96,7 +96,7 @@ describe("explainTrouble: why the run stops before ③", () => {
 describe("structureCheck: ④'s last word on the log", () => {
   test("problems are counted in both languages, and a log without turn/end says so", () => {
     expect(structureCheck(2, [])).toEqual([
-      "结构检查（轮次/步骤闭合、每个工具调用都有结果）: 2 个问题；轮次结束原因: 没有 turn/end",
+      "结构检查（轮次/步骤闭合、每个工具调用都有结果）：2 个问题；轮次结束原因：没有 turn/end",
       "(structure check — turns and steps closed, every tool call answered: 2 problem(s); the turn ended: no turn/end)",
     ]);
   });

@@ -193,7 +193,7 @@ export function structureCheck(problems: number, events: readonly SessionEvent[]
   const enReason = reason === "max_steps" ? "max_steps (step budget spent, no final answer)" : (reason ?? "no turn/end");
   const [zhProblems, enProblems] = problems === 0 ? ["ok", "ok"] : [`${problems} 个问题`, `${problems} problem(s)`];
   return [
-    `结构检查（轮次/步骤闭合、每个工具调用都有结果）: ${zhProblems}；轮次结束原因: ${zhReason}`,
+    `结构检查（轮次/步骤闭合、每个工具调用都有结果）：${zhProblems}；轮次结束原因：${zhReason}`,
     `(structure check — turns and steps closed, every tool call answered: ${enProblems}; the turn ended: ${enReason})`,
   ];
 }

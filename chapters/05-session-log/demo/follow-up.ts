@@ -34,7 +34,7 @@ export function goesOnFrom(recording: Recording, log: SessionLog): boolean {
 /** Why `file` cannot go on offline, and what to do instead; said before anything is written to it. */
 export function cannotGoOn(file: string, { file: recorded }: Recording): string[] {
   return [
-    `无法离线接着 ${file}：--continue 回放 ${recorded} 的第 2 轮，它接着该录制的第 1 轮（离线 --save 写下的那段对话），而这份日志里是另一段对话（在线运行的、修复过的崩溃，或者问了别的问题）。文件没有改动。`,
+    `无法离线继续 ${file} 里的对话：--continue 回放 ${recorded} 的第 2 轮，它接着该录制的第 1 轮（离线 --save 写下的那段对话），而这份日志里是另一段对话（在线运行的、修复过的崩溃，或者问了别的问题）。文件没有改动。`,
     `(Cannot go on offline from ${file}: --continue replays turn 2 of ${recorded}, which goes on from its turn 1 (what an offline --save writes), and this log holds another conversation (a live run, a repaired crash, or another question). The file is unchanged.)`,
     "  要接着这段对话，设置 DEEPSEEK_API_KEY 后在线问你自己的问题 / To go on with it, set DEEPSEEK_API_KEY and ask your own question live:",
     `    npm run demo -- --load ${file} --ask "…"`,

@@ -12,7 +12,7 @@ import { root } from "../../common/root.ts";
 import { nodeWithTsx, runInProcess, startsPrograms } from "../testing/demo-testing.ts";
 
 const TITLE = "\x1b]0;pwned\x07";
-const FAKE_CHECK = "\r\x1b[2K\x1b[1A  结构检查（轮次/步骤闭合、每个工具调用都有结果）: ok";
+const FAKE_CHECK = "\r\x1b[2K\x1b[1A  结构检查（轮次/步骤闭合、每个工具调用都有结果）：ok";
 const CLIPBOARD = "\x1b]52;c;cm0gLXJmIH4vKgo=\x07";
 const HOSTILE = `${TITLE}${FAKE_CHECK}${CLIPBOARD}\x9b2J\u202eevil`;
 /** A character that would make the terminal act instead of show: C0 but "\n", DEL, C1, a bidi override or isolate. */
@@ -58,7 +58,7 @@ function spawnRaw(script: string, args: string[], settings: Record<string, strin
 
 const demo = (...args: string[]) => spawnRaw("chapters/05-session-log/demo.ts", args);
 const liveDemo = (settings: Record<string, string>) => spawnRaw("chapters/05-session-log/demo.ts", [], settings);
-const view = (...args: string[]) => spawnRaw("scripts/view.ts", args);
+const view = (...args: string[]) => spawnRaw("chapters/05-session-log/demo/view.ts", args);
 /** The demo's main in this process (what it prints goes through the same lines as the program's). */
 const inProcess = async (...args: string[]) => ({ output: (await runInProcess(args)).text });
 

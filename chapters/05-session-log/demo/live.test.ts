@@ -76,7 +76,7 @@ describe("against the loopback stand-in", startsPrograms, () => {
       "  ⚠ 步数预算用完了：模型用掉了全部 10 步，始终没有给出最终回答（turn/end 的 reason 是 max_steps）。",
       "  ⚠ The step budget is spent: the model used all 10 steps and never gave a final answer (turn/end reason: max_steps).",
     ]);
-    expect(text).toContain("轮次结束原因: max_steps（步数用完，没有最终回答）");
+    expect(text).toContain("轮次结束原因：max_steps（步数用完，没有最终回答）");
     expect(text).toContain("the turn ended: max_steps (step budget spent, no final answer))");
   });
 

@@ -60,7 +60,7 @@ describe("--mine, as the demo tells it", () => {
     const failure = new AgentRunError("turn 1 failed in step 2", new Session(), { cause: refused });
     const lines = yourFilesSentIt(undefined, failure, env);
     expect(lines[0]).toBe(
-      "发出的 assistant 消息和答案的不一样，差在 reasoning_content：思考模式要求每条带工具调用的回复把它原样带回（5.4 节）",
+      "发出的 assistant 消息和答案的不一样，差在 reasoning_content：DeepSeek 的思考模式要求每条带工具调用的回复把它原样发回（所以 5.4 节的投影保留它）",
     );
     expect(lines[2]).toMatch(/^这里跑的是你的代码：projection\.ts（练习步骤 05\.3）。/);
     expect(lines.join("\n")).not.toContain("agent-loop.ts"); // still the answer: not yours to suspect

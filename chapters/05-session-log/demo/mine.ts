@@ -142,8 +142,8 @@ export function yourFilesSentIt(mismatch: string | undefined, failure: AgentRunE
   const said = `${mismatch ?? ""} ${failure?.cause instanceof Error ? failure.cause.message : ""}`;
   if (lines.length > 0 && said.includes("reasoning_content")) {
     lines.unshift(
-      "发出的 assistant 消息和答案的不一样，差在 reasoning_content：思考模式要求每条带工具调用的回复把它原样带回（5.4 节）",
-      "The assistant message sent differs from the answer's in reasoning_content: thinking mode needs it sent back on every reply that called tools (§5.4)",
+      "发出的 assistant 消息和答案的不一样，差在 reasoning_content：DeepSeek 的思考模式要求每条带工具调用的回复把它原样发回（所以 5.4 节的投影保留它）",
+      "The assistant message sent differs from the answer's in reasoning_content: DeepSeek's thinking mode needs it sent back on every reply that called tools (which is why the projection of 5.4 keeps it)",
     );
   }
   return lines;

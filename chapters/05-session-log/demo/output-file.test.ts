@@ -96,7 +96,7 @@ describe("a page is written whole or not at all", () => {
     expect(earlier.view.length, "a page larger than the limit, or the test proves nothing").toBeGreaterThan(FILE_SIZE_LIMIT);
 
     const [view, demo] = await Promise.all([
-      runLimited("scripts/view.ts", ["--scenario", "calculator", "--out", viewPage]),
+      runLimited("chapters/05-session-log/demo/view.ts", ["--scenario", "calculator", "--out", viewPage]),
       runLimited("chapters/05-session-log/demo.ts", ["--offline", "--html", demoPage]),
     ]);
     for (const [run, page] of [
@@ -160,7 +160,7 @@ describe("a page never replaces a FIFO, a socket or a device", () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
-    const view = await runProgram("scripts/view.ts", ["--scenario", "calculator", "--out", device]);
+    const view = await runProgram("chapters/05-session-log/demo/view.ts", ["--scenario", "calculator", "--out", device]);
     expect(view.code, view.output).toBe(1);
     expect(view.output).toContain(notReplaced(device, ["设备", "a device"]));
     expect(statSync(device).isCharacterDevice(), "view --out left the device node as it was").toBe(true);
@@ -225,7 +225,7 @@ describe("a folder the user cannot write is refused before the run", () => {
     const said = `没有权限（${folder}），无法写入时间线页面 ${page} / Cannot write the timeline page ${page}: ${folder}: permission denied (EACCES)`;
     const [demo, view] = await Promise.all([
       runProgram("chapters/05-session-log/demo.ts", ["--offline", "--html", page], { nobody: true }),
-      runProgram("scripts/view.ts", ["--scenario", "calculator", "--out", page], { nobody: true }),
+      runProgram("chapters/05-session-log/demo/view.ts", ["--scenario", "calculator", "--out", page], { nobody: true }),
     ]);
     for (const [what, { code, output }] of [
       ["demo", demo],

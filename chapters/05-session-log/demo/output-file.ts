@@ -23,7 +23,7 @@ export function refuseOutput(flag: string, output: string | undefined, others: r
   // written, and writeFileAtomically refuses it again right before its rename.
   if (!found.isFile()) return undefined;
   if (!isOurPage(output)) {
-    return `${output} 已经存在，而且不是本书写的时间线页面，不会覆盖它，请换一个文件名 / ${output} exists and is not a timeline page this workbook wrote: it is not overwritten, choose a new file name`;
+    return `${output} 已经存在，而且不是本练习册写的时间线页面，不会覆盖它，请换一个文件名 / ${output} exists and is not a timeline page this workbook wrote: it is not overwritten, choose a new file name`;
   }
   return undefined;
 }

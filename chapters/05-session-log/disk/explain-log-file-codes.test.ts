@@ -4,7 +4,7 @@
 import { describe, expect, test } from "vitest";
 import { ReplayError } from "../session-types.ts";
 import { explainLogFileError, inChinese } from "./explain-log-file.ts";
-import { LogFileError, type LogFileErrorCode } from "./log-file-types.ts";
+import { LogFileError, LogMemoryError, type LogFileErrorCode } from "./log-file-types.ts";
 
 const doing = ["无法保存到", "Cannot save to"] as const;
 
@@ -31,13 +31,13 @@ describe("a replay refusal", () => {
 
   test("with a line, says the line and the event, then the rule; the English half names both without the Chinese", () => {
     expect(explainLogFileError(replayError(4), ["无法读入", "Cannot load"])).toBe(
-      "无法读入 run.jsonl：第 4 行（事件 #3）没通过重放的校验，它的 ts 不是非负的整数毫秒 / Cannot load run.jsonl line 4: replay failed at event #3: ts is -1",
+      "无法读入 run.jsonl：第 4 行重放失败，第 3 个事件的 ts 不是非负的安全整数毫秒（也不能是 -0） / Cannot load run.jsonl line 4: replay failed at event #3: ts is -1",
     );
   });
 
   test("without a line (a JSON array), says the event only", () => {
     expect(explainLogFileError(replayError(undefined), ["无法读入", "Cannot load"])).toBe(
-      "无法读入 run.jsonl：事件 #3 没通过重放的校验，它的 ts 不是非负的整数毫秒 / Cannot load run.jsonl: replay failed at event #3: ts is -1",
+      "无法读入 run.jsonl：重放失败，第 3 个事件的 ts 不是非负的安全整数毫秒（也不能是 -0） / Cannot load run.jsonl: replay failed at event #3: ts is -1",
     );
   });
 
@@ -47,5 +47,32 @@ describe("a replay refusal", () => {
     expect(explainLogFileError(error, ["无法读入", "Cannot load"])).toBe(
       "无法读入 run.jsonl：Session.fromLog 拒绝重放这份日志 / Cannot load run.jsonl line 2: something else",
     );
+  });
+});
+
+describe("a log refused for the memory it would take", () => {
+  const MiB = 2 ** 20;
+
+  test("JSONL: the line, the events by then, the whole log's estimate, the limit and a heap that takes it, in Chinese as in English", () => {
+    const memory = { events: 76_800, estimate: 45.5 * MiB, limit: 12.25 * MiB, heap: 512 };
+    const error = new LogMemoryError("run.jsonl", 1200, memory, "what the reader counted");
+    expect(explainLogFileError(error, ["无法读入", "Cannot load"])).toBe(
+      "无法读入 run.jsonl：内存放不下这份日志：读到第 1200 行已有 76800 条事件，照这个比例，整份日志在内存里约 45.5 MiB（每条事件约 200 字节，不少于它那一行的字节数），" +
+        "超过了这里读入一份日志的上限 12.3 MiB（本进程剩余堆内存的四分之一）。文件本身没有损坏：用更大的堆再读，例如 NODE_OPTIONS=--max-old-space-size=512" +
+        " / Cannot load run.jsonl line 1200: what the reader counted",
+    );
+  });
+
+  test("a JSON array: refused by its size before it is parsed, at three times its size", () => {
+    const memory = { events: undefined, estimate: 60 * MiB, limit: 40 * MiB, heap: 1024 };
+    const error = new LogMemoryError("run.json", undefined, memory, "what the reader counted");
+    expect(inChinese(error)).toBe(
+      "内存放不下这份日志：JSON 数组日志要整个解析，它的文本和事件同时在内存里，约为文件大小的 3 倍，约 60.0 MiB，" +
+        "超过了这里读入一份日志的上限 40.0 MiB（本进程剩余堆内存的四分之一）。文件本身没有损坏：用更大的堆再读，例如 NODE_OPTIONS=--max-old-space-size=1024",
+    );
+  });
+
+  test("the code without the figures (not a LogMemoryError) still says what happened", () => {
+    expect(inChinese(new LogFileError("TOO_LARGE_IN_MEMORY", "run.jsonl", 3, "x"))).toBe("内存放不下这份日志");
   });
 });

@@ -31,16 +31,16 @@ describe("each reason a log cannot be read has its Chinese sentence, first, with
     [
       "bad-line.jsonl",
       `${turnStart}not json\n${turnStart}`,
-      "第 2 行不是事件的 JSON。只有最后一行可能被崩溃撕裂",
+      "第 2 行读不出事件（不是合法的 JSON，或是损坏的打包行）。只有最后一行可能被崩溃撕裂",
       "line 2: the line is not JSON",
     ],
     ["only-torn.jsonl", '{"id":0,"type":"tu', "一条事件也读不出来：文件唯一的一行是撕裂的", "line 1: no event could be read"],
-    ["utf16.jsonl", Buffer.from([0xff, 0xfe, 0x7b, 0x00]), "这是 UTF-16 文本", "this is UTF-16"],
-    ["not-json.json", '[{"id": 0,', "以 [ 开头的日志应该是一个事件的 JSON 数组，但它不是合法的 JSON 文本", "is not JSON"],
+    ["utf16.jsonl", Buffer.from([0xff, 0xfe, 0x7b, 0x00]), "这是 UTF-16LE 文本", "this is UTF-16"],
+    ["not-json.json", '[{"id": 0,', "以 [ 开头的日志应该是一个由事件组成的 JSON 数组，但它不是合法的 JSON 文本", "is not JSON"],
     [
       "gap.jsonl",
       `${turnStart}${turnStart}`,
-      "第 2 行（事件 #1）没通过重放的校验，它的 id 不对",
+      "第 2 行重放失败，第 1 个事件 id 为 0（应为 1，id 从 0 起连续编号，没有空缺）",
       "line 2: replay failed at event #1: id is 0, expected 1",
     ],
   ])("%s", (name, bytes, zh, en) => {
@@ -54,7 +54,7 @@ describe("each reason a log cannot be read has its Chinese sentence, first, with
   test("a folder is not a log file", () => {
     mkdirSync(path.join(dir, "folder"));
     expect(said("folder")).toMatch(
-      /^无法读入 \S+folder：这不是普通文件（是文件夹、管道或设备）.* \/ Cannot load \S+folder: this is a folder, not a file/,
+      /^无法读入 \S+folder：这不是普通文件，是文件夹；.* \/ Cannot load \S+folder: this is a folder, not a file/,
     );
   });
 

@@ -3,7 +3,7 @@
 // heap is too small for a second copy of the log as one JSON text. Speed and peak memory are measured
 // in `npm run bench` (scripts/bench/bench-disk.ts), never asserted here.
 import { execFile } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -12,7 +12,7 @@ import { root } from "../../common/root.ts";
 import { runInProcess } from "../testing/demo-testing.ts";
 import { writeStreamedRunLog } from "../testing/large-log.ts";
 import { explainLogFileError } from "./explain-log-file.ts";
-import { LogFileError, MAX_LOG_BYTES } from "./log-file-types.ts";
+import { LogFileError, MAX_ARRAY_BYTES, MAX_LOG_BYTES } from "./log-file-types.ts";
 import { readLogFile } from "./log-file.ts";
 import { linesOf, piecesOf, READ_PIECE } from "./read-lines.ts";
 
@@ -41,6 +41,18 @@ describe("a file too large to read is one sentence, said before a byte is read",
         /^无法读入 .*：文件太大：JSONL 日志最多 512 MiB，.* \/ Cannot load .*: the file is larger than 512 MiB/,
       );
     }
+  });
+
+  test("a JSON array one byte over MAX_ARRAY_BYTES: TOO_LARGE by its size, after reading one piece, not the 256 MiB", () => {
+    const file = path.join(dir, "sparse-array.json");
+    writeFileSync(file, "[");
+    truncateSync(file, MAX_ARRAY_BYTES + 1); // "[" and then zeros that are never written, nor to be read
+    const before = bytesReadSoFar();
+    expect(() => readLogFile(file)).toThrow(expect.objectContaining({ code: "TOO_LARGE" }));
+    expect(bytesReadSoFar() - before, "bytes read before the refusal: the size says it all").toBeLessThan(8 * READ_PIECE);
+    expect(() => readLogFile(file)).toThrow(
+      `the file is larger than ${MAX_ARRAY_BYTES / 2 ** 20} MiB, the most a JSON array log may be here`,
+    );
   });
 
   test("demo --load of a 3 GiB file: that sentence, exit 1, no stack", async () => {
@@ -102,3 +114,8 @@ describe("a log is read a piece at a time, never as one buffer", () => {
     expect("stdout" in run ? run.stdout : "").toContain(`Session.fromLog 重建 ${events} 条事件`);
   });
 });
+
+/** How many bytes this process has read so far, by any read call (Linux's /proc/self/io `rchar`). */
+function bytesReadSoFar(): number {
+  return Number(/^rchar: (\d+)$/m.exec(readFileSync("/proc/self/io", "utf8"))?.[1]);
+}

@@ -1,11 +1,11 @@
 // The account of a loaded log, line by line: what was read (and in which format), what was skipped or
 // torn, and what repair appends or why it refuses, Chinese first with the English beside it. The demo's
-// --load and `npm run view -- --load` print these lines (scripts/view.test.ts checks both print them).
+// --load and `npm run view -- --load` print these lines (demo/view.test.ts checks both print them).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { accountLines, accountOfLog } from "./log-account.ts";
+import { accountLines, accountOfLog, type RepairTo } from "./log-account.ts";
 import { TURN_FINISHED, TURN_INTERRUPTED } from "./log-file-types.ts";
 import { parseLogText, readLogFile } from "./log-file.ts";
 import { attachLogFile } from "./log-writer.ts";
@@ -24,7 +24,7 @@ const opening = [
 const answer = line(4, "assistant/message", { content: "2", reasoning_content: null, tool_calls: [] });
 const closed = [...opening, answer, line(5, "step/end", { turn: 1, step: 1 }), line(6, "turn/end", { turn: 1, reason: "completed" })];
 
-const account = (text: string, saved = false) => accountOfLog(FILE, parseLogText(text), { saved });
+const account = (text: string, repairTo: RepairTo = "memory") => accountOfLog(FILE, parseLogText(text), { repairTo });
 
 describe("what was read", () => {
   test("the first line counts the events and names the format, in both languages", () => {
@@ -62,7 +62,7 @@ describe("what was read", () => {
     ]);
     const garbled = `${closed.join("")}{"id":7,"ty\n`;
     expect(account(garbled).lines[1]).toEqual([
-      "第 8 行被撕裂（不是事件的 JSON，12 字节）：崩溃打断的写入，已丢弃，之前的事件全部保留",
+      "第 8 行被撕裂（不是合法的 JSON，12 字节）：崩溃打断的写入，已丢弃，之前的事件全部保留",
       "Line 8 is torn (not an event's JSON, 12 bytes): a write cut short by a crash; dropped, every event before it kept",
     ]);
   });
@@ -94,11 +94,11 @@ describe("what repair appends", () => {
   });
 
   test("a turn stopped midway closes as interrupted; saved, the repair is said to go into the file", () => {
-    const { lines } = account(opening.join(""), true);
+    const { lines } = account(opening.join(""), { file: FILE });
     expect(lines.slice(1)).toEqual([
       [
-        "最后一轮停在中途（进程被杀或崩溃），记为 interrupted；修复追加 2 条事件，写入文件：",
-        "Repair: the last turn stopped midway (the process was killed or crashed), so it closes as interrupted; 2 events appended, into the file:",
+        "最后一轮停在中途（进程被杀或崩溃），记为 interrupted；修复追加 2 条事件，写入 run.jsonl：",
+        "Repair: the last turn stopped midway (the process was killed or crashed), so it closes as interrupted; 2 events appended, into run.jsonl:",
       ],
       ['#4 step/end {"turn":1,"step":1}', '#4 step/end {"turn":1,"step":1}'],
       [
@@ -113,7 +113,7 @@ describe("what repair appends", () => {
     expect(closing).toEqual([]);
     expect(lines.slice(1)).toEqual([
       [
-        "无法靠追加修复：第 #4 条事件不是智能体循环会写在那里的，这不是崩溃留下的日志，请人工检查",
+        "无法靠追加修复：事件 #4（turn/start）不可能是智能体循环写在这里的，这不是崩溃留下的日志，请人工检查",
         expect.stringMatching(/^Not repaired: .*event #4 .*turn\/start while turn 1 is still open/),
       ],
     ]);
@@ -125,7 +125,7 @@ describe("what repair appends", () => {
     const loaded = readLogFile(file);
     const stop = attachLogFile(loaded.session, file);
     try {
-      const { lines, closing } = accountOfLog(file, loaded, { saved: false });
+      const { lines, closing } = accountOfLog(file, loaded, { repairTo: "memory" });
       expect(closing).toEqual([]);
       expect(lines.slice(1)).toEqual([
         [

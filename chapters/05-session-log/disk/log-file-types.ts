@@ -36,10 +36,10 @@ export interface ReadOptions extends SessionOptions {
 }
 
 /**
- * The largest JSONL log the reader takes. A loaded log lives in memory, every event of it (the demo, the
- * timeline and repair all need the whole session), and while it is read the parsed lines wait beside
- * the session they become; `demo --load` of a 500 MiB log of streamed chunks peaked at 2.5 GB. 512 MiB
- * keeps that inside Node's default heap on a 64-bit machine with 16 GB or more (about 4 GiB).
+ * The largest JSONL log the reader takes, refused by its size before a byte is read. A loaded log lives
+ * in memory, every event of it (the demo, the timeline and repair all need the whole session), so a
+ * smaller file is still refused, at a line, when its events would cost more memory than a loaded log may
+ * have in this process (log-memory.ts): what a log costs is counted by its events, not its bytes.
  */
 export const MAX_LOG_BYTES = 512 * 2 ** 20;
 /** The largest log written as one JSON array: it is one JSON text, parsed whole, as one string. */
@@ -52,6 +52,8 @@ export type LogFileErrorCode =
   | "UNREADABLE"
   /** Larger than the reader takes (MAX_LOG_BYTES, MAX_ARRAY_BYTES): refused before it is read. */
   | "TOO_LARGE"
+  /** Its events would take more memory than a loaded log may have here (log-memory.ts): a LogMemoryError. */
+  | "TOO_LARGE_IN_MEMORY"
   /** The file is not UTF-8 text (it opens with a UTF-16 byte order mark). */
   | "NOT_UTF8"
   /** Not one event could be read (the only line is torn): never taken for an empty log. */
@@ -87,6 +89,24 @@ export class LogFileError extends Error {
   }
 }
 
+/**
+ * A log refused for what it would cost in memory (log-memory.ts), at the line where the count passed the
+ * limit: `estimate` and `limit` in bytes, `events` read by then (a JSON array: undefined, refused by its
+ * size before it is parsed), and `heap`, a `--max-old-space-size` (MiB) that would take it. The file itself
+ * may be fine.
+ */
+export class LogMemoryError extends LogFileError {
+  declare readonly code: "TOO_LARGE_IN_MEMORY";
+  constructor(
+    source: string,
+    line: number | undefined,
+    readonly memory: { readonly events: number | undefined; readonly estimate: number; readonly limit: number; readonly heap: number },
+    detail: string,
+  ) {
+    super("TOO_LARGE_IN_MEMORY", source, line, detail);
+  }
+}
+
 export type WriterStop = Extract<LogFileErrorCode, "FILE_CHANGED" | "FILE_REPLACED" | "WRITE_FAILED" | "LOCKED">;
 
 /** A writer stopped for good: `written` events reached the file, each one whole, and none from `firstLost` on will. */
@@ -102,6 +122,36 @@ export class LogWriteError extends LogFileError {
   ) {
     super(code, source, undefined, detail, options);
   }
+}
+
+/**
+ * What a writer found in a file that does not hold exactly its session's events so far, kept as numbers
+ * so that each language can say it: the first line that is not the session's event #`event` (another
+ * session's log, or a torn line), more events than the session's `events`, or only the first `held`.
+ */
+export type LogMismatch =
+  | { readonly kind: "line"; readonly line: number; readonly event: number }
+  | { readonly kind: "more"; readonly events: number }
+  | { readonly kind: "fewer"; readonly held: number; readonly events: number };
+
+/** A writer refused a file that holds something else than its session's log: nothing is appended to it. */
+export class NotThisLogError extends LogFileError {
+  declare readonly code: "NOT_THIS_LOG";
+  constructor(
+    source: string,
+    readonly mismatch: LogMismatch,
+  ) {
+    super("NOT_THIS_LOG", source, undefined, `refusing to append: ${mismatchInEnglish(mismatch)}`);
+  }
+}
+
+function mismatchInEnglish(mismatch: LogMismatch): string {
+  if (mismatch.kind === "more")
+    return mismatch.events === 0
+      ? "the file holds events, and this session has none yet"
+      : `the file holds more than this session's ${mismatch.events} events`;
+  if (mismatch.kind === "fewer") return `the file holds only ${mismatch.held} of this session's ${mismatch.events} events`;
+  return `line ${mismatch.line} of the file is not event #${mismatch.event} of this session (another session's log, or a torn line)`;
 }
 
 /**

@@ -1,13 +1,17 @@
 // The log on disk, reading side (05.7): a file is replayed into a Session line by line, checking every
 // line, dropping only a last line that a crash cut short. The file is read a piece at a time
 // (read-lines.ts), never as one buffer, and a file larger than the reader takes is refused in a
-// sentence before a byte is read (MAX_LOG_BYTES). A packed row of chunks (log-rows.ts) is unpacked into
-// the events it holds, so a line may hold several events and errors name the line, not the event's index.
+// sentence before a byte is read (MAX_LOG_BYTES); one whose events would cost more memory than a loaded
+// log may have is refused at the line where the count passes that (log-memory.ts). A packed row of
+// chunks (log-rows.ts) is unpacked into the events it holds, so a line may hold several events and
+// errors name the line, not the event's index.
 import { closeSync } from "node:fs";
 import { LogFileError, MAX_ARRAY_BYTES, MAX_LOG_BYTES, type LoadedLog, type ReadOptions, type TornLine } from "./log-file-types.ts";
+import { ARRAY_COST_PER_BYTE, lineCost, memoryForALog, tooMuchMemory } from "./log-memory.ts";
 import { entriesOfRow } from "./log-rows.ts";
 import { linesOf, piecesOf, type Line } from "./read-lines.ts";
 import { openToRead } from "./regular-file.ts";
+import { freezeParsedJson } from "../fast/json-fast.ts";
 import { Session } from "../session.ts";
 import { ReplayError } from "../session-types.ts";
 import { decode, parseLine, startsWithBom, startsWithBracket, UTF8_BOM, utf16Bom } from "./jsonl.ts";
@@ -15,14 +19,15 @@ import { decode, parseLine, startsWithBom, startsWithBracket, UTF8_BOM, utf16Bom
 /**
  * Reads a log file (JSONL, or a JSON array of events) into a Session; see parseLogText. Only a regular
  * file is read (regular-file.ts): a folder, a device such as /dev/zero (endless) or a FIFO (it waits for
- * a writer) is a LogFileError "NOT_A_FILE", a file that cannot be opened is "UNREADABLE", and one larger
- * than MAX_LOG_BYTES is "TOO_LARGE", each in a sentence.
+ * a writer) is a LogFileError "NOT_A_FILE", a file that cannot be opened is "UNREADABLE", one larger
+ * than MAX_LOG_BYTES is "TOO_LARGE", and one too large for this process's memory is
+ * "TOO_LARGE_IN_MEMORY", each in a sentence.
  */
 export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog {
   const { fd, size } = openToRead(file);
   try {
     if (size > MAX_LOG_BYTES) throw tooLarge(file, MAX_LOG_BYTES, "a log");
-    return parsePieces(piecesOf(fd), { source: file, ...options });
+    return parsePieces(piecesOf(fd), size, { source: file, ...options });
   } finally {
     closeSync(fd);
   }
@@ -40,12 +45,19 @@ export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog 
  * line is torn it is "NOTHING_READ" (only a file of zero bytes is an empty log).
  */
 export function parseLogText(input: string | Uint8Array, options: ReadOptions = {}): LoadedLog {
-  return parsePieces([typeof input === "string" ? Buffer.from(input, "utf8") : input], options);
+  const bytes = typeof input === "string" ? Buffer.from(input, "utf8") : input;
+  return parsePieces([bytes], bytes.length, options);
 }
 
-/** parseLogText over bytes that come in pieces: the first piece tells the format, the rest follow. */
-function parsePieces(pieces: Iterable<Uint8Array>, options: ReadOptions): LoadedLog {
+/**
+ * parseLogText over `size` bytes that come in pieces: the first piece tells the format, the rest follow.
+ * A JSON array is parsed whole, so one larger than MAX_ARRAY_BYTES, or whose parse would not fit the
+ * memory a log may have (log-memory.ts), is refused before more is read; JSONL is refused at the line
+ * where what it would cost passes that.
+ */
+function parsePieces(pieces: Iterable<Uint8Array>, size: number, options: ReadOptions): LoadedLog {
   const { source = "log", ...sessionOptions } = options;
+  const limit = memoryForALog();
   const rest = pieces[Symbol.iterator]();
   const raw = rest.next().value ?? new Uint8Array();
   const bom = startsWithBom(raw);
@@ -60,10 +72,13 @@ function parsePieces(pieces: Iterable<Uint8Array>, options: ReadOptions): Loaded
     );
   const bytes = chain(first, rest);
   if (startsWithBracket(first)) {
-    const session = replay(parseJsonArray(wholeArray(bytes, source), source), source, sessionOptions, () => undefined);
+    if (size > MAX_ARRAY_BYTES) throw tooLarge(source, MAX_ARRAY_BYTES, "a JSON array log");
+    const cost = size * ARRAY_COST_PER_BYTE;
+    if (cost > limit) throw tooMuchMemory(source, undefined, undefined, cost, limit);
+    const session = replay(parseJsonArray(Buffer.concat([...bytes]), source), source, sessionOptions, () => undefined);
     return { session, torn: undefined, format: "json-array", bom, crlf: false };
   }
-  const { entries, torn, crlf, lineOfEvent } = readLines(linesOf(bytes), source);
+  const { entries, torn, crlf, lineOfEvent } = readLines(linesOf(bytes), source, { size, limit });
   if (entries.length === 0 && torn !== undefined) throw nothingRead(source, torn);
   return { session: replay(entries, source, sessionOptions, lineOfEvent), torn, format: "jsonl", bom, crlf };
 }
@@ -73,12 +88,17 @@ function* chain(first: Uint8Array, rest: Iterator<Uint8Array>): Generator<Uint8A
   for (let next = rest.next(); next.done !== true; next = rest.next()) yield next.value;
 }
 
-/** Parses each line and unpacks its rows; only the last line may be torn. `crlf`: some line ended "\r\n". */
-function readLines(lines: Iterable<Line>, source: string) {
+/**
+ * Parses each line and unpacks its rows, counting what they will cost in memory up to `limit` (of a file
+ * of `size` bytes); only the last line may be torn. `crlf`: some line ended "\r\n".
+ */
+function readLines(lines: Iterable<Line>, source: string, { size, limit }: { size: number; limit: number }) {
   const entries: unknown[] = [];
   const firstEventOfLine: number[] = []; // [n - 1]: the index of the first event line n holds
+  const types = new Map<string, string>(); // one copy of each event type (see shareType)
   let crlf = false;
   let line = 0;
+  let [cost, read] = [0, 0]; // what the lines so far cost in memory, and their bytes
   let notJson: { line: number; why: string; bytes: number } | undefined; // torn, unless another line follows
   for (const { bytes, terminated } of lines) {
     line++;
@@ -90,8 +110,17 @@ function readLines(lines: Iterable<Line>, source: string) {
       notJson = { line, why: parsed.why, bytes: bytes.length + 1 };
       continue;
     }
+    shareType(parsed.value, types);
     const row = entriesOfRow(parsed.value);
     if ("why" in row) throw badLine(source, line, `the line is a damaged packed row (${row.why})`); // JSON, so no crash tore it
+    if ("error" in row) {
+      // What replay would say of that event, said now: the rest of the file is not read for nothing.
+      const index = entries.length + row.chunk;
+      throw replayRefused(source, line, new ReplayError(index, "SCHEMA", row.error.message, { cause: row.error }));
+    }
+    cost += lineCost(bytes.length, row.entries.length);
+    read += bytes.length + 1;
+    if (cost > limit) throw tooMuchMemory(source, line, entries.length + row.entries.length, cost * Math.max(1, size / read), limit);
     firstEventOfLine.push(entries.length);
     for (const entry of row.entries) entries.push(entry);
   }
@@ -107,6 +136,17 @@ function readLines(lines: Iterable<Line>, source: string) {
     }
     return low + 1;
   }
+}
+
+/**
+ * JSON.parse makes a new string for each "assistant/chunk" it reads (V8 shares only strings of up to
+ * 10 characters): the entry's type is swapped for the first copy read, 24 bytes an event kept less.
+ */
+function shareType(value: unknown, types: Map<string, string>): void {
+  if (typeof value !== "object" || value === null || !("type" in value) || typeof value.type !== "string") return;
+  const shared = types.get(value.type);
+  if (shared === undefined) types.set(value.type, value.type);
+  else value.type = shared;
 }
 
 const torn = (line: number, reason: TornLine["reason"], bytes: number): TornLine => ({ line, reason, bytes });
@@ -128,18 +168,6 @@ function nothingRead(source: string, torn: TornLine): LogFileError {
     1,
     `no event could be read: the file's only line ${what} (${torn.bytes} bytes). This is not an empty log; a log is UTF-8 JSONL (one event per line) or one JSON array of events`,
   );
-}
-
-/** A JSON array is one JSON text, so it is parsed whole: its bytes are gathered, up to MAX_ARRAY_BYTES. */
-function wholeArray(pieces: Iterable<Uint8Array>, source: string): Buffer {
-  const gathered: Uint8Array[] = [];
-  let size = 0;
-  for (const piece of pieces) {
-    size += piece.length;
-    if (size > MAX_ARRAY_BYTES) throw tooLarge(source, MAX_ARRAY_BYTES, "a JSON array log");
-    gathered.push(piece);
-  }
-  return Buffer.concat(gathered);
 }
 
 function parseJsonArray(bytes: Uint8Array, source: string): unknown {
@@ -167,11 +195,11 @@ function tooLarge(source: string, limit: number, what: string): LogFileError {
 }
 
 /**
- * Session.fromLog, with its ReplayError's event index told as the line the event was on. `trusted`:
- * the entries are this reader's own JSON.parse results (unpacked rows included), held by no one else,
- * so the session freezes them in place instead of copying them (same checks, same errors; see
- * session.ts). A Session without that option (a learner's, under `--mine`) ignores it and copies, as
- * the book's does.
+ * Session.fromLog, with its ReplayError's event index told as the line the event was on. The entries
+ * are this reader's own JSON.parse results (unpacked rows included), held by no one else, so the
+ * session may freeze them in place instead of copying them (freezeParsedJson: same checks, same
+ * errors). A Session without that option (a learner's, under `--mine`) ignores it and copies, as the
+ * book's does.
  */
 function replay(
   entries: unknown,
@@ -180,9 +208,13 @@ function replay(
   lineOf: (index: number) => number | undefined,
 ): Session {
   try {
-    return Session.fromLog(entries, { ...options, trusted: true });
+    return Session.fromLog(entries, { ...options, quickFreeze: freezeParsedJson });
   } catch (error) {
     if (!(error instanceof ReplayError)) throw error;
-    throw new LogFileError("REPLAY", source, lineOf(error.index), error.message, { cause: error });
+    throw replayRefused(source, lineOf(error.index), error);
   }
+}
+
+function replayRefused(source: string, line: number | undefined, error: ReplayError): LogFileError {
+  return new LogFileError("REPLAY", source, line, error.message, { cause: error });
 }

@@ -12,13 +12,21 @@
 // keys turn, step, attempt, chunk, in that order); anything else is written as its own line, so an
 // unusual event loses compression, never data. Unpacking gives the very same events: the same ids,
 // timestamps and data, key order included, so replay and the writer's byte check are unchanged.
+//
+// A row holds 1 to CHUNK_GROUP chunks of consecutive ids; a row the writer cannot have written (more
+// chunks, none, a chunk that is not a chunk) is refused by its line before its events are made, so a
+// damaged or hand-made line cannot turn a few bytes into millions of events.
+import { checkEventData, EventDataError } from "../event-schemas.ts";
 import type { EventData, SessionEvent } from "../events.ts";
 import { lineOf } from "./jsonl.ts";
+
+/** The most chunk events in one row: the writer writes chunks in groups of this many (log-writer.ts). */
+export const CHUNK_GROUP = 64;
 
 type ChunkEvent = SessionEvent<"assistant/chunk">;
 type ChunkData = EventData<"assistant/chunk">;
 
-/** A row of two or more chunk events of one attempt, as one JSON object. */
+/** A row of two to CHUNK_GROUP chunk events of one attempt, with consecutive ids, as one JSON object. */
 interface PackedRow {
   readonly packed: "assistant/chunk";
   readonly id: number;
@@ -33,7 +41,11 @@ interface PackedRow {
 const PACKED_KEYS = ["packed", "id", "ts", "dt", "turn", "step", "attempt", "chunks"];
 const CHUNK_KEYS = ["turn", "step", "attempt", "chunk"];
 
-/** The lines for `events`, in order: each run of packable chunks of one attempt as one row, the rest one per line. */
+/**
+ * The lines for `events`, in order: each run of packable chunks of one attempt as rows of at most
+ * CHUNK_GROUP, the rest one per line. A row's ids count on from its first, so a gap in the ids ends the
+ * row: the event after it is never given the id the row would count to.
+ */
 export function rowsOf(events: readonly SessionEvent[]): Buffer {
   const lines: Buffer[] = [];
   let run: ChunkEvent[] = [];
@@ -43,13 +55,12 @@ export function rowsOf(events: readonly SessionEvent[]): Buffer {
     run = [];
   };
   for (const event of events) {
-    const last = run.at(-1);
     if (!isPackable(event)) {
       endRun();
       lines.push(lineOf(event));
       continue;
     }
-    if (last !== undefined && !sameAttempt(last, event)) endRun();
+    if (!joinsRow(run, event)) endRun();
     run.push(event);
   }
   endRun();
@@ -60,8 +71,12 @@ function isPackable(event: SessionEvent): event is ChunkEvent {
   return event.type === "assistant/chunk" && sameKeys(Object.keys(event.data), CHUNK_KEYS);
 }
 
-function sameAttempt(a: ChunkEvent, b: ChunkEvent): boolean {
-  return a.data.turn === b.data.turn && a.data.step === b.data.step && a.data.attempt === b.data.attempt;
+/** Whether `event` goes in the row of `run`: the same attempt, the very next id, and room left in the row. */
+function joinsRow(run: readonly ChunkEvent[], event: ChunkEvent): boolean {
+  const last = run.at(-1);
+  if (last === undefined) return true;
+  const sameAttempt = last.data.turn === event.data.turn && last.data.step === event.data.step && last.data.attempt === event.data.attempt;
+  return sameAttempt && event.id === last.id + 1 && run.length < CHUNK_GROUP;
 }
 
 function pack(run: readonly ChunkEvent[]): PackedRow {
@@ -71,27 +86,48 @@ function pack(run: readonly ChunkEvent[]): PackedRow {
   return { packed: "assistant/chunk", id: first.id, ts: first.ts, dt, turn, step, attempt, chunks: run.map((event) => event.data.chunk) };
 }
 
+/** What one parsed line holds: its entries, or why it is not a row the writer writes, or the chunk that is not a chunk. */
+export type RowEntries =
+  | { readonly entries: readonly unknown[] }
+  | { readonly why: string }
+  | { readonly chunk: number; readonly error: EventDataError };
+
 /**
  * The entries one parsed line holds: a packed row's events, or the line's value itself (which replay
  * then checks as an event). A value with a `packed` key is never an event (an event has id, type, ts and
- * data only), so there is no guessing; a packed row of the wrong shape is the reason returned instead.
+ * data only), so there is no guessing; a packed row of the wrong shape or size is the reason returned
+ * instead, and each chunk is checked as it is unpacked: the first one that is not a chunk is returned
+ * (its position in the row, from 0, and what is wrong with it), before any later one is unpacked.
  */
-export function entriesOfRow(value: unknown): { readonly entries: readonly unknown[] } | { readonly why: string } {
+export function entriesOfRow(value: unknown): RowEntries {
   if (typeof value !== "object" || value === null || !Object.hasOwn(value, "packed")) return { entries: [value] };
   const row = value as Record<string, unknown>;
   const { id, ts, dt, turn, step, attempt, chunks } = row;
   if (row.packed !== "assistant/chunk" || !sameKeys(Object.keys(row), PACKED_KEYS)) {
     return { why: `a packed row is {${PACKED_KEYS.join(", ")}} with packed "assistant/chunk"` };
   }
-  if (typeof id !== "number" || typeof ts !== "number" || !isNumbers(dt) || !Array.isArray(chunks) || dt.length !== chunks.length) {
+  // Counted before anything is made of them: the writer never groups more, nor writes an empty row.
+  if (!Array.isArray(chunks) || chunks.length < 1 || chunks.length > CHUNK_GROUP) {
+    const found = Array.isArray(chunks) ? `${chunks.length} chunks` : "no chunks array";
+    return { why: `a packed row holds 1 to ${CHUNK_GROUP} chunks (the most the writer groups), this one has ${found}` };
+  }
+  if (typeof id !== "number" || typeof ts !== "number" || !isNumbers(dt) || dt.length !== chunks.length) {
     return { why: "a packed row needs a number id and ts, a number array dt, and a chunks array as long as dt" };
   }
-  // Each event is made with its keys in the writer's order; replay checks ids, timestamps and shapes as usual.
+  // Each event is made with its keys in the writer's order; replay checks ids, timestamps and JSON as usual.
+  const entries: unknown[] = [];
   let time = ts;
-  const entries = (chunks as readonly unknown[]).map((chunk, index) => {
+  for (const [index, chunk] of (chunks as readonly unknown[]).entries()) {
+    const data = { turn, step, attempt, chunk };
+    try {
+      checkEventData("assistant/chunk", data);
+    } catch (error) {
+      if (error instanceof EventDataError) return { chunk: index, error };
+      throw error;
+    }
     time += dt[index] as number;
-    return { id: id + index, type: "assistant/chunk", ts: time, data: { turn, step, attempt, chunk } };
-  });
+    entries.push({ id: id + index, type: "assistant/chunk", ts: time, data });
+  }
   return { entries };
 }
 

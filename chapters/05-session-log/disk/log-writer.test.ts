@@ -10,7 +10,8 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { runAgent } from "../agent-loop.ts";
 import { runInProcess } from "../testing/demo-testing.ts";
 import { LogWriteError } from "./log-file-types.ts";
-import { CHUNK_GROUP, attachLogFile } from "./log-writer.ts";
+import { CHUNK_GROUP } from "./log-rows.ts";
+import { attachLogFile } from "./log-writer.ts";
 import { readLogFile } from "./log-reader.ts";
 import { AgentRunError } from "../loop-types.ts";
 import { refuseOutput } from "../demo/output-file.ts";
@@ -136,5 +137,5 @@ describe("a page never overwrites a log (output-file.ts)", () => {
     expect(() => readFileSync(file), "nothing written, not even the log").toThrow(/ENOENT/);
   });
 
-  // view --load F --out F: scripts/view.test.ts ("a page never overwrites the log it loads").
+  // view --load F --out F: demo/view.test.ts ("a page never overwrites the log it loads").
 });

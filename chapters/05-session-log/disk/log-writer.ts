@@ -19,16 +19,13 @@
 //     chunks it was built from: they come before it, and the flush that saves it saves them too.
 import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, statSync, writeSync } from "node:fs";
 import type { SessionEvent } from "../events.ts";
-import { LogFileError, LogWriteError, type WriterStop } from "./log-file-types.ts";
+import { LogFileError, LogWriteError, NotThisLogError, type LogMismatch, type WriterStop } from "./log-file-types.ts";
 import { lockLogFile, type LockOptions } from "./log-lock.ts";
 import type { SessionLog } from "../session-types.ts";
 import { parseLine, startsWithBom, UTF8_BOM } from "./jsonl.ts";
-import { entriesOfRow, rowsOf } from "./log-rows.ts";
+import { CHUNK_GROUP, entriesOfRow, rowsOf } from "./log-rows.ts";
 import { linesOf, piecesOf } from "./read-lines.ts";
 import { openRegularFile } from "./regular-file.ts";
-
-/** At most this many chunk events wait in memory for the next write; a crash can lose them. */
-export const CHUNK_GROUP = 64;
 
 /**
  * Saves the session's log to `file` as it grows, and returns the function that stops (writing what
@@ -134,8 +131,8 @@ function openLog(file: string, events: readonly SessionEvent[]): { fd: number; s
 
 /** Writes the events logged before the writer arrived into an empty file, or checks the file already holds them. */
 function startFile(fd: number, file: string, events: readonly SessionEvent[]): number {
-  const { size, why } = heldAlready(fd, events);
-  if (why !== undefined) throw new LogFileError("NOT_THIS_LOG", file, undefined, `refusing to append: ${why}`);
+  const { size, mismatch } = heldAlready(fd, events);
+  if (mismatch !== undefined) throw new NotThisLogError(file, mismatch);
   if (size > 0) return size;
   const expected = rowsOf(events);
   try {
@@ -153,7 +150,7 @@ function startFile(fd: number, file: string, events: readonly SessionEvent[]): n
  * the events it holds: one event, or a packed row of the next few (log-rows.ts), as a writer that
  * started earlier grouped them. Any other way of writing them, a torn line, or a different log is `why`.
  */
-function heldAlready(fd: number, events: readonly SessionEvent[]): { size: number; why?: string } {
+function heldAlready(fd: number, events: readonly SessionEvent[]): { size: number; mismatch?: LogMismatch } {
   let size = 0;
   let held = 0; // events the lines so far hold
   let line = 0;
@@ -168,14 +165,12 @@ function heldAlready(fd: number, events: readonly SessionEvent[]): { size: numbe
     const row = parsed?.ok ? entriesOfRow(parsed.value) : undefined;
     const count = row !== undefined && "entries" in row ? row.entries.length : 1;
     const ours = rowsOf(events.slice(held, held + count));
-    if (held + count > events.length) return { size, why: `the file holds more than this session's ${events.length} events` };
-    if (!terminated || !ours.equals(Buffer.concat([bytes, NEWLINE]))) {
-      return { size, why: `line ${line} of the file is not event #${held} of this session (another session's log, or a torn line)` };
-    }
+    if (held + count > events.length) return { size, mismatch: { kind: "more", events: events.length } };
+    if (!terminated || !ours.equals(Buffer.concat([bytes, NEWLINE]))) return { size, mismatch: { kind: "line", line, event: held } };
     held += count;
     size += ours.length;
   }
-  if (size > 0 && held < events.length) return { size, why: `the file holds only ${held} of this session's ${events.length} events` };
+  if (size > 0 && held < events.length) return { size, mismatch: { kind: "fewer", held, events: events.length } };
   return { size };
 }
 

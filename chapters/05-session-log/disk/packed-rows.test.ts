@@ -12,7 +12,8 @@ import type { SessionEvent } from "../events.ts";
 import { Session } from "../session.ts";
 import { LogFileError } from "./log-file-types.ts";
 import { closingEvents, readLogFile } from "./log-file.ts";
-import { attachLogFile, CHUNK_GROUP } from "./log-writer.ts";
+import { CHUNK_GROUP } from "./log-rows.ts";
+import { attachLogFile } from "./log-writer.ts";
 
 let dir = "";
 beforeEach(() => {

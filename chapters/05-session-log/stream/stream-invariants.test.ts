@@ -43,6 +43,9 @@ describe("findLogProblems: chunk rules", () => {
     expect(findLogProblems(session.events)[0]?.message).toBe(
       "event #4: assistant/message cites chunks [2, 3], but attempt 1 of its step logged [2]",
     );
+    expect(findLogProblems(session.events)[0]?.zh).toBe(
+      "事件 #4：assistant/message 引用了分片 [2, 3]，但它这一步的第 1 次尝试记下的是 [2]",
+    );
   });
 
   test("a message citing only some chunks of its attempt, or out of order, is BAD_CHUNK_IDS", () => {
@@ -61,6 +64,7 @@ describe("findLogProblems: chunk rules", () => {
     expect(findLogProblems(before.events)[0]?.message).toBe(
       "event #2: assistant/message cites chunks [3], which are not earlier chunks of its step",
     );
+    expect(findLogProblems(before.events)[0]?.zh).toBe("事件 #2：assistant/message 引用的分片 [3] 不是它这一步里更早的分片");
 
     const elsewhere = close(openStepWithChunks([1]));
     elsewhere.append("turn/start", { turn: 2 });

@@ -6,7 +6,8 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { root } from "../../common/root.ts";
-import { main, type DemoIO } from "../demo.ts";
+import { main } from "../demo.ts";
+import type { DemoIO } from "../demo/plan.ts";
 
 export const tsx = path.join(root, "node_modules/.bin/tsx");
 

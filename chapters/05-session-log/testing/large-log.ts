@@ -1,15 +1,19 @@
-// A large log made for real, for the large-log tests (disk/large-log.test.ts) and `npm run bench`
-// (scripts/bench/bench-disk.ts): what a long run of streamed replies leaves on disk.
+// A large log made for real, for the large-log tests (disk/large-log.test.ts, disk/log-memory.test.ts)
+// and `npm run bench` (scripts/bench/bench-disk.ts): what a long run of streamed replies leaves on disk.
 import { closeSync, openSync, writeSync } from "node:fs";
+import type { SessionEvent } from "../events.ts";
+import { lineOf } from "../disk/jsonl.ts";
+import { rowsOf } from "../disk/log-rows.ts";
 
 /**
- * Writes a streamed run's log of about `mib` MiB to `file`, one event per line as a saved run leaves it
- * (400-chunk replies, each closed by its message and its step and turn ends). Returns how many events.
+ * Writes a streamed run's log of about `mib` MiB to `file` (400-chunk replies, each closed by its message
+ * and its step and turn ends): one event per line, or `packed` as the chapter's writer saves it (its
+ * chunks in rows of CHUNK_GROUP, log-rows.ts). Returns how many events.
  */
-export function writeStreamedRunLog(file: string, mib: number): number {
+export function writeStreamedRunLog(file: string, mib: number, { packed = false } = {}): number {
   const fd = openSync(file, "w");
-  let [id, bytes, lines] = [0, 0, [] as string[]];
-  const put = (type: string, data: unknown) => lines.push(`${JSON.stringify({ id: id++, type, ts: 1_764_660_000_000 + id, data })}\n`);
+  let [id, bytes, events] = [0, 0, [] as SessionEvent[]];
+  const put = (type: string, data: object) => events.push({ id: id++, type, ts: 1_764_660_000_000 + id, data } as SessionEvent);
   for (let turn = 1; bytes < mib * 2 ** 20; turn++) {
     put("turn/start", { turn });
     put("user/message", { content: "讲讲事件溯源。" });
@@ -22,8 +26,9 @@ export function writeStreamedRunLog(file: string, mib: number): number {
     put("assistant/message", { content: texts.join(""), reasoning_content: null, tool_calls: [], chunk_ids });
     put("step/end", { turn, step: 1 });
     put("turn/end", { turn, reason: "completed" });
-    bytes += writeSync(fd, lines.join("")); // a turn at a time: one write per 400 chunks, not per line
-    lines = [];
+    // A turn at a time: one write per 400 chunks, not per line.
+    bytes += writeSync(fd, packed ? rowsOf(events) : Buffer.concat(events.map(lineOf)));
+    events = [];
   }
   closeSync(fd);
   return id;

@@ -222,7 +222,7 @@ function drawProblems(problems: readonly LogProblem[]): void {
       { class: open ? "problem open-problem" : "problem", "data-problem-code": problem.code },
       h("a", { href: `#event-${problem.index}` }, `#${problem.index}`),
       ` ${problem.code} `,
-      problem.message,
+      `${problem.zh} / ${problem.message}`,
     );
   });
   const heading = h("h2", {}, text(problems.length === 0 ? labels.noProblems : labels.problems));

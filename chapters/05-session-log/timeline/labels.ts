@@ -1,9 +1,10 @@
 // The page's words, Chinese with English beside them, like the demo's headings. Kept apart from the
 // drawing code so a reader of dom.ts sees structure, and a translator sees only words.
+import type { Bilingual } from "../../common/program.ts";
 import type { HiddenReason } from "./view-model.ts";
 
-/** A label in both languages: [中文, English]. */
-export type Bilingual = readonly [zh: string, en: string];
+// A label in both languages: [中文, English] (chapters/common/program.ts).
+export type { Bilingual };
 
 export const labels = {
   title: ["会话时间线", "Session timeline"],
@@ -80,7 +81,10 @@ export const hiddenLabels: { readonly [R in HiddenReason]: Bilingual } = {
   "turn-boundary": ["轮次边界", "turn boundary"],
   "step-boundary": ["步骤边界", "step boundary"],
   "request-header": ["请求头：作为系统提示词和工具说明发送", "request header: sent as system prompt and tool specs"],
-  "carried-by-assistant": ["这个调用已经随助手消息的 tool_calls 发出", "the call already rides on the assistant message's tool_calls"],
+  "carried-by-assistant": [
+    "这个调用已经随 assistant 消息的 tool_calls 发出",
+    "the call already rides on the assistant message's tool_calls",
+  ],
   "empty-reply": ["空回复：没有正文、思考内容，也没有工具调用", "empty reply: no text, no reasoning, no tool call"],
   "stream-chunk": ["流式分片，模型看到的是由分片拼成的消息", "a stream chunk: the model sees the message built from the chunks"],
   "not-in-projection": ["投影不认识这个类型，只留在日志里", "a type the projection does not know: it stays in the log"],
@@ -105,11 +109,11 @@ export function endLabel(reason: string): Bilingual {
     case "completed":
       return ["正常结束", "completed"];
     case "max_steps":
-      return ["步数预算用完 (max_steps)", "step budget used up (max_steps)"];
+      return ["步数预算用完（max_steps）", "step budget used up (max_steps)"];
     case "error":
-      return ["出错结束 (error)", "ended by an error (error)"];
+      return ["出错结束（error）", "ended by an error (error)"];
     case "interrupted":
-      return ["被中断 (interrupted)", "interrupted (interrupted)"];
+      return ["被中断（interrupted）", "interrupted (interrupted)"];
     default:
       return [`结束：${reason}`, `ended: ${reason}`];
   }

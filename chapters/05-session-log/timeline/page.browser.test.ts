@@ -2,7 +2,7 @@
 // `npm run view -- --scenario NAME`, opened from disk. One browser for the whole file.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { replayScenario } from "../../../fixtures/test-helpers.ts";
+import { replayScenario } from "../testing/scenario-replay.ts";
 import { Session } from "../session.ts";
 import { browserSuite, chromiumPath, launch, openStaticPage, screenshot, watchedPage } from "../testing/page-testing.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { replayScenario } from "../../../fixtures/test-helpers.ts";
+import { replayScenario } from "../testing/scenario-replay.ts";
 import type { EventData } from "../events.ts";
 import type { SessionEvent } from "../events.ts";
 import { Session } from "../session.ts";

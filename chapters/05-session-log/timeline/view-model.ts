@@ -5,7 +5,7 @@
 // did) costs time proportional to the log for each event, and 10,000 events took minutes to draw.
 import type { Message } from "../../common/messages.ts";
 import { isEventOfType } from "../events.ts";
-import { findLogProblems, type LogProblem } from "../invariants.ts";
+import { checkLogStructure, type LogProblem } from "../invariants.ts";
 import { deriveEventMessage } from "../projection.ts";
 import type { SessionEvent } from "../events.ts";
 import { addChunk, endRun, foldRuns, noRuns, type ChunkRuns } from "./chunk-runs.ts";
@@ -130,7 +130,7 @@ export function addEvent(view: TimelineView, event: SessionEvent): EventView {
  * never once per event: that alone made drawing a log take time proportional to its length squared.
  */
 export function problemsOf(view: TimelineView): LogProblem[] {
-  return findLogProblems(view.events.map((item) => item.event));
+  return checkLogStructure(view.events.map((item) => item.event));
 }
 
 // ── where an event goes: a new turn, a step, or the current group between steps ─────────────────

@@ -4,26 +4,28 @@
 //   npm run view -- --live [--scenario NAME] [--port N]   run the loop and watch it in a browser
 //                                                         (live with DEEPSEEK_API_KEY, offline otherwise)
 import path from "node:path";
-import { readFlags, type Command, type Flags } from "../chapters/common/flags.ts";
-import { DeepSeekConfigError, type Env } from "../chapters/common/settings.ts";
-import { cannotWrite, explainSystemError, isSystemError } from "../chapters/common/system-errors.ts";
-import { visible } from "../chapters/common/text.ts";
-import { explainSetting } from "../chapters/05-session-log/demo/explain.ts";
-import { explainYourThrow, mineOpening, tellYourThrow } from "../chapters/05-session-log/demo/mine.ts";
-import { needsTheHook, runAgainWithTheHook } from "../chapters/05-session-log/demo/mine-again.ts";
-import { connect, type Connection } from "../chapters/05-session-log/demo/setup.ts";
-import { AgentRunError } from "../chapters/05-session-log/loop-types.ts";
-import { accountLines, accountOfLog, type LogAccount } from "../chapters/05-session-log/disk/log-account.ts";
-import { explainLogFileError } from "../chapters/05-session-log/disk/explain-log-file.ts";
-import { LogFileError } from "../chapters/05-session-log/disk/log-file-types.ts";
-import { readLogFile } from "../chapters/05-session-log/disk/log-file.ts";
-import { refuseOutput } from "../chapters/05-session-log/demo/output-file.ts";
-import { Session } from "../chapters/05-session-log/session.ts";
-import { startLiveServer } from "../chapters/05-session-log/timeline/live-server.ts";
-import { largePageNote, writeTimelinePage, type PageOptions } from "../chapters/05-session-log/timeline/page.ts";
-import { findScenario, runScenario, scenarios, UnknownScenarioError, type Scenario } from "../fixtures/scenarios.ts";
-import { isMain, runMain, shown, UsageError } from "./command.ts";
-import { root } from "./steps.ts";
+import { readFlags, type Command, type Flags } from "../../common/flags.ts";
+import { isMain, runMain, shown, UsageError } from "../../common/program.ts";
+import { root } from "../../common/root.ts";
+import { DeepSeekConfigError, type Env } from "../../common/settings.ts";
+import { explainSystemError, isSystemError } from "../../common/system-errors.ts";
+import { visible } from "../../common/text.ts";
+import { explainSetting } from "./explain.ts";
+import { explainYourThrow, mineOpening, tellYourThrow } from "./mine.ts";
+import { needsTheHook, runAgainWithTheHook } from "./mine-again.ts";
+import { connect, type Connection } from "./setup.ts";
+import { AgentRunError } from "../loop-types.ts";
+import { accountLines, accountOfLog, type LogAccount } from "../disk/log-account.ts";
+import { explainLogFileError } from "../disk/explain-log-file.ts";
+import { LogFileError } from "../disk/log-file-types.ts";
+import { readLogFile } from "../disk/log-file.ts";
+import { refuseOutput } from "./output-file.ts";
+import { Session } from "../session.ts";
+import { startLiveServer } from "../timeline/live-server.ts";
+import { largePageNote } from "../timeline/page.ts";
+import { cannotWritePage, writePage } from "./page.ts";
+import { findScenario, scenarios, UnknownScenarioError, type Scenario } from "../../../fixtures/scenarios.ts";
+import { runScenario } from "./scenarios.ts";
 
 export interface ViewIO {
   readonly out: (line: string) => void;
@@ -70,13 +72,16 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
   for (const line of mine) io.out(line);
   if (values.live) {
     if (values.load !== undefined || values.out !== undefined)
-      throw new UsageError(`--live 不写文件也不读日志，不和 --load 或 --out 一起用 / --live writes no file and loads none; see ${seeHelp}`);
+      throw new UsageError(
+        `--live 不写文件也不读日志，不和 --load 或 --out 一起用，用法见 ${seeHelp} / --live writes no file and loads none; see ${seeHelp}`,
+      );
     await watchLive(scenario, readPort(values.port), io);
     return 0;
   }
   if (values.load !== undefined && values.scenario !== undefined)
-    throw new UsageError(`--load 和 --scenario 只能用一个 / --load and --scenario do not go together; see ${seeHelp}`);
-  if (values.port !== undefined) throw new UsageError(`--port 只和 --live 一起用 / --port goes with --live; see ${seeHelp}`);
+    throw new UsageError(`--load 和 --scenario 只能用一个，用法见 ${seeHelp} / --load and --scenario do not go together; see ${seeHelp}`);
+  if (values.port !== undefined)
+    throw new UsageError(`--port 只和 --live 一起用，用法见 ${seeHelp} / --port goes with --live; see ${seeHelp}`);
   // A page is derived from the log: it may replace an earlier page, never the log (output-file.ts).
   const refused = refuseOutput("--out", values.out, [values.load]);
   if (refused !== undefined) {
@@ -84,11 +89,13 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
     return 2;
   }
   // An --out that cannot be written is said before the turn is run for it.
-  const unwritable = values.out === undefined ? undefined : cannotWrite(values.out, WRITE_PAGE);
+  const unwritable = values.out === undefined ? undefined : cannotWritePage(values.out);
   if (unwritable !== undefined) throw new UsageError(unwritable);
   const { session, name, source, account } = values.load === undefined ? await replayForPage(scenario, io) : loadLog(values.load, io);
   const file = values.out ?? path.join(io.outDir ?? defaultOutDir, `timeline-${name}.html`);
-  const written = writePage(session, file, { source, account: account?.lines }, values.load);
+  const page = writePage(session.events, file, "--out", [values.load], { source, account: account?.lines });
+  if ("refused" in page) throw new UsageError(page.refused);
+  const { written } = page;
   const counts = `${session.events.length} events, ${session.deriveMessages().length} messages`;
   io.out(`时间线页面 / Timeline page: ${shown(written)} (${counts})`);
   const large = largePageNote(session.events.length);
@@ -97,19 +104,6 @@ export async function viewCommand(argv: readonly string[], io: ViewIO): Promise<
 }
 
 const defaultOutDir = path.join(root, ".workbook");
-const WRITE_PAGE = ["无法写入时间线页面", "Cannot write the timeline page"] as const;
-
-function writePage(session: Session, file: string, options: PageOptions, log: string | undefined): string {
-  // Asked again right before writing: what the name leads to may have changed since (output-file.ts).
-  const refused = refuseOutput("--out", file, [log]);
-  if (refused !== undefined) throw new UsageError(refused);
-  try {
-    return writeTimelinePage(session.events, file, options);
-  } catch (error) {
-    if (isSystemError(error)) throw new UsageError(explainSystemError(error, WRITE_PAGE, file));
-    throw error;
-  }
-}
 
 function readPort(text: string | undefined): number {
   if (text === undefined) return 0;
@@ -125,13 +119,15 @@ function readPort(text: string | undefined): number {
 
 /**
  * A saved log, JSONL (05.7, `npm run demo -- --save`) or a JSON array, told as `demo --load` tells it
- * (log-account.ts): in the terminal, and on the page above the timeline. The page shows the file as it is.
+ * (log-account.ts): in the terminal, and on the page above the timeline. The page shows the log as
+ * `demo --load` does: the file's events, and the repair the account tells of, appended in memory only.
  */
 function loadLog(file: string, io: ViewIO): { session: Session; name: string; source: string; account: LogAccount } {
   try {
     const loaded = readLogFile(file);
-    const account = accountOfLog(file, loaded, { saved: false });
+    const account = accountOfLog(file, loaded, { repairTo: "memory" });
     for (const line of accountLines(account)) io.out(visible(line, { lines: true }));
+    for (const { type, data } of account.closing) loaded.session.append(type, data);
     return {
       session: loaded.session,
       name: path.basename(file, path.extname(file)),
@@ -148,7 +144,7 @@ function loadLog(file: string, io: ViewIO): { session: Session; name: string; so
   }
 }
 
-// ── a scenario's turn, replayed from its fixture or live (the demo's connection: demo-setup.ts) ──
+// ── a scenario's turn, replayed from its fixture or live (the demo's connection: setup.ts) ──
 
 /** The demo's connection, or a usage error explaining a refused setting in both languages. */
 function connectTo(scenario: Scenario, offline: boolean, env: Env): Connection {
@@ -232,7 +228,7 @@ async function watchLive(name: string, port: number, io: ViewIO): Promise<void> 
 
 const argv = process.argv.slice(2);
 if (isMain(import.meta.url) && needsTheHook(argv, process.env)) {
-  // --mine started without the resolve hook (`tsx scripts/view.ts --mine`): run again with it.
+  // --mine started without the resolve hook (`tsx chapters/05-session-log/demo/view.ts --mine`): run again with it.
   process.exitCode = await runAgainWithTheHook(process.argv[1] ?? "", argv);
 } else if (isMain(import.meta.url)) {
   await runMain(async () => {

@@ -2,16 +2,16 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { replayScenario } from "../fixtures/test-helpers.ts";
-import { embeddedLog } from "../chapters/05-session-log/testing/page-testing.ts";
-import { LARGE_PAGE_EVENTS } from "../chapters/05-session-log/timeline/page.ts";
-import { UsageError } from "./command.ts";
+import { replayScenario } from "../testing/scenario-replay.ts";
+import { embeddedLog } from "../testing/page-testing.ts";
+import { LARGE_PAGE_EVENTS } from "../timeline/page.ts";
+import { UsageError } from "../../common/program.ts";
 import { viewCommand } from "./view.ts";
-import { runInProcess } from "../chapters/05-session-log/testing/demo-testing.ts";
-import { accountLines, accountOfLog } from "../chapters/05-session-log/disk/log-account.ts";
-import { readLogFile } from "../chapters/05-session-log/disk/log-file.ts";
-import { TURN_FINISHED } from "../chapters/05-session-log/disk/log-file-types.ts";
-import { Session } from "../chapters/05-session-log/session.ts";
+import { runInProcess } from "../testing/demo-testing.ts";
+import { accountLines, accountOfLog } from "../disk/log-account.ts";
+import { readLogFile } from "../disk/log-file.ts";
+import { TURN_FINISHED } from "../disk/log-file-types.ts";
+import { Session } from "../session.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "view-"));
 
@@ -132,7 +132,7 @@ describe("npm run view -- --load FILE", () => {
       ]),
     );
     await expect(view("--load", file)).rejects.toThrow(
-      `无法读入 ${file}：事件 #1 没通过重放的校验，它的 id 不对（id 从 0 起连续编号，没有空缺） / ` +
+      `无法读入 ${file}：重放失败，第 1 个事件 id 为 2（应为 1，id 从 0 起连续编号，没有空缺） / ` +
         `Cannot load ${file}: replay failed at event #1: id is 2, expected 1`,
     );
   });
@@ -155,7 +155,7 @@ describe("one story per log: demo --load and view --load tell the same account o
     const file = path.join(dir, "cut.jsonl");
     const text = events.map((event) => `${JSON.stringify(event)}\n`).join("");
     writeFileSync(file, text.slice(0, -30)); // the last line, turn/end, cut 30 bytes short
-    const account = accountLines(accountOfLog(file, readLogFile(file), { saved: false }));
+    const account = accountLines(accountOfLog(file, readLogFile(file), { repairTo: "memory" }));
     const closing = `    #11 turn/end ${JSON.stringify({ turn: 1, reason: "completed", message: TURN_FINISHED })}`;
     expect(account).toContain(closing); // whole, where ② cuts data at 40 characters
     const tornBytes = Buffer.byteLength(`${JSON.stringify(events.at(-1))}\n`) - 30;
@@ -174,6 +174,27 @@ describe("one story per log: demo --load and view --load tell the same account o
   });
 });
 
+describe("view --load of a crashed log shows what it says", () => {
+  it("the repair the account says was appended in memory is on the page's log, and not in the file", async () => {
+    const { events } = (await replayScenario("calculator")).session;
+    const file = path.join(dir, "crashed.jsonl");
+    writeFileSync(
+      file,
+      events
+        .map((event) => `${JSON.stringify(event)}\n`)
+        .join("")
+        .slice(0, -30),
+    ); // turn/end cut short
+    const lines = await view("--load", file);
+    expect(lines).toContain(
+      "  最后一轮的最终回答已经记下，只丢了结尾，记为 completed；修复追加 1 条事件（只在内存里，文件不变，继续对话时才写入）：",
+    );
+    const log = embeddedLog(readFileSync(path.join(dir, "timeline-crashed.html"), "utf8")) as { id: number; type: string; data: unknown }[];
+    expect(log.at(-1)).toEqual({ ...log.at(-1), id: 11, type: "turn/end", data: { turn: 1, reason: "completed", message: TURN_FINISHED } });
+    expect(readLogFile(file).session.events, "the file is left as it was").toHaveLength(11);
+  });
+});
+
 describe("arguments", () => {
   it("refuses options that do not go together, a bad --port and an unknown option, saying what is allowed", async () => {
     await expect(view("--load", "x.json", "--scenario", "calculator")).rejects.toThrow(
@@ -188,10 +209,16 @@ describe("arguments", () => {
 describe("view's own usage errors open in Chinese, the English beside", () => {
   it.each([
     [["--scenario", "nope"], '没有叫 "nope" 的场景，可选的场景列在后面 / unknown scenario "nope"; known: calculator,'],
-    [["--load", "x.json", "--scenario", "calculator"], "--load 和 --scenario 只能用一个 / --load and --scenario"],
+    [
+      ["--load", "x.json", "--scenario", "calculator"],
+      "--load 和 --scenario 只能用一个，用法见 npm run view -- --help / --load and --scenario",
+    ],
     [["--live", "--port", "http"], '--port 要是 0 到 65535 之间的数（0 表示任一空闲端口），收到的是 "http" / --port must be'],
-    [["--live", "--load", "x.json"], "--live 不写文件也不读日志，不和 --load 或 --out 一起用 / --live writes no file"],
-    [["--scenario", "calculator", "--port", "80"], "--port 只和 --live 一起用 / --port goes with --live"],
+    [
+      ["--live", "--load", "x.json"],
+      "--live 不写文件也不读日志，不和 --load 或 --out 一起用，用法见 npm run view -- --help / --live writes no file",
+    ],
+    [["--scenario", "calculator", "--port", "80"], "--port 只和 --live 一起用，用法见 npm run view -- --help / --port goes with --live"],
   ])("%j", async (argv, said) => {
     const error = await view(...argv).then(
       () => expect.unreachable("no usage error"),

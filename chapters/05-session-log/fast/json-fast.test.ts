@@ -1,12 +1,14 @@
-// The quick passes of json-fast.ts against the careful walk (json.ts's freezeJsonCarefully): a quick
-// pass may give up on anything, but what it returns must be what the careful walk returns, and
-// freezeJson must end exactly as the careful walk does, the same copy or the same error.
+// The quick passes of json-fast.ts against the careful walk (../json.ts's freezeJson, the book's): a
+// quick pass may give up on anything, but what it returns must be what the careful walk returns, and
+// append, which tries the quick copy first, must end exactly as the careful walk does, the same copy
+// or the same error.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { jsonValueArb } from "../../exercises/05-session-log/arbitraries.ts";
-import { freezeJson, freezeJsonCarefully } from "./json.ts";
+import { jsonValueArb } from "../../../exercises/05-session-log/arbitraries.ts";
+import { freezeJson } from "../json.ts";
+import { MAX_JSON_DEPTH, type JsonObject } from "../json-value.ts";
+import { Session } from "../session.ts";
 import { copyPlainJson, freezeParsedJson } from "./json-fast.ts";
-import { MAX_JSON_DEPTH } from "./json-value.ts";
 
 type Outcome = { readonly value: unknown } | { readonly error: string };
 
@@ -16,6 +18,12 @@ function outcomeOf(act: () => unknown): Outcome {
   } catch (error) {
     return { error: `${(error as Error).name}: ${(error as Error).message}` };
   }
+}
+
+/** What append logs as an event's data `{ v: value }`, against the careful walk of the same data. */
+function appendAndCareful(value: unknown): [Outcome, Outcome] {
+  const logged = outcomeOf(() => new Session().append("x/y", { v: value } as unknown as JsonObject).data);
+  return [logged, outcomeOf(() => freezeJson({ v: value }))];
 }
 
 function nested(depth: number): unknown {
@@ -83,18 +91,19 @@ const valueArb = fc.oneof(
   fc.anything({ withNullPrototype: true, withBigInt: true, withSparseArray: true, withBoxedValues: true, withMap: true }),
 );
 
-describe("copyPlainJson, the quick pass of freezeJson", () => {
-  test("copies what the careful walk copies, or gives up; freezeJson ends as the careful walk does", () => {
+describe("copyPlainJson, append's quick pass before freezeJson", () => {
+  test("copies what the careful walk copies, or gives up; append ends as the careful walk does", () => {
     fc.assert(
       fc.property(valueArb, (value) => {
         const quick = copyPlainJson(value);
-        const careful = outcomeOf(() => freezeJsonCarefully(value));
+        const careful = outcomeOf(() => freezeJson(value));
         if (quick !== undefined) {
           expect(careful, "a quick copy of something the careful walk refuses").toHaveProperty("value");
           expect(quick).toStrictEqual((careful as { value: unknown }).value);
           expect(isDeepFrozen(quick), "the quick copy is frozen all the way down").toBe(true);
         }
-        expect(outcomeOf(() => freezeJson(value))).toStrictEqual(careful);
+        const [logged, carefulData] = appendAndCareful(value);
+        expect(logged).toStrictEqual(carefulData);
       }),
       { numRuns: 1_000 },
     );
@@ -104,15 +113,13 @@ describe("copyPlainJson, the quick pass of freezeJson", () => {
     fc.assert(fc.property(jsonValueArb, (value) => copyPlainJson(value) !== undefined));
   });
 
-  test.each(oddities.map((make, index) => [index, make] as const))(
-    "oddity #%i: freezeJson ends as the careful walk does",
-    (_index, make) => {
-      const value = { inside: [make()] };
-      const careful = outcomeOf(() => freezeJsonCarefully(value));
-      if ("error" in careful) expect(copyPlainJson(value), "refused by the careful walk: the quick pass must give up").toBeUndefined();
-      expect(outcomeOf(() => freezeJson(value))).toStrictEqual(careful);
-    },
-  );
+  test.each(oddities.map((make, index) => [index, make] as const))("oddity #%i: append ends as the careful walk does", (_index, make) => {
+    const value = { inside: [make()] };
+    const careful = outcomeOf(() => freezeJson(value));
+    if ("error" in careful) expect(copyPlainJson(value), "refused by the careful walk: the quick pass must give up").toBeUndefined();
+    const [logged, carefulData] = appendAndCareful(value);
+    expect(logged).toStrictEqual(carefulData);
+  });
 });
 
 /** JSON text that JSON.parse reads but the log refuses (or, at the limit, just accepts). */
@@ -129,7 +136,7 @@ describe("freezeParsedJson, the in-place freeze of what JSON.parse returned", ()
     fc.assert(
       fc.property(textArb, (text) => {
         const parsed: unknown = JSON.parse(text);
-        const careful = outcomeOf(() => freezeJsonCarefully(JSON.parse(text)));
+        const careful = outcomeOf(() => freezeJson(JSON.parse(text)));
         const frozen = freezeParsedJson(parsed);
         expect(frozen === undefined, `${text.slice(0, 80)}: refused by one, accepted by the other`).toBe("error" in careful);
         if (frozen === undefined) return;

@@ -1,11 +1,13 @@
-// Session.fromLog(log, { trusted: true }), the log file reader's replay: the same checks and the same
-// errors as the default replay, but the parsed data is frozen in place and kept instead of copied.
+// Session.fromLog(log, { quickFreeze: freezeParsedJson }), the log file reader's replay: the same checks
+// and the same errors as the default replay, but the parsed data is frozen in place and kept instead of
+// copied.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { eventInputsArb, jsonValueArb, tickingClock } from "../../exercises/05-session-log/arbitraries.ts";
-import { MAX_JSON_DEPTH } from "./json-value.ts";
-import { ReplayError } from "./session-types.ts";
-import { Session } from "./session.ts";
+import { eventInputsArb, jsonValueArb, tickingClock } from "../../../exercises/05-session-log/arbitraries.ts";
+import { MAX_JSON_DEPTH } from "../json-value.ts";
+import { ReplayError } from "../session-types.ts";
+import { Session } from "../session.ts";
+import { freezeParsedJson } from "./json-fast.ts";
 
 /** A random valid log as the reader has it: each event parsed from its own line. */
 const linesArb = eventInputsArb.map((inputs) => {
@@ -44,10 +46,11 @@ const damagedArb = linesArb
 
 type Outcome = { readonly events: unknown } | { readonly error: unknown };
 
-function replayed(lines: readonly string[], trusted: boolean): Outcome {
+/** The reader's replay (in place) or the default one (a copy) of the lines. */
+function replayed(lines: readonly string[], inPlace: boolean): Outcome {
   const entries = lines.map((line): unknown => JSON.parse(line));
   try {
-    return { events: Session.fromLog(entries, { trusted }).events };
+    return { events: Session.fromLog(entries, inPlace ? { quickFreeze: freezeParsedJson } : {}).events };
   } catch (error) {
     if (!(error instanceof ReplayError)) throw error;
     const cause = error.cause instanceof Error ? `${error.cause.name}: ${error.cause.message}` : undefined;
@@ -55,11 +58,11 @@ function replayed(lines: readonly string[], trusted: boolean): Outcome {
   }
 }
 
-describe("Session.fromLog with { trusted: true }", () => {
+describe("Session.fromLog with { quickFreeze: freezeParsedJson }", () => {
   test("takes over the parsed data: each event keeps the very object parsed, now frozen", () => {
     const lines = ['{"id":0,"type":"user/message","ts":5,"data":{"content":"hi"}}', '{"id":1,"type":"note","ts":6,"data":{"a":[1]}}'];
     const entries = lines.map((line) => JSON.parse(line) as { data: { a?: number[] } });
-    const session = Session.fromLog(entries, { trusted: true });
+    const session = Session.fromLog(entries, { quickFreeze: freezeParsedJson });
     expect(
       session.events.map((event) => event.data),
       "no copy: the reader's parsed objects are the log's",
@@ -67,6 +70,16 @@ describe("Session.fromLog with { trusted: true }", () => {
     for (const [index, event] of session.events.entries()) expect(event.data).toBe(entries[index]?.data);
     expect(Object.isFrozen(entries[1]?.data.a), "frozen all the way down, in place").toBe(true);
     expect(session.deriveMessages()).toEqual([{ role: "user", content: "hi" }]);
+  });
+
+  test("takes over the parsed record too: each event is the very object parsed, so a large log is never held twice; an id of -0 is not", () => {
+    const parsed = [JSON.parse('{"id":0,"type":"turn/start","ts":5,"data":{"turn":1}}') as unknown];
+    const session = Session.fromLog(parsed, { quickFreeze: freezeParsedJson });
+    expect(session.events[0], "the reader's record is the event").toBe(parsed[0]);
+    expect(Object.isFrozen(parsed[0])).toBe(true);
+    const negativeZero = [JSON.parse('{"id":0,"type":"turn/start","ts":5,"data":{"turn":1},"id":-0}') as unknown];
+    const replayed = Session.fromLog(negativeZero, { quickFreeze: freezeParsedJson }).events[0];
+    expect(Object.is(replayed?.id, 0), "the event's id is its index, 0, as in the default replay").toBe(true);
   });
 
   test("without it, the stored log is copied, never shared (the default, for a log someone else holds)", () => {

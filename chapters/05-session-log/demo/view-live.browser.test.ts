@@ -4,19 +4,12 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChatClient } from "../chapters/common/deepseek.ts";
-import { replayScenario } from "../fixtures/test-helpers.ts";
+import type { ChatClient } from "../../common/deepseek.ts";
+import { replayScenario } from "../testing/scenario-replay.ts";
 import { viewCommand } from "./view.ts";
-import { Session } from "../chapters/05-session-log/session.ts";
-import { startLiveServer } from "../chapters/05-session-log/timeline/live-server.ts";
-import {
-  browserSuite,
-  chromiumPath,
-  drawnPage,
-  launch,
-  openStaticPage,
-  watchedPage,
-} from "../chapters/05-session-log/testing/page-testing.ts";
+import { Session } from "../session.ts";
+import { startLiveServer } from "../timeline/live-server.ts";
+import { browserSuite, chromiumPath, drawnPage, launch, openStaticPage, watchedPage } from "../testing/page-testing.ts";
 
 /** Records, for each load of the page, the ids of the events its script received, in order. */
 async function recordArrivals(page: Page): Promise<void> {

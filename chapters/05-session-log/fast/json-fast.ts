@@ -1,12 +1,13 @@
-// Beyond 5.3, for speed: two short cuts around freezeJson's careful walk (json.ts), which reads every
-// property through its descriptor, remembers the path to each value and defines each copied property
-// one by one. Both cut corners only where they can tell it is safe, and both answer `undefined`
-// ("not sure") rather than throw: the caller then runs freezeJson itself, so a value that is not plain
-// JSON is refused with exactly the error (path and reason) the careful walk gives.
+// Past the book, for speed: two short cuts around freezeJson's careful walk (../json.ts), which reads
+// every property through its descriptor, remembers the path to each value and defines each copied
+// property one by one. Both cut corners only where they can tell it is safe, and both answer
+// `undefined` ("not sure") rather than throw: the session then runs freezeJson itself, so a value that
+// is not plain JSON is refused with exactly the error (path and reason) the careful walk gives. Each
+// stays because it earns its place: docs/benchmarks.md has the measured gain of each.
 //   copyPlainJson     for any value, as append gets it: copies and freezes plain data in one quick pass.
 //   freezeParsedJson  for a value the caller parsed itself with JSON.parse: freezes it in place, no copy.
 import { types } from "node:util";
-import { MAX_JSON_DEPTH, type JsonValue } from "./json-value.ts";
+import { MAX_JSON_DEPTH, type JsonValue } from "../json-value.ts";
 
 /**
  * A frozen copy of `value` when it is plainly JSON: no Proxy (checked before anything is read, so no
@@ -81,7 +82,7 @@ function freezeInPlace(value: unknown, depth: number): boolean {
   return true;
 }
 
-/** The rules of json.ts's checkPrimitive, as a yes/no: finite, not -0, and an integer only if safe. */
+/** The rules of ../json.ts's checkPrimitive, as a yes/no: finite, not -0, and an integer only if safe. */
 function isJsonPrimitive(value: unknown): value is null | boolean | number | string {
   if (typeof value !== "number") return value === null || typeof value === "string" || typeof value === "boolean";
   return Number.isFinite(value) && !Object.is(value, -0) && (Number.isSafeInteger(value) || !Number.isInteger(value));

@@ -1,0 +1,153 @@
+// A packed row (log-rows.ts) is only what the writer writes: 1 to CHUNK_GROUP chunks of one attempt,
+// with consecutive ids. A row it cannot have written is refused by its line before its events are made
+// (a few bytes must not become millions of events), and the writer never packs what it cannot unpack
+// the same way. Real files, and a real heap limit where the old reader ran out of memory.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { root } from "../../common/root.ts";
+import type { SessionEvent } from "../events.ts";
+import { Session } from "../session.ts";
+import { LogFileError } from "./log-file-types.ts";
+import { parseLogText, readLogFile } from "./log-file.ts";
+import { CHUNK_GROUP, rowsOf } from "./log-rows.ts";
+import { attachLogFile } from "./log-writer.ts";
+
+let dir = "";
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "packed-row-limits-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const START = '{"id":0,"type":"turn/start","ts":1,"data":{"turn":1}}';
+const STEP = '{"id":1,"type":"step/start","ts":1,"data":{"turn":1,"step":1}}';
+
+/** A packed row of `chunks` starting at event #2, as the writer would write it (or not: any count, any chunk). */
+function row(chunks: readonly unknown[], dt: readonly number[] = chunks.map(() => 0)): string {
+  return JSON.stringify({ packed: "assistant/chunk", id: 2, ts: 1, dt, turn: 1, step: 1, attempt: 1, chunks });
+}
+const text = (index: number) => ({ kind: "text" as const, text: `第 ${index} 段，` });
+const texts = (count: number) => Array.from({ length: count }, (_, index) => text(index));
+
+function refusal(read: () => unknown): LogFileError {
+  try {
+    read();
+  } catch (error) {
+    if (error instanceof LogFileError) return error;
+    throw error;
+  }
+  return expect.unreachable("the log was read: 读入了这份日志，它应当被拒绝");
+}
+
+describe("a row holds 1 to CHUNK_GROUP chunks: anything else is a damaged line, refused by its line number", () => {
+  test("a row of CHUNK_GROUP + 1 chunks is BAD_LINE, before another line and as the last line (not torn); 1 and CHUNK_GROUP read", () => {
+    const over = row(texts(CHUNK_GROUP + 1));
+    for (const lines of [
+      [START, STEP, over, START.replace('"id":0', '"id":67')],
+      [START, STEP, over],
+    ]) {
+      const error = refusal(() => parseLogText(`${lines.join("\n")}\n`, { source: "big-row.jsonl" }));
+      expect(error.code).toBe("BAD_LINE");
+      expect(error.line).toBe(3);
+      expect(error.message).toContain(`a packed row holds 1 to ${CHUNK_GROUP} chunks (the most the writer groups), this one has 65 chunks`);
+    }
+    for (const count of [1, CHUNK_GROUP]) {
+      expect(parseLogText(`${[START, STEP, row(texts(count))].join("\n")}\n`).session.events, `${count} chunks`).toHaveLength(2 + count);
+    }
+  });
+
+  test("a file whose only line is an empty packed row is not an empty log: BAD_LINE line 1 (only a file of zero bytes is empty)", () => {
+    const file = path.join(dir, "empty-row.jsonl");
+    writeFileSync(
+      file,
+      `${JSON.stringify({ packed: "assistant/chunk", id: 0, ts: 1, dt: [], turn: 1, step: 1, attempt: 1, chunks: [] })}\n`,
+    );
+    const error = refusal(() => readLogFile(file));
+    expect(error).toMatchObject({ code: "BAD_LINE", line: 1 });
+    expect(error.message).toContain("this one has 0 chunks");
+    writeFileSync(
+      file,
+      `${JSON.stringify({ packed: "assistant/chunk", id: 0, ts: 1, dt: [0], turn: 1, step: 1, attempt: 1, chunks: "x" })}\n`,
+    );
+    expect(refusal(() => readLogFile(file)).message).toContain("this one has no chunks array");
+    writeFileSync(file, "");
+    expect(readLogFile(file).session.events).toEqual([]);
+  });
+
+  test("8 MB holding one row of 2,000,000 chunks, read in a 256 MB heap: refused by its line in a sentence, no V8 out-of-memory stack", {
+    timeout: 120_000,
+  }, async () => {
+    const file = path.join(dir, "two-million.jsonl");
+    const zeros = Array.from({ length: 2_000_000 }, () => 0);
+    writeFileSync(file, `${START}\n${STEP}\n${row(zeros, zeros)}\n`);
+    const { stdout, stderr } = await readInHeap(file, 256);
+    expect(stderr, "V8 ran out of memory: the row's entries were unpacked before they were counted").not.toMatch(/heap out of memory/);
+    expect(stdout).toMatch(
+      /^无法读入 .*：第 3 行读不出事件（不是合法的 JSON，或是损坏的打包行）。.* \/ Cannot load .* line 3: the line is a damaged packed row \(.*this one has 2000000 chunks\)/,
+    );
+  });
+});
+
+describe("each chunk is checked as it is unpacked", () => {
+  test("a row whose 9th chunk is not a chunk is REPLAY at its line, naming the event and what is wrong, before a later damaged line is read", () => {
+    const bad = row(texts(CHUNK_GROUP).map((chunk, index) => (index === 8 ? { kind: "nope" } : chunk)));
+    const error = refusal(() => parseLogText(`${[START, STEP, bad, "not json", START].join("\n")}\n`, { source: "bad-chunk.jsonl" }));
+    expect(error).toMatchObject({ code: "REPLAY", line: 3, cause: { index: 10, code: "SCHEMA" } });
+    expect(error.message).toMatch(
+      /^bad-chunk\.jsonl line 3: .*replay failed at event #10: invalid data for "assistant\/chunk" at \$\.chunk\.kind/,
+    );
+  });
+});
+
+describe("the writer packs only what unpacks to the very same events", () => {
+  const chunk = (id: number): SessionEvent => ({
+    id,
+    type: "assistant/chunk",
+    ts: 1,
+    data: { turn: 1, step: 1, attempt: 1, chunk: { kind: "text", text: `#${id}` } },
+  });
+
+  test("a gap in the ids ends the row: events 0, 1, 9 read back as 0, 1, 9, never renumbered to 0, 1, 2", () => {
+    const lines = rowsOf([chunk(0), chunk(1), chunk(9)])
+      .toString()
+      .trimEnd()
+      .split("\n");
+    const ids = lines.flatMap((line) => {
+      const value = JSON.parse(line) as { packed?: string; id: number; chunks?: unknown[] };
+      return value.packed === undefined ? [value.id] : (value.chunks ?? []).map((_, index) => value.id + index);
+    });
+    expect(ids).toEqual([0, 1, 9]);
+    const error = refusal(() => parseLogText(rowsOf([chunk(0), chunk(1), chunk(9)])));
+    expect(error).toMatchObject({ code: "REPLAY", line: 2, cause: { index: 2, code: "ID_MISMATCH" } });
+  });
+
+  test("a writer attached after 200 chunks were logged writes them in rows of at most CHUNK_GROUP, and they read back", () => {
+    const file = path.join(dir, "late.jsonl");
+    const session = new Session();
+    for (let index = 0; index < 200; index++) session.append("assistant/chunk", { turn: 1, step: 1, attempt: 1, chunk: text(index) });
+    attachLogFile(session, file)();
+    const perLine = readFileSync(file, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { chunks?: unknown[] }).chunks?.length ?? 1);
+    expect(perLine).toEqual([CHUNK_GROUP, CHUNK_GROUP, CHUNK_GROUP, 200 - 3 * CHUNK_GROUP]);
+    expect(readLogFile(file).session.events).toEqual(session.events);
+  });
+});
+
+/** readLogFile in its own node process with a heap of `mb` MB; it prints the load error's sentence, or how many events it read. */
+async function readInHeap(file: string, mb: number): Promise<{ stdout: string; stderr: string }> {
+  const script = [
+    `import { readLogFile } from ${JSON.stringify(path.join(root, "chapters/05-session-log/disk/log-file.ts"))};`,
+    `import { explainLogFileError } from ${JSON.stringify(path.join(root, "chapters/05-session-log/disk/explain-log-file.ts"))};`,
+    `try { console.log(readLogFile(${JSON.stringify(file)}).session.events.length, "events"); }`,
+    `catch (error) { console.log(explainLogFileError(error, ["无法读入", "Cannot load"])); }`,
+  ].join("\n");
+  const node = [`--max-old-space-size=${mb}`, "--import", "tsx", "--input-type=module", "-e", script];
+  return promisify(execFile)(process.execPath, node, { cwd: root, maxBuffer: 2 ** 26 }).catch(
+    (error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? "", stderr: error.stderr ?? "" }),
+  );
+}
