@@ -25,6 +25,8 @@ export const PROGRAM_TESTS: ReadonlySet<string> = new Set([
   "while a live run writes d/w.jsonl, --load --continue through a symbolic link, a hard link, or a hard link in another folder (another process, another TMPDIR, another user) is refused and the file is unchanged",
   // chapters/05-session-log/disk/large-log.test.ts
   "demo --load of a 20 MiB log lives in a 128 MB heap: no second copy of the log as one JSON text",
+  // chapters/05-session-log/disk/packed-row-limits.test.ts
+  "8 MB holding one row of 2,000,000 chunks, read in a 256 MB heap: refused by its line in a sentence, no V8 out-of-memory stack",
   // chapters/05-session-log/disk/packed-rows.test.ts
   "a process killed mid-reply (SIGKILL) loses only the chunks still waiting for their group: fewer than CHUNK_GROUP",
   // chapters/05-session-log/demo/swapped-log.test.ts

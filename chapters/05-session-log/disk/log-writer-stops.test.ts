@@ -13,8 +13,8 @@ import { flushesDuring, hasPrlimit, withFileSizeLimit } from "../testing/real-fa
 import { LogFileError, LogWriteError } from "./log-file-types.ts";
 import { lockFolderOf, lockLogFile } from "./log-lock.ts";
 import { readLogFile } from "./log-reader.ts";
-import { rowsOf } from "./log-rows.ts";
-import { CHUNK_GROUP, attachLogFile } from "./log-writer.ts";
+import { CHUNK_GROUP, rowsOf } from "./log-rows.ts";
+import { attachLogFile } from "./log-writer.ts";
 
 let dir = "";
 beforeEach(() => {

@@ -16,7 +16,6 @@
 //   step/end {turn: n, step: s}.
 // turn/end follows a step/end. A turn cut before its first step can only be closed by repair, which
 // says so with reason "interrupted", so that reason may also come where no step is open.
-import { isDeepStrictEqual } from "node:util";
 import { toolCallOf, type AssistantMessage } from "../../common/messages.ts";
 import { isEventOfType, type EventData, type SessionEvent, type StreamChunk } from "../events.ts";
 import { assembleInterrupted, assembleReply, StreamAssemblyError } from "../stream/stream-assembler.ts";
@@ -185,9 +184,13 @@ function unlikeItsChunks(message: Message, chunks: readonly SessionEvent<"assist
   if (message.content !== logged.content) return "has content that its chunks did not carry";
   if ((message.reasoning_content ?? null) !== (logged.reasoning_content ?? null))
     return "has reasoning_content that its chunks did not carry";
-  // Each call's three fields, in order (toolCallOf: exactly those, as the assembler builds them).
-  if (!isDeepStrictEqual(message.tool_calls.map(toolCallOf), logged.tool_calls)) return "asks for tool calls that its chunks did not carry";
+  if (callsOf(message) !== callsOf(logged)) return "asks for tool calls that its chunks did not carry";
   return undefined;
+}
+
+/** A message's tool calls as one JSON text: each call's three fields (toolCallOf), in one order, call after call. */
+function callsOf(message: Pick<AssistantMessage, "tool_calls">): string {
+  return JSON.stringify(message.tool_calls.map(toolCallOf));
 }
 
 /** The message streamReply logs for these chunks, or why it would log none. */
