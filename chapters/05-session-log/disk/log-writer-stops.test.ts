@@ -20,7 +20,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { Session } from "../session.ts";
 import { flushesDuring, hasPrlimit, withFileSizeLimit } from "../testing/real-faults.ts";
-import { LogFileError, LogWriteError } from "./log-file-types.ts";
+import { LogFileError, type LogMismatch, LogWriteError, NotThisLogError } from "./log-file-types.ts";
 import { lockFolderOf, lockLogFile } from "./log-lock.ts";
 import { readLogFile } from "./log-reader.ts";
 import { CHUNK_GROUP, rowsOf } from "./log-rows.ts";
@@ -73,27 +73,47 @@ function refusal(action: () => unknown): LogFileError {
 }
 
 describe("a file that is not this log is refused before a byte is written", () => {
-  test("the refusal says how it differs: more events than the session, only some of them, another event, a byte order mark before a later line", () => {
+  test("the refusal says how it differs, in its sentence and as data (for the Chinese sentence): more events than the session, only some of them, another event, a byte order mark before a later line", () => {
     const events = sessionOf(3).events;
     const [one = "", two = "", three = ""] = rowsOf(events)
       .toString("utf8")
       .split(/(?<=\n)/); // a line per event
-    const cases: [string, string, Session, string][] = [
-      ["more events", one + two + three, Session.fromLog(events.slice(0, 2)), "the file holds more than this session's 2 events"],
-      ["only some", one + two, Session.fromLog(events), "the file holds only 2 of this session's 3 events"],
+    const cases: [string, string, Session, string, LogMismatch][] = [
+      [
+        "more events",
+        one + two + three,
+        Session.fromLog(events.slice(0, 2)),
+        "the file holds more than this session's 2 events",
+        { kind: "more", events: 2 },
+      ],
+      [
+        "only some",
+        one + two,
+        Session.fromLog(events),
+        "the file holds only 2 of this session's 3 events",
+        { kind: "fewer", held: 2, events: 3 },
+      ],
       [
         "another event",
         one + two.replace("question 1", "another"),
         Session.fromLog(events.slice(0, 2)),
         "line 2 of the file is not event #1",
+        { kind: "line", line: 2, event: 1 },
       ],
-      ["a BOM before line 2", `${one}\u{feff}${two}${three}`, Session.fromLog(events), "line 2 of the file is not event #1"],
+      [
+        "a BOM before line 2",
+        `${one}\u{feff}${two}${three}`,
+        Session.fromLog(events),
+        "line 2 of the file is not event #1",
+        { kind: "line", line: 2, event: 1 },
+      ],
     ];
-    for (const [name, text, session, why] of cases) {
+    for (const [name, text, session, why, mismatch] of cases) {
       const file = fileHolding(text);
       const error = refusal(() => attachLogFile(session, file));
       expect(error.code, name).toBe("NOT_THIS_LOG");
       expect(error.message, name).toContain(`refusing to append: ${why}`);
+      expect(error instanceof NotThisLogError && error.mismatch, name).toEqual(mismatch);
       expect(readFileSync(file, "utf8"), `${name}: left as it was`).toBe(text);
     }
   });
