@@ -4,22 +4,12 @@
 // flushes to disk, when. Real files, locks and limits, all in this process, where a mutant of the
 // writer lives; the same faults met by the demo as a whole program are in disk-faults.test.ts.
 import { execFileSync } from "node:child_process";
-import {
-  appendFileSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { Session } from "../session.ts";
-import { flushesDuring, hasPrlimit, withFileSizeLimit } from "../testing/real-faults.ts";
+import { descriptorsOn, flushesDuring, hasPrlimit, withFileSizeLimit } from "../testing/real-faults.ts";
 import { LogFileError, type LogMismatch, LogWriteError, NotThisLogError } from "./log-file-types.ts";
 import { lockFolderOf, lockLogFile } from "./log-lock.ts";
 import { readLogFile } from "./log-reader.ts";
@@ -49,18 +39,6 @@ const fileHolding = (content: string | Uint8Array) => {
   writeFileSync(file, content);
   return file;
 };
-
-/** This process's open descriptors on `file`: counted by where they point, since the test runner opens and closes its own meanwhile. */
-function descriptorsOn(file: string): string[] {
-  const target = realpathSync(file);
-  return readdirSync("/proc/self/fd").filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`) === target;
-    } catch {
-      return false; // closed between listing and reading (the listing's own descriptor among them)
-    }
-  });
-}
 
 function refusal(action: () => unknown): LogFileError {
   try {

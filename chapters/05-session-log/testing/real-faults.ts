@@ -1,5 +1,6 @@
 // Faults made for real inside the test process, for the writer's tests (disk/log-writer-*.test.ts and
-// step 05.7's): a disk that refuses writes past a size, and a record of each flush to disk. A mutant
+// step 05.7's): a disk that refuses writes past a size, and a record of each flush to disk; and which
+// descriptors this process holds open on a file (the reader's and the writer's tests). A mutant
 // of the writer lives in the test process, so these are made here, not in a child process.
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -46,4 +47,16 @@ export function withFileSizeLimit(bytes: number, action: () => void): void {
   } finally {
     execFileSync("prlimit", ["--pid", pid, `--fsize=${before}:`]);
   }
+}
+
+/** This process's open descriptors on `file`: counted by where they point, since the test runner opens and closes its own meanwhile. */
+export function descriptorsOn(file: string): string[] {
+  const target = fs.realpathSync(file);
+  return fs.readdirSync("/proc/self/fd").filter((fd) => {
+    try {
+      return fs.readlinkSync(`/proc/self/fd/${fd}`) === target;
+    } catch {
+      return false; // closed between listing and reading (the listing's own descriptor among them)
+    }
+  });
 }
