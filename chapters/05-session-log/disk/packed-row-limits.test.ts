@@ -9,6 +9,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { root } from "../../common/root.ts";
+import { EventDataError } from "../event-schemas.ts";
 import type { SessionEvent } from "../events.ts";
 import { Session } from "../session.ts";
 import { LogFileError } from "./log-file-types.ts";
@@ -125,6 +126,7 @@ describe("each chunk is checked as it is unpacked", () => {
     const bad = row(texts(CHUNK_GROUP).map((chunk, index) => (index === 8 ? { kind: "nope" } : chunk)));
     const error = refusal(() => parseLogText(`${[START, STEP, bad, "not json", START].join("\n")}\n`, { source: "bad-chunk.jsonl" }));
     expect(error).toMatchObject({ code: "REPLAY", line: 3, cause: { index: 10, code: "SCHEMA" } });
+    expect((error.cause as Error).cause, "the schema's own error, for whoever explains it").toBeInstanceOf(EventDataError);
     expect(error.message).toMatch(
       /^bad-chunk\.jsonl line 3: .*replay failed at event #10: invalid data for "assistant\/chunk" at \$\.chunk\.kind/,
     );
