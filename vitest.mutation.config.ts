@@ -11,6 +11,8 @@ import workbook from "./vitest.config.ts";
 export const startsPrograms = [
   "**/*.browser.test.ts",
   "chapters/05-session-log/disk/disk-faults.test.ts",
+  "chapters/05-session-log/disk/lock-users.test.ts",
+  "chapters/05-session-log/disk/log-memory.test.ts",
   "chapters/05-session-log/demo/hostile-text.test.ts",
   "chapters/05-session-log/demo/output-file.test.ts",
   "scripts/learner/mine.test.ts",

@@ -4,9 +4,8 @@
 // The format every test assumes: line n is `JSON.stringify(event #n-1)` and "\n", in id order, UTF-8.
 // These tests build sessions with the chapter's Session (not your exercises/…/session.ts), so this
 // step does not depend on your 05.1–05.5. Files go to a fresh temporary folder for each test.
-import { execFileSync, spawnSync } from "node:child_process";
-import fs, { readFileSync, statSync, writeFileSync } from "node:fs";
-import { syncBuiltinESMExports } from "node:module";
+import { execFileSync } from "node:child_process";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect } from "vitest";
 import { test } from "../../chapters/common/temp-folder.ts";
@@ -16,6 +15,7 @@ import { LogFileError, RepairError, TURN_FINISHED, TURN_INTERRUPTED } from "../.
 import { whereTheLoopStopped } from "../../chapters/05-session-log/disk/loop-order.ts";
 import { Session } from "../../chapters/05-session-log/session.ts";
 import { ReplayError } from "../../chapters/05-session-log/session-types.ts";
+import { flushesDuring, hasPrlimit, withFileSizeLimit } from "../../chapters/05-session-log/testing/real-faults.ts";
 import type { SessionEvent, StreamChunk } from "../../chapters/05-session-log/events.ts";
 import { attachLogFile, closingEvents, parseLogText, readLogFile, repairLog } from "./log-file.ts";
 import { loopLog, loopScriptArb, mutations, streamedContradictions, streamedLog } from "./crash-runs.ts";
@@ -677,49 +677,6 @@ describe("05.7 repairLog：只靠追加，闭合崩溃留下的没闭合的部�
 });
 
 // ── what a crash, a full disk and a power loss leave behind: each made for real, in this process ──
-
-/**
- * Runs `action` and returns every fsyncSync / fdatasyncSync call made meanwhile (each is still made, for
- * real): which file was flushed (its inode) and how long it was then. Node's syncBuiltinESMExports makes
- * the `fsyncSync` that your file imported from "node:fs" the recording one too, until it is put back.
- */
-function flushesDuring(action: () => void): { ino: number; size: number }[] {
-  const flushes: { ino: number; size: number }[] = [];
-  const real = { fsyncSync: fs.fsyncSync, fdatasyncSync: fs.fdatasyncSync };
-  const recorded = (flush: (fd: number) => void) => (fd: number) => {
-    const { ino, size } = fs.fstatSync(fd);
-    flushes.push({ ino, size });
-    flush(fd);
-  };
-  Object.assign(fs, { fsyncSync: recorded(real.fsyncSync), fdatasyncSync: recorded(real.fdatasyncSync) });
-  syncBuiltinESMExports();
-  try {
-    action();
-  } finally {
-    Object.assign(fs, real);
-    syncBuiltinESMExports();
-  }
-  return flushes;
-}
-
-/** Whether this machine has util-linux's prlimit (Linux does; macOS does not, and skips the test that needs it). */
-const hasPrlimit = spawnSync("prlimit", ["--version"]).status === 0;
-
-/**
- * Runs `action` while this test process may not make any file larger than `bytes`: a write past it
- * stops there and the next one fails with EFBIG, as a full disk fails with ENOSPC. Only the soft limit
- * is lowered, so that the process can put it back afterwards.
- */
-function withFileSizeLimit(bytes: number, action: () => void): void {
-  const pid = String(process.pid);
-  const before = execFileSync("prlimit", ["--pid", pid, "--fsize", "--output=SOFT", "--noheadings"], { encoding: "utf8" }).trim();
-  execFileSync("prlimit", ["--pid", pid, `--fsize=${bytes}:`]);
-  try {
-    action();
-  } finally {
-    execFileSync("prlimit", ["--pid", pid, `--fsize=${before}:`]);
-  }
-}
 
 describe("05.7 机器出故障时的 attachLogFile：append 返回前刷到磁盘，被拒绝的写入要收回 / attachLogFile when the machine fails: flushed before append returns, a refused write taken back", () => {
   test("每条事件在这一行写进去之后、append 返回之前刷到磁盘（fsyncSync） / each event is flushed to disk (fsyncSync) before append returns, after its line is written", ({

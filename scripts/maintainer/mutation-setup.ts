@@ -22,7 +22,16 @@ export const PROGRAM_TESTS: ReadonlySet<string> = new Set([
   // chapters/05-session-log/disk/not-a-file.test.ts
   "a FIFO and a link to /dev/zero, each in a real process: one sentence, exit 1, no model call, no lock folder",
   // chapters/05-session-log/disk/lock-identity.test.ts
-  "while a live run writes w.jsonl, --load --continue through a symbolic link or a hard link is refused and the file is unchanged",
+  "while a live run writes d/w.jsonl, --load --continue through a symbolic link, a hard link, or a hard link in another folder (another process, another TMPDIR, another user) is refused and the file is unchanged",
+  // chapters/05-session-log/disk/large-log.test.ts
+  "demo --load of a 20 MiB log lives in a 128 MB heap: no second copy of the log as one JSON text",
+  // chapters/05-session-log/disk/packed-row-limits.test.ts
+  "8 MB holding one row of 2,000,000 chunks, read in a 256 MB heap: refused by its line in a sentence, no V8 out-of-memory stack",
+  // chapters/05-session-log/disk/packed-rows.test.ts
+  "a process killed mid-reply (SIGKILL) loses only the chunks still waiting for their group: fewer than CHUNK_GROUP",
+  // chapters/05-session-log/demo/swapped-log.test.ts
+  "`cp w.jsonl t && mv t w.jsonl` mid-stream: the run goes on, exit 0, every event in w.saved-1.jsonl, and w.jsonl left as the copy",
+  "when no file beside it can be made either (the user nobody, its folder made read-only mid-run): the run stops, exit 1, saying why both times",
   // scripts/maintainer/system-errors.test.ts
   "as a real process: --save into a missing folder prints the sentence and exits 1, no stack trace",
   "as a real process: --live --port on a port in use prints the sentence and exits 1, no stack trace",

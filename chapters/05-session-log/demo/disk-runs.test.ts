@@ -48,7 +48,7 @@ describe("offline, saving does not change what runs: --save and --continue strea
     const file = await saved(dir, "run.jsonl");
     const before = readLogFile(file).session.events.length;
     const { code, lines, text } = await runInProcess(["--load", file, "--continue"]);
-    expect(code).toBe(0);
+    expect(code, text).toBe(0);
     expect(lines[0]).toMatch(/^离线回放 fixtures\/data\/calculator-follow-up-streamed\.json 第 2 轮中/);
     expect(text).toContain("    回答 / answer ┃ 7 × 2 = **14**。");
     const { events } = readLogFile(file).session;

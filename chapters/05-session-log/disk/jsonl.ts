@@ -33,7 +33,7 @@ export function parseLine(bytes: Uint8Array): Parsed {
 /** Whether the first byte that is not white space is "[": a JSON array, not JSONL. */
 export function startsWithBracket(bytes: Uint8Array): boolean {
   const first = bytes.findIndex((byte) => byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d);
-  return first !== -1 && bytes[first] === 0x5b; // "["
+  return bytes[first] === 0x5b; // "[" (when every byte is white space, first is -1 and bytes[-1] is undefined)
 }
 
 /** The bytes some editors put before UTF-8 text (U+FEFF); not part of the log. */

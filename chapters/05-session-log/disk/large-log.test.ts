@@ -8,6 +8,7 @@ import { describe, expect } from "vitest";
 import { test } from "../../common/temp-folder.ts";
 import { DEMO, runInProcess, runProgram } from "../testing/demo-testing.ts";
 import { writeStreamedRunLog } from "../testing/large-log.ts";
+import { descriptorsOn } from "../testing/real-faults.ts";
 import { explainLogFileError } from "./explain-log-file.ts";
 import { LogFileError, MAX_ARRAY_BYTES, MAX_LOG_BYTES } from "./log-file-types.ts";
 import { readLogFile } from "./log-file.ts";
@@ -31,7 +32,20 @@ describe("a file too large to read is one sentence, said before a byte is read",
       expect(explainLogFileError(error as LogFileError, ["无法读入", "Cannot load"])).toMatch(
         /^无法读入 .*：文件太大：JSONL 日志最多 512 MiB，.* \/ Cannot load .*: the file is larger than 512 MiB/,
       );
+      expect((error as LogFileError).message).toContain("the file is larger than 512 MiB, the most a log may be here");
+      expect(descriptorsOn(file), "the refused file is closed again").toEqual([]);
     }
+  });
+
+  test("the limit is on a larger file: one of exactly MAX_LOG_BYTES passes it (a JSON array that size then meets the array limit)", ({
+    dir,
+  }) => {
+    const file = path.join(dir, "sparse-exact.json");
+    writeFileSync(file, "[");
+    truncateSync(file, MAX_LOG_BYTES);
+    expect(() => readLogFile(file)).toThrow(
+      `the file is larger than ${MAX_ARRAY_BYTES / 2 ** 20} MiB, the most a JSON array log may be here`,
+    );
   });
 
   test("a JSON array one byte over MAX_ARRAY_BYTES: TOO_LARGE by its size, after reading one piece, not the 256 MiB", ({ dir }) => {

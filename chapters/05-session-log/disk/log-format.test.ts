@@ -1,16 +1,25 @@
 // How a log's first bytes tell its format: a JSON array when the first byte that is not white space is
 // "[", UTF-16 (refused, named by its byte order mark) when it opens with FF FE or FE FF, JSONL otherwise.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { z } from "zod";
 import { describe, expect, test } from "vitest";
+import { descriptorsOn } from "../testing/real-faults.ts";
 import { LogFileError } from "./log-file-types.ts";
-import { parseLogText } from "./log-file.ts";
+import { parseLogText, readLogFile } from "./log-file.ts";
 
 const event = '{"id":0,"type":"turn/start","ts":1,"data":{"turn":1}}';
 
-function refusal(bytes: Uint8Array): string {
+function refusal(bytes: Uint8Array | string): string {
+  return refused(() => parseLogText(bytes)).message;
+}
+
+function refused(read: () => unknown): LogFileError {
   try {
-    parseLogText(bytes);
+    read();
   } catch (error) {
-    if (error instanceof LogFileError) return error.message;
+    if (error instanceof LogFileError) return error;
     throw error;
   }
   return expect.unreachable("the bytes were read as a log");
@@ -45,5 +54,45 @@ describe("the format is told by the first bytes", () => {
   test("a line in the middle that is not UTF-8 is refused as such, not as a line that is not JSON", () => {
     const line = Buffer.from(`${event}\n`);
     expect(refusal(Buffer.concat([line, Buffer.from([0xc3, 0x28, 0x0a]), line]))).toContain("the line is not valid UTF-8");
+  });
+});
+
+describe("what the reader says of a file it cannot read as a log, exactly", () => {
+  test("a file whose only line is torn is NOTHING_READ, saying which way: no newline at its end, or not an event's JSON", () => {
+    expect(refusal(event)).toContain("no event could be read: the file's only line has no newline at its end (53 bytes)");
+    expect(refusal("\0\0\0\n")).toContain("no event could be read: the file's only line is not an event's JSON (4 bytes)");
+  });
+
+  test("a JSON array that is not UTF-8 is BAD_JSON saying so, not a JSON syntax error", () => {
+    const error = refused(() => parseLogText(Buffer.concat([Buffer.from(`[${event},"`), Buffer.from([0xc3, 0x28]), Buffer.from('"]')])));
+    expect(error.code).toBe("BAD_JSON");
+    expect(error.message).toBe("log: the log is not valid UTF-8");
+  });
+
+  test("a JSON array is read whole, not by lines: its CRLF line ends are JSON white space, not reported as crlf", () => {
+    const loaded = parseLogText(`[\r\n${event}\r\n]\r\n`);
+    expect(loaded).toMatchObject({ format: "json-array", torn: undefined, crlf: false });
+  });
+
+  test("the session options reach replay: an event type given a schema is checked against it", () => {
+    const line = '{"id":0,"type":"note/added","ts":1,"data":{"text":7}}\n';
+    expect(parseLogText(line).session.events).toHaveLength(1);
+    const schemas = { "note/added": z.object({ text: z.string() }) };
+    expect(() => parseLogText(line, { schemas })).toThrow(expect.objectContaining({ code: "REPLAY", line: 1 }));
+  });
+
+  test("readLogFile closes the file it read, loaded or refused", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "log-format-"));
+    try {
+      const file = path.join(dir, "run.jsonl");
+      writeFileSync(file, `${event}\n`);
+      expect(readLogFile(file).session.events).toHaveLength(1);
+      expect(descriptorsOn(file), "loaded").toEqual([]);
+      writeFileSync(file, "not json\n{}\n");
+      expect(refused(() => readLogFile(file)).code).toBe("BAD_LINE");
+      expect(descriptorsOn(file), "refused").toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

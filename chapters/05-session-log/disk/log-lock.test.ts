@@ -5,7 +5,8 @@ import { existsSync, linkSync, mkdirSync, rmSync, statSync, symlinkSync, utimesS
 import path from "node:path";
 import { afterEach, describe, expect } from "vitest";
 import { test } from "../../common/temp-folder.ts";
-import { LogFileError } from "./log-file-types.ts";
+import { closingEvents } from "./log-file.ts";
+import { LogFileError, RepairError } from "./log-file-types.ts";
 import { assertNoLiveWriter, LOCK_PLACE, lockFolderOf, lockLogFile, STALE_MS } from "./log-lock.ts";
 
 const releases: (() => void)[] = [];
@@ -97,7 +98,9 @@ describe("a lock someone holds", () => {
     expect(error.cause, "the lock library's own refusal stays as the cause").toMatchObject({ code: "ELOCKED" });
   });
 
-  test("is LOCKED for a repair too: its last turn may still be running", ({ dir }) => {
+  test("is LOCKED for a repair too: its last turn may still be running; closingEvents says so as a RepairError of the whole file, the lock's refusal its cause", ({
+    dir,
+  }) => {
     const file = path.join(dir, "run.jsonl");
     lock(file);
     const error = refusal(() => assertNoLiveWriter(file));
@@ -105,6 +108,15 @@ describe("a lock someone holds", () => {
     expect(error.message).toContain(
       `another process is writing this log right now; its last turn may still be running; lock: ${lockFolderOf(file)}`,
     );
+    const repair = (() => {
+      try {
+        closingEvents([], { file });
+      } catch (thrown) {
+        return thrown;
+      }
+    })();
+    expect(repair).toBeInstanceOf(RepairError);
+    expect(repair).toMatchObject({ index: undefined, cause: { code: "LOCKED", message: error.message } });
   });
 
   test("releasing twice gives nothing back the second time: a lock taken since stays held", ({ dir }) => {

@@ -50,8 +50,8 @@ export function rowsOf(events: readonly SessionEvent[]): Buffer {
   const lines: Buffer[] = [];
   let run: ChunkEvent[] = [];
   const endRun = () => {
-    if (run.length === 1) lines.push(lineOf(run[0] as ChunkEvent));
-    else if (run.length > 1) lines.push(Buffer.from(`${JSON.stringify(pack(run))}\n`));
+    if (run.length > 1) lines.push(Buffer.from(`${JSON.stringify(pack(run))}\n`));
+    else if (run.length === 1) lines.push(lineOf(run[0] as ChunkEvent));
     run = [];
   };
   for (const event of events) {
@@ -74,6 +74,7 @@ function isPackable(event: SessionEvent): event is ChunkEvent {
 /** Whether `event` goes in the row of `run`: the same attempt, the very next id, and room left in the row. */
 function joinsRow(run: readonly ChunkEvent[], event: ChunkEvent): boolean {
   const last = run.at(-1);
+  // Stryker disable next-line BooleanLiteral: joining or ending an empty run is the same: ending one writes nothing.
   if (last === undefined) return true;
   const sameAttempt = last.data.turn === event.data.turn && last.data.step === event.data.step && last.data.attempt === event.data.attempt;
   return sameAttempt && event.id === last.id + 1 && run.length < CHUNK_GROUP;
@@ -100,7 +101,8 @@ export type RowEntries =
  * (its position in the row, from 0, and what is wrong with it), before any later one is unpacked.
  */
 export function entriesOfRow(value: unknown): RowEntries {
-  if (typeof value !== "object" || value === null || !Object.hasOwn(value, "packed")) return { entries: [value] };
+  // null, a string or a number is an event to replay's eyes (and refused there), never a row.
+  if (!(value instanceof Object) || !Object.hasOwn(value, "packed")) return { entries: [value] };
   const row = value as Record<string, unknown>;
   const { id, ts, dt, turn, step, attempt, chunks } = row;
   if (row.packed !== "assistant/chunk" || !sameKeys(Object.keys(row), PACKED_KEYS)) {
@@ -122,6 +124,7 @@ export function entriesOfRow(value: unknown): RowEntries {
     try {
       checkEventData("assistant/chunk", data);
     } catch (error) {
+      // Stryker disable next-line ConditionalExpression: checkEventData throws nothing else; anything else would be a bug, rethrown.
       if (error instanceof EventDataError) return { chunk: index, error };
       throw error;
     }

@@ -52,7 +52,7 @@ describe("chunks on disk: written in groups, never after the message they built"
   test("a group is written together with the message that ends it, in one write: one packed row, then the message", ({ dir }) => {
     const file = path.join(dir, "group.jsonl");
     const session = new Session();
-    attachLogFile(session, file);
+    const stop = attachLogFile(session, file);
     for (const text of ["1 + 2", " × 3", " = 7"]) session.append("assistant/chunk", chunk(text));
     expect(readFileSync(file, "utf8"), "three chunks wait for their group").toBe("");
     session.append("assistant/message", { content: "1 + 2 × 3 = 7", reasoning_content: null, tool_calls: [], chunk_ids: [0, 1, 2] });
@@ -65,6 +65,7 @@ describe("chunks on disk: written in groups, never after the message they built"
     expect(message).toBe(JSON.stringify(session.events[3]));
     expect(end, "the file ends with the message's newline").toBe("");
     expect(readLogFile(file).session.events).toEqual(session.events);
+    stop();
   });
 });
 

@@ -32,8 +32,10 @@ import { openRegularFile } from "./regular-file.ts";
  * waits, closing the file, releasing the lock). The file must be new, empty, or hold exactly the
  * session's events so far: a writer never mixes two logs in one file. Throws LogFileError "NOT_A_FILE"
  * for a folder, a device or a FIFO (before anything is locked or read), "LOCKED" when another live
- * process writes the file, "NOT_THIS_LOG" when it holds something else. Stopping throws LogWriteError
- * "FILE_REPLACED" when the path no longer names the file written: what it holds is not this log.
+ * process writes the file, "NOT_THIS_LOG" when it holds something else. Stopping checks the file as
+ * each write does, and throws LogWriteError when it is no longer this log: "FILE_REPLACED" when the
+ * path no longer names the file written, "FILE_CHANGED" when something was written after our last
+ * line, "LOCKED" when the lock was taken.
  *
  * Each write is followed by fsync before `append` returns, so an event the session has acknowledged is
  * in the file even if the process is killed a moment later (the write) or the machine loses power (the
@@ -43,13 +45,11 @@ import { openRegularFile } from "./regular-file.ts";
 export function attachLogFile(session: SessionLog, file: string, options: Pick<LockOptions, "staleMs"> = {}): () => void {
   let lockLost: LogFileError | undefined;
   const unlock = lockLogFile(file, { ...options, onLost: (error) => (lockLost = error) }); // makes the file
-  let fd = -1; // not open yet
+  let fd: number;
   let size: number; // our bytes: the file ends after our last whole line
   try {
-    fd = openRegularFile(file, constants.O_RDWR | constants.O_APPEND); // every write goes to the end
-    size = startFile(fd, file, session.events);
+    ({ fd, size } = openLog(file, session.events));
   } catch (error) {
-    if (fd !== -1) closeSync(fd); // a file that is not this log is closed again, as well as unlocked
     unlock();
     throw error;
   }
@@ -65,9 +65,8 @@ export function attachLogFile(session: SessionLog, file: string, options: Pick<L
       "the name no longer leads to the file this writer holds open: another program renamed a file over it, moved it or deleted it";
     throw stopBecause("FILE_REPLACED", why);
   };
+  /** Writes what waits, after checking that the file is still this log: the name leads to it, and it ends with our bytes. */
   const flush = (durably: boolean) => {
-    const first = waiting[0];
-    if (first === undefined) return;
     if (lockLost) throw stopBecause("LOCKED", lockLost.message, lockLost);
     checkNamed();
     // Anything but our own bytes at the end means someone else wrote here: stop rather than interleave.
@@ -110,12 +109,24 @@ export function attachLogFile(session: SessionLog, file: string, options: Pick<L
   return () => {
     if (!open) return;
     try {
-      flush(true); // the chunks of a reply cut short (Ctrl-C, an error) still belong in the file
-      checkNamed(); // and the file they went to is still the one the name leads to
+      // The chunks of a reply cut short (Ctrl-C, an error) still belong in the file; and with nothing
+      // waiting, the checks alone say whether the file is still this log.
+      flush(true);
     } finally {
       stop();
     }
   };
+}
+
+/** Opens `file` to append to it and starts it (startFile); a file that is not this log is closed again. */
+function openLog(file: string, events: readonly SessionEvent[]): { fd: number; size: number } {
+  const fd = openRegularFile(file, constants.O_RDWR | constants.O_APPEND); // every write goes to the end
+  try {
+    return { fd, size: startFile(fd, file, events) };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
 }
 
 /** Writes the events logged before the writer arrived into an empty file, or checks the file already holds them. */

@@ -30,12 +30,17 @@ describe("streamed steps: chunks of the step, attempts that only go up, a messag
     const events = streamed(text("lost", 1), text("2", 2), finish(2));
     expect(openOf(events)?.step?.chunks.map((event) => event.id)).toEqual([5, 6]);
     expect(openOf([...events, ...log(message([], { chunk_ids: [5, 6] })).map((event) => ({ ...event, id: 7 }))])?.step?.chunks).toEqual([]);
-    expect(refusal(streamed(text("lost", 1), text("2", 2), finish(2), message([], { chunk_ids: [4, 5, 6] }))).why).toBe(
-      "assistant/message cites 3 of the 2 chunks of the step's latest attempt (the loop cites every one, in order)",
-    );
+    for (const chunk_ids of [
+      [4, 5, 6],
+      [5, 6, 4],
+    ]) {
+      expect(refusal(streamed(text("lost", 1), text("2", 2), finish(2), message([], { chunk_ids }))).why, `${chunk_ids}`).toBe(
+        "assistant/message cites 3 of the 2 chunks of the step's latest attempt (the loop cites every one, in order)",
+      );
+    }
   });
 
-  test("a message citing a chunk of no step, some of its chunks, or its chunks out of order is refused", () => {
+  test("a message citing a chunk of no step, some of its chunks, none (no chunk_ids at all), or its chunks out of order is refused", () => {
     expect(refusal(streamed(text("2"), finish(), message([], { chunk_ids: [4, 1] }))).why).toBe(
       "assistant/message cites #1, which is not a chunk of step 1",
     );
@@ -45,9 +50,11 @@ describe("streamed steps: chunks of the step, attempts that only go up, a messag
     expect(refusal(streamed(text("2"), finish(), message([], { chunk_ids: [5, 4] }))).why).toBe(
       "assistant/message cites 2 of the 2 chunks of the step's latest attempt (the loop cites every one, in order)",
     );
-    expect(refusal(streamed(text("2"), finish(), message([], { chunk_ids: [] }))).why).toBe(
-      "assistant/message cites 0 of the 2 chunks of the step's latest attempt (the loop cites every one, in order)",
-    );
+    for (const unstreamed of [message([], { chunk_ids: [] }), message([])]) {
+      expect(refusal(streamed(text("2"), finish(), unstreamed)).why).toBe(
+        "assistant/message cites 0 of the 2 chunks of the step's latest attempt (the loop cites every one, in order)",
+      );
+    }
   });
 
   test("a message that differs from what its chunks assemble to names the field", () => {

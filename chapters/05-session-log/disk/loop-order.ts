@@ -16,7 +16,7 @@
 //   step/end {turn: n, step: s}.
 // turn/end follows a step/end. A turn cut before its first step can only be closed by repair, which
 // says so with reason "interrupted", so that reason may also come where no step is open.
-import type { AssistantMessage } from "../../common/messages.ts";
+import { toolCallOf, type AssistantMessage } from "../../common/messages.ts";
 import { isEventOfType, type EventData, type SessionEvent, type StreamChunk } from "../events.ts";
 import { assembleInterrupted, assembleReply, StreamAssemblyError } from "../stream/stream-assembler.ts";
 
@@ -65,6 +65,7 @@ interface Walk {
 }
 
 export function whereTheLoopStopped(events: readonly SessionEvent[]): LoopStop {
+  // Stryker disable next-line StringLiteral: equivalent, lastStep is read only once a step has ended, which sets it
   const walk: Walk = { turns: 0, phase: "turn/start", steps: 0, lastStep: "no full reply", ...freshStep() };
   for (const event of events) {
     const why = nextEvent(walk, event);
@@ -89,8 +90,8 @@ function openTurn(walk: Walk): OpenTurn {
           notStarted: walk.reply?.tool_calls.slice(walk.nextCall) ?? [],
         }
       : undefined;
-  const answered = walk.phase === "in step" ? howItEnds(walk.reply) === "final answer" : walk.lastStep === "final answer";
-  return { turn: walk.turns, step, answered: walk.steps > 0 && answered };
+  // walk.reply is the turn's latest reply: the open step's, or the last step's once it has ended.
+  return { turn: walk.turns, step, answered: walk.steps > 0 && howItEnds(walk.reply) === "final answer" };
 }
 
 /** Moves the walk past `event`; returns why the loop could not have written it here, if it could not. */
@@ -172,7 +173,7 @@ function reply(walk: Walk, message: Message): string | undefined {
 function unlikeItsChunks(message: Message, chunks: readonly SessionEvent<"assistant/chunk">[]): string | undefined {
   const cited = message.chunk_ids ?? [];
   if (message.chunk_ids === undefined && chunks.length === 0 && message.interrupted !== true) return undefined;
-  if (cited.length !== chunks.length || cited.some((id, index) => id !== chunks[index]?.id)) {
+  if (cited.length !== chunks.length || chunks.some((event, index) => event.id !== cited[index])) {
     return `cites ${cited.length} of the ${chunks.length} chunks of the step's latest attempt (the loop cites every one, in order)`;
   }
   const logged = whatTheLoopLogs(
@@ -183,15 +184,13 @@ function unlikeItsChunks(message: Message, chunks: readonly SessionEvent<"assist
   if (message.content !== logged.content) return "has content that its chunks did not carry";
   if ((message.reasoning_content ?? null) !== (logged.reasoning_content ?? null))
     return "has reasoning_content that its chunks did not carry";
-  const { tool_calls: calls } = logged;
-  if (message.tool_calls.length !== calls.length || message.tool_calls.some((call, index) => !sameCall(call, calls[index]))) {
-    return "asks for tool calls that its chunks did not carry";
-  }
+  if (callsOf(message) !== callsOf(logged)) return "asks for tool calls that its chunks did not carry";
   return undefined;
 }
 
-function sameCall(call: Call, other: Call | undefined): boolean {
-  return call.id === other?.id && call.name === other.name && call.arguments === other.arguments;
+/** A message's tool calls as one JSON text: each call's three fields (toolCallOf), in one order, call after call. */
+function callsOf(message: Pick<AssistantMessage, "tool_calls">): string {
+  return JSON.stringify(message.tool_calls.map(toolCallOf));
 }
 
 /** The message streamReply logs for these chunks, or why it would log none. */
@@ -202,6 +201,7 @@ function whatTheLoopLogs(chunks: readonly StreamChunk[], interrupted: boolean): 
   try {
     return assembleReply(chunks);
   } catch (error) {
+    // Stryker disable next-line ConditionalExpression: assembleReply throws only StreamAssemblyError for chunks the log's schema passed; anything else is a bug, thrown on
     if (!(error instanceof StreamAssemblyError)) throw error;
     return `is not marked interrupted, but its chunks do not make a reply (${error.message})`;
   }

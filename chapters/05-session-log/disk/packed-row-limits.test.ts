@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect } from "vitest";
 import { test } from "../../common/temp-folder.ts";
 import { readInHeap } from "../testing/demo-testing.ts";
+import { EventDataError } from "../event-schemas.ts";
 import type { SessionEvent } from "../events.ts";
 import { Session } from "../session.ts";
 import { LogFileError } from "./log-file-types.ts";
@@ -21,6 +22,7 @@ const STEP = '{"id":1,"type":"step/start","ts":1,"data":{"turn":1,"step":1}}';
 function row(chunks: readonly unknown[], dt: readonly number[] = chunks.map(() => 0)): string {
   return JSON.stringify({ packed: "assistant/chunk", id: 2, ts: 1, dt, turn: 1, step: 1, attempt: 1, chunks });
 }
+const jsonl = (events: readonly unknown[]) => events.map((event) => `${JSON.stringify(event)}\n`).join("");
 const text = (index: number) => ({ kind: "text" as const, text: `第 ${index} 段，` });
 const texts = (count: number) => Array.from({ length: count }, (_, index) => text(index));
 
@@ -85,11 +87,40 @@ describe("a row holds 1 to CHUNK_GROUP chunks: anything else is a damaged line, 
   });
 });
 
+describe("a row is exactly the writer's shape: anything else with a packed key is a damaged line, never guessed at", () => {
+  const SHAPE = 'a packed row is {packed, id, ts, dt, turn, step, attempt, chunks} with packed "assistant/chunk"';
+  const NUMBERS = "a packed row needs a number id and ts, a number array dt, and a chunks array as long as dt";
+  const good = { packed: "assistant/chunk", id: 2, ts: 1, dt: [0, 0], turn: 1, step: 1, attempt: 1, chunks: texts(2) };
+  const { packed, chunks, ...middle } = good;
+
+  test.each([
+    ["another packed type", { ...good, packed: "user/message" }, SHAPE],
+    ["its last key missing", { packed, ...middle }, SHAPE],
+    ["its keys in another order", { ...middle, packed, chunks }, SHAPE],
+    ["an id that is a string", { ...good, id: "2" }, NUMBERS],
+    ["a ts that is a string", { ...good, ts: "1" }, NUMBERS],
+    ["a dt that is a string", { ...good, dt: "00" }, NUMBERS],
+    ["a dt holding a string", { ...good, dt: [0, "0"] }, NUMBERS],
+  ])("%s: BAD_LINE at its line, saying what a row is", (_, value, why) => {
+    const error = refusal(() => parseLogText(`${[START, STEP, JSON.stringify(value), START].join("\n")}\n`));
+    expect(error).toMatchObject({ code: "BAD_LINE", line: 3 });
+    expect(error.message).toContain(`the line is a damaged packed row (${why})`);
+  });
+
+  test("a line of null, a number or a string is an event replay refuses at its line (REPLAY), not a row", () => {
+    for (const value of ["null", "7", '"packed"']) {
+      const error = refusal(() => parseLogText(`${[START, value].join("\n")}\n`));
+      expect(error, value).toMatchObject({ code: "REPLAY", line: 2, cause: { index: 1 } });
+    }
+  });
+});
+
 describe("each chunk is checked as it is unpacked", () => {
   test("a row whose 9th chunk is not a chunk is REPLAY at its line, naming the event and what is wrong, before a later damaged line is read", () => {
     const bad = row(texts(CHUNK_GROUP).map((chunk, index) => (index === 8 ? { kind: "nope" } : chunk)));
     const error = refusal(() => parseLogText(`${[START, STEP, bad, "not json", START].join("\n")}\n`, { source: "bad-chunk.jsonl" }));
     expect(error).toMatchObject({ code: "REPLAY", line: 3, cause: { index: 10, code: "SCHEMA" } });
+    expect((error.cause as Error).cause, "the schema's own error, for whoever explains it").toBeInstanceOf(EventDataError);
     expect(error.message).toMatch(
       /^bad-chunk\.jsonl line 3: .*replay failed at event #10: invalid data for "assistant\/chunk" at \$\.chunk\.kind/,
     );
@@ -116,6 +147,31 @@ describe("the writer packs only what unpacks to the very same events", () => {
     expect(ids).toEqual([0, 1, 9]);
     const error = refusal(() => parseLogText(rowsOf([chunk(0), chunk(1), chunk(9)])));
     expect(error).toMatchObject({ code: "REPLAY", line: 2, cause: { index: 2, code: "ID_MISMATCH" } });
+  });
+
+  test("chunks of consecutive ids share a row only within one turn, step and attempt: each read back as logged", () => {
+    const at = (id: number, turn: number, step: number, attempt: number): SessionEvent => ({
+      id,
+      type: "assistant/chunk",
+      ts: 100 + id * id, // a different gap each time: each dt counts
+      data: { turn, step, attempt, chunk: { kind: "text", text: `#${id}` } },
+    });
+    const events = [at(0, 1, 1, 1), at(1, 1, 1, 1), at(2, 2, 1, 1), at(3, 2, 1, 1), at(4, 2, 2, 1), at(5, 2, 2, 1)];
+    const rows = rowsOf(events).toString().trimEnd().split("\n");
+    expect(rows.map((line) => (JSON.parse(line) as { chunks: unknown[] }).chunks.length)).toEqual([2, 2, 2]);
+    expect(jsonl(parseLogText(rowsOf(events)).session.events)).toBe(jsonl(events));
+  });
+
+  test("a chunk event whose data keys are in another order is written as its own line, byte for byte, never packed", () => {
+    const reordered = (id: number): SessionEvent => ({
+      id,
+      type: "assistant/chunk",
+      ts: 1,
+      data: { step: 1, turn: 1, attempt: 1, chunk: { kind: "text", text: `#${id}` } },
+    });
+    const events = [reordered(0), reordered(1), reordered(2)];
+    expect(rowsOf(events).toString()).toBe(jsonl(events));
+    expect(jsonl(parseLogText(rowsOf(events)).session.events)).toBe(jsonl(events));
   });
 
   test("a writer attached after 200 chunks were logged writes them in rows of at most CHUNK_GROUP, and they read back", ({ dir }) => {

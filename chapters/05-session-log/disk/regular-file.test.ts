@@ -1,11 +1,12 @@
 // Only a regular file is opened as a log: anything else is NOT_A_FILE, saying what it is instead.
 // Real things of each kind: a folder, a socket, a character device, a block device (where the machine
 // has one), each through a symbolic link too. (A FIFO is tested in 05.7 and not-a-file.test.ts.)
-import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect } from "vitest";
 import { test } from "../../common/temp-folder.ts";
+import { descriptorsOn } from "../testing/real-faults.ts";
 import { LogFileError } from "./log-file-types.ts";
 import { readRegularFile } from "./regular-file.ts";
 
@@ -50,6 +51,11 @@ describe("what a name leads to, said before a byte is read", () => {
         const error = refusal(name);
         expect(error.code, name).toBe("NOT_A_FILE");
         expect(error.message, name).toBe(`${name}: this is ${kind}, not a file; a log is a regular file that a writer appended to`);
+        expect(error.cause, `${name}: the refusal a page meets (system-errors.ts)`).toMatchObject({
+          code: "NOT_A_FILE",
+          syscall: "open",
+          path: name,
+        });
       }
     }
   });
@@ -64,9 +70,7 @@ describe("a regular file", () => {
   test.runIf(existsSync("/proc/self/fd"))("is read whole and its descriptor closed again", ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     writeFileSync(file, "line\n");
-    const open = () => readdirSync("/proc/self/fd").length;
-    const before = open();
     for (let read = 0; read < 5; read++) expect(readRegularFile(file).toString()).toBe("line\n");
-    expect(open(), "descriptors open after five reads").toBe(before);
+    expect(descriptorsOn(file), "descriptors open on it after five reads").toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
 import { describe, expect, test } from "vitest";
 import { ScriptedStreamClient, type ScriptedStream } from "../../../exercises/05-session-log/stream-arbitraries.ts";
 import { rejectedAs } from "../../../exercises/05-session-log/thrown.ts";
+import type { StreamingChatClient } from "../../common/deepseek.ts";
 import type { SessionEvent } from "../events.ts";
 import { Session } from "../session.ts";
 import { streamReply } from "./streamed-step.ts";
@@ -35,6 +36,25 @@ describe("a stream that breaks off", () => {
     const client = new ScriptedStreamClient([broken("one", "drop 1"), broken("two", "drop 2")]);
     expect((await rejectedAs(Error, streamReply({ session, client, turn: 1, step: 1, request }))).message).toBe("drop 1");
     expect(client.requests).toHaveLength(1);
+  });
+
+  test("a stream stalled before its first chunk is stopped by the signal: the client is given it, and nothing is logged", async () => {
+    const session = new Session();
+    const controller = new AbortController();
+    const stalled: StreamingChatClient = {
+      model: "stand-in",
+      chat: () => Promise.reject(new Error("only stream() is called")),
+      async *stream(_, options) {
+        const signal = options?.signal;
+        if (signal === undefined) throw new Error("the stream was not given the signal: an abort could not stop it while it waits");
+        await new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
+        yield { kind: "text", text: "never reached: the wait above only ends by the abort" };
+      },
+    };
+    const reply = streamReply({ session, client: stalled, turn: 1, step: 1, request, signal: controller.signal });
+    controller.abort(new Error("Ctrl-C"));
+    expect((await rejectedAs(Error, reply)).message).toBe("Ctrl-C");
+    expect(session.events).toEqual([]);
   });
 
   test("is not made again once aborted, whatever attempts allows", async () => {
