@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect } from "vitest";
+import { thrownAs } from "../../../exercises/05-session-log/thrown.ts";
 import { test } from "../../common/temp-folder.ts";
 import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
@@ -67,13 +68,7 @@ describe("the writer checks that the name still leads to its file", () => {
     const stop = attachLogFile(session, file);
     session.append("turn/start", { turn: 1 });
     swap(file);
-    let error: unknown;
-    try {
-      stop();
-    } catch (thrown) {
-      error = thrown;
-    }
-    expect(error).toBeInstanceOf(LogWriteError);
+    const error = thrownAs(LogWriteError, () => stop());
     expect(error).toMatchObject({ code: "FILE_REPLACED", written: 1 });
   });
 });

@@ -4,6 +4,7 @@
 import { existsSync, linkSync, mkdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect } from "vitest";
+import { thrownAs } from "../../../exercises/05-session-log/thrown.ts";
 import { test } from "../../common/temp-folder.ts";
 import { closingEvents } from "./log-file.ts";
 import { LogFileError, RepairError } from "./log-file-types.ts";
@@ -22,16 +23,6 @@ function lock(file: string, options: Parameters<typeof lockLogFile>[1] = {}): ()
   const release = lockLogFile(file, options);
   releases.push(release);
   return release;
-}
-
-function refusal(action: () => unknown): LogFileError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof LogFileError) return error;
-    throw error;
-  }
-  throw new Error("expected a LogFileError, nothing was thrown");
 }
 
 /** A lock folder for `file` as a holder that died `ageMs` ago left it: never refreshed since. */
@@ -88,13 +79,13 @@ describe("a lock someone holds", () => {
   test("is LOCKED for a second writer, naming the file, when its lock goes stale, and the lock folder", ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     lock(file);
-    const error = refusal(() => lockLogFile(file));
+    const error = thrownAs(LogFileError, () => lockLogFile(file));
     expect(error.code).toBe("LOCKED");
     expect(error.source).toBe(file);
     expect(error.message).toContain(
       `another process is writing this log (if it was killed, its lock goes stale ${STALE_MS / 1000} s after: try again then); lock: ${lockFolderOf(file)}`,
     );
-    expect(refusal(() => lockLogFile(file, { staleMs: 3000 })).message).toContain("its lock goes stale 3 s after");
+    expect(thrownAs(LogFileError, () => lockLogFile(file, { staleMs: 3000 })).message).toContain("its lock goes stale 3 s after");
     expect(error.cause, "the lock library's own refusal stays as the cause").toMatchObject({ code: "ELOCKED" });
   });
 
@@ -103,7 +94,7 @@ describe("a lock someone holds", () => {
   }) => {
     const file = path.join(dir, "run.jsonl");
     lock(file);
-    const error = refusal(() => assertNoLiveWriter(file));
+    const error = thrownAs(LogFileError, () => assertNoLiveWriter(file));
     expect(error.code).toBe("LOCKED");
     expect(error.message).toContain(
       `another process is writing this log right now; its last turn may still be running; lock: ${lockFolderOf(file)}`,
@@ -125,7 +116,7 @@ describe("a lock someone holds", () => {
     first();
     lock(file);
     first();
-    expect(refusal(() => assertNoLiveWriter(file)).code, "the second holder still holds the file").toBe("LOCKED");
+    expect(thrownAs(LogFileError, () => assertNoLiveWriter(file)).code, "the second holder still holds the file").toBe("LOCKED");
   });
 
   test("a holder whose lock folder is taken away hears it through onLost, as a LOCKED error", async ({ dir }) => {
@@ -166,10 +157,10 @@ describe("a lock left behind", () => {
   test(`is taken over once older than staleMs (${STALE_MS} ms unless given): younger, it still counts as held`, ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     leftBehind(file, 5_000);
-    expect(refusal(() => assertNoLiveWriter(file)).code, `5 s old, under ${STALE_MS} ms`).toBe("LOCKED");
-    expect(refusal(() => lockLogFile(file)).code, `5 s old, under ${STALE_MS} ms`).toBe("LOCKED");
+    expect(thrownAs(LogFileError, () => assertNoLiveWriter(file)).code, `5 s old, under ${STALE_MS} ms`).toBe("LOCKED");
+    expect(thrownAs(LogFileError, () => lockLogFile(file)).code, `5 s old, under ${STALE_MS} ms`).toBe("LOCKED");
     expect(() => assertNoLiveWriter(file, { staleMs: 2_000 }), "5 s old, over 2,000 ms").not.toThrow();
     lock(file, { staleMs: 2_000 });
-    expect(refusal(() => assertNoLiveWriter(file)).code, "taken over: held again").toBe("LOCKED");
+    expect(thrownAs(LogFileError, () => assertNoLiveWriter(file)).code, "taken over: held again").toBe("LOCKED");
   });
 });

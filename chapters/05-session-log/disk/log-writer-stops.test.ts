@@ -4,10 +4,11 @@
 // flushes to disk, when. Real files, locks and limits, all in this process, where a mutant of the
 // writer lives; the same faults met by the demo as a whole program are in disk-faults.test.ts.
 import { execFileSync } from "node:child_process";
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { thrownAs } from "../../../exercises/05-session-log/thrown.ts";
+import { test } from "../../common/temp-folder.ts";
 import { Session } from "../session.ts";
 import { descriptorsOn, flushesDuring, hasPrlimit, withFileSizeLimit } from "../testing/real-faults.ts";
 import { LogFileError, type LogMismatch, LogWriteError, NotThisLogError } from "./log-file-types.ts";
@@ -15,12 +16,6 @@ import { lockFolderOf, lockLogFile } from "./log-lock.ts";
 import { readLogFile } from "./log-reader.ts";
 import { CHUNK_GROUP, rowsOf } from "./log-rows.ts";
 import { attachLogFile } from "./log-writer.ts";
-
-let dir = "";
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "log-writer-stops-"));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const chunk = (text: string) => ({ turn: 1, step: 1, attempt: 1, chunk: { kind: "text" as const, text } });
 
@@ -34,24 +29,16 @@ function sessionOf(count: number, kind: "message" | "chunk" = "message"): Sessio
   return session;
 }
 
-const fileHolding = (content: string | Uint8Array) => {
+const fileHolding = (dir: string, content: string | Uint8Array) => {
   const file = path.join(dir, "run.jsonl");
   writeFileSync(file, content);
   return file;
 };
 
-function refusal(action: () => unknown): LogFileError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof LogFileError) return error;
-    throw error;
-  }
-  throw new Error("expected a LogFileError, nothing was thrown");
-}
-
 describe("a file that is not this log is refused before a byte is written", () => {
-  test("the refusal says how it differs, in its sentence and as data (for the Chinese sentence): more events than the session, only some of them, another event, a byte order mark before a later line", () => {
+  test("the refusal says how it differs, in its sentence and as data (for the Chinese sentence): more events than the session, only some of them, another event, a byte order mark before a later line", ({
+    dir,
+  }) => {
     const events = sessionOf(3).events;
     const [one = "", two = "", three = ""] = rowsOf(events)
       .toString("utf8")
@@ -87,8 +74,8 @@ describe("a file that is not this log is refused before a byte is written", () =
       ],
     ];
     for (const [name, text, session, why, mismatch] of cases) {
-      const file = fileHolding(text);
-      const error = refusal(() => attachLogFile(session, file));
+      const file = fileHolding(dir, text);
+      const error = thrownAs(LogFileError, () => attachLogFile(session, file));
       expect(error.code, name).toBe("NOT_THIS_LOG");
       expect(error.message, name).toContain(`refusing to append: ${why}`);
       expect(error instanceof NotThisLogError && error.mismatch, name).toEqual(mismatch);
@@ -96,26 +83,28 @@ describe("a file that is not this log is refused before a byte is written", () =
     }
   });
 
-  test("a packed row holding more chunks than the session has is more events, not a line that differs", () => {
+  test("a packed row holding more chunks than the session has is more events, not a line that differs", ({ dir }) => {
     const chunks = sessionOf(3, "chunk").events;
-    const file = fileHolding(rowsOf(chunks));
-    expect(refusal(() => attachLogFile(Session.fromLog(chunks.slice(0, 2)), file)).message).toContain(
+    const file = fileHolding(dir, rowsOf(chunks));
+    expect(thrownAs(LogFileError, () => attachLogFile(Session.fromLog(chunks.slice(0, 2)), file)).message).toContain(
       "the file holds more than this session's 2 events",
     );
   });
 
-  test("nothing is left open: the descriptor it read the file with is closed, and the lock released", () => {
-    const file = fileHolding(rowsOf(sessionOf(1).events));
-    expect(refusal(() => attachLogFile(new Session(), file)).code).toBe("NOT_THIS_LOG");
+  test("nothing is left open: the descriptor it read the file with is closed, and the lock released", ({ dir }) => {
+    const file = fileHolding(dir, rowsOf(sessionOf(1).events));
+    expect(thrownAs(LogFileError, () => attachLogFile(new Session(), file)).code).toBe("NOT_THIS_LOG");
     expect(descriptorsOn(file), "a refused file is closed again").toEqual([]);
     expect(() => lockLogFile(file)(), "a refused file is unlocked again").not.toThrow();
   });
 
-  test("the writer's staleMs is its lock's: refused by a live holder, it says when that lock goes stale", () => {
+  test("the writer's staleMs is its lock's: refused by a live holder, it says when that lock goes stale", ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     const release = lockLogFile(file);
     try {
-      expect(refusal(() => attachLogFile(new Session(), file, { staleMs: 3000 })).message).toContain("its lock goes stale 3 s after");
+      expect(thrownAs(LogFileError, () => attachLogFile(new Session(), file, { staleMs: 3000 })).message).toContain(
+        "its lock goes stale 3 s after",
+      );
     } finally {
       release();
     }
@@ -123,26 +112,20 @@ describe("a file that is not this log is refused before a byte is written", () =
 });
 
 describe("a writer stops for good when the file is no longer only this log's", () => {
-  test("bytes after its last line, found when it stops: FILE_CHANGED with both sizes, never said saved", () => {
+  test("bytes after its last line, found when it stops: FILE_CHANGED with both sizes, never said saved", ({ dir }) => {
     const session = sessionOf(2);
     const file = path.join(dir, "run.jsonl");
     const stop = attachLogFile(session, file);
     const ours = statSync(file).size;
     appendFileSync(file, "someone else's line\n");
-    let error: unknown;
-    try {
-      stop();
-    } catch (thrown) {
-      error = thrown;
-    }
-    expect(error).toBeInstanceOf(LogWriteError);
+    const error = thrownAs(LogWriteError, () => stop());
     expect(error).toMatchObject({ code: "FILE_CHANGED", written: 2, firstLost: 2 });
     expect((error as Error).message).toContain(
       `the file has ${ours + 20} bytes, this writer wrote ${ours} (another writer is appending to it)`,
     );
   });
 
-  test("its lock taken: LOCKED at the next write, the lock's own refusal as the cause, and nothing more written", async () => {
+  test("its lock taken: LOCKED at the next write, the lock's own refusal as the cause, and nothing more written", async ({ dir }) => {
     const failures: unknown[] = [];
     const session = new Session({ onListenerError: (error) => failures.push(error) });
     const file = path.join(dir, "run.jsonl");
@@ -165,10 +148,12 @@ describe("a writer stops for good when the file is no longer only this log's", (
 });
 
 describe.skipIf(!hasPrlimit)("a write the disk refuses (a real size limit on this process)", () => {
-  test("the events logged before the writer came: WRITE_FAILED, none written, the partial line taken back, the lock released", () => {
+  test("the events logged before the writer came: WRITE_FAILED, none written, the partial line taken back, the lock released", ({
+    dir,
+  }) => {
     const session = sessionOf(3);
     const file = path.join(dir, "run.jsonl");
-    const error = refusal(() => withFileSizeLimit(20, () => attachLogFile(session, file)));
+    const error = thrownAs(LogFileError, () => withFileSizeLimit(20, () => attachLogFile(session, file)));
     expect(error.code).toBe("WRITE_FAILED");
     expect(error.message).toMatch(/none of the 3 events logged so far could be written \(EFBIG: .*\); the partial line was taken back$/);
     expect(error.cause).toMatchObject({ code: "EFBIG" });
@@ -176,7 +161,7 @@ describe.skipIf(!hasPrlimit)("a write the disk refuses (a real size limit on thi
     expect(() => lockLogFile(file)(), "unlocked again").not.toThrow();
   });
 
-  test("a partial line that cannot be taken back (an append-only file) is said so: the reader will call it torn", () => {
+  test("a partial line that cannot be taken back (an append-only file) is said so: the reader will call it torn", ({ dir }) => {
     const failures: unknown[] = [];
     const session = new Session({ onListenerError: (error) => failures.push(error) });
     const file = path.join(dir, "run.jsonl");
@@ -199,7 +184,9 @@ describe.skipIf(!hasPrlimit)("a write the disk refuses (a real size limit on thi
 });
 
 describe("what is flushed to disk, and when", () => {
-  test("a full group of chunks is written unflushed; the next event is flushed with it, and stopping flushes the chunks still waiting", () => {
+  test("a full group of chunks is written unflushed; the next event is flushed with it, and stopping flushes the chunks still waiting", ({
+    dir,
+  }) => {
     const session = new Session();
     const file = path.join(dir, "run.jsonl");
     const stop = attachLogFile(session, file);
