@@ -1,10 +1,11 @@
 // How a log's first bytes tell its format: a JSON array when the first byte that is not white space is
 // "[", UTF-16 (refused, named by its byte order mark) when it opens with FF FE or FE FF, JSONL otherwise.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { thrownAs } from "../../../exercises/05-session-log/thrown.ts";
+import { test } from "../../common/temp-folder.ts";
 import { descriptorsOn } from "../testing/real-faults.ts";
 import { LogFileError } from "./log-file-types.ts";
 import { parseLogText, readLogFile } from "./log-file.ts";
@@ -12,17 +13,7 @@ import { parseLogText, readLogFile } from "./log-file.ts";
 const event = '{"id":0,"type":"turn/start","ts":1,"data":{"turn":1}}';
 
 function refusal(bytes: Uint8Array | string): string {
-  return refused(() => parseLogText(bytes)).message;
-}
-
-function refused(read: () => unknown): LogFileError {
-  try {
-    read();
-  } catch (error) {
-    if (error instanceof LogFileError) return error;
-    throw error;
-  }
-  return expect.unreachable("the bytes were read as a log");
+  return thrownAs(LogFileError, () => parseLogText(bytes)).message;
 }
 
 describe("the format is told by the first bytes", () => {
@@ -64,7 +55,9 @@ describe("what the reader says of a file it cannot read as a log, exactly", () =
   });
 
   test("a JSON array that is not UTF-8 is BAD_JSON saying so, not a JSON syntax error", () => {
-    const error = refused(() => parseLogText(Buffer.concat([Buffer.from(`[${event},"`), Buffer.from([0xc3, 0x28]), Buffer.from('"]')])));
+    const error = thrownAs(LogFileError, () =>
+      parseLogText(Buffer.concat([Buffer.from(`[${event},"`), Buffer.from([0xc3, 0x28]), Buffer.from('"]')])),
+    );
     expect(error.code).toBe("BAD_JSON");
     expect(error.message).toBe("log: the log is not valid UTF-8");
   });
@@ -81,18 +74,13 @@ describe("what the reader says of a file it cannot read as a log, exactly", () =
     expect(() => parseLogText(line, { schemas })).toThrow(expect.objectContaining({ code: "REPLAY", line: 1 }));
   });
 
-  test("readLogFile closes the file it read, loaded or refused", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "log-format-"));
-    try {
-      const file = path.join(dir, "run.jsonl");
-      writeFileSync(file, `${event}\n`);
-      expect(readLogFile(file).session.events).toHaveLength(1);
-      expect(descriptorsOn(file), "loaded").toEqual([]);
-      writeFileSync(file, "not json\n{}\n");
-      expect(refused(() => readLogFile(file)).code).toBe("BAD_LINE");
-      expect(descriptorsOn(file), "refused").toEqual([]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  test("readLogFile closes the file it read, loaded or refused", ({ dir }) => {
+    const file = path.join(dir, "run.jsonl");
+    writeFileSync(file, `${event}\n`);
+    expect(readLogFile(file).session.events).toHaveLength(1);
+    expect(descriptorsOn(file), "loaded").toEqual([]);
+    writeFileSync(file, "not json\n{}\n");
+    expect(thrownAs(LogFileError, () => readLogFile(file)).code).toBe("BAD_LINE");
+    expect(descriptorsOn(file), "refused").toEqual([]);
   });
 });
