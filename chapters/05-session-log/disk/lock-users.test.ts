@@ -24,6 +24,16 @@ function folder(dir: string, name: string, mode: number): string {
 /** `shell` run by sh as root in a mount namespace of its own (unshare -m): mounts made there are seen by nothing else. */
 const inOwnNamespace = (shell: string, env: Record<string, string>) => ended(startProcess("unshare", ["-m", "sh", "-c", shell], env));
 
+/**
+ * sh that mounts a fresh, empty /tmp in the namespace, the workbook kept where it is: a clone under
+ * /tmp (as CI's may be) would otherwise vanish under the new mount, tsx and the chapter with it.
+ */
+const freshTmp = (dir: string) => {
+  const kept = shellWords([path.join(dir, "workbook")]);
+  const workbook = shellWords([root]);
+  return `mkdir ${kept} && mount --bind ${workbook} ${kept} && mount -t tmpfs none /tmp && mkdir -p ${workbook} && mount --bind ${kept} ${workbook}`;
+};
+
 /** argv as one line of sh, each word quoted. */
 const shellWords = (words: readonly string[]) => words.map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
 
@@ -58,7 +68,7 @@ describe("LOCK_PLACE between users", () => {
     const tsxCache = folder(dir, "tmp", 0o777);
     const node = programCommand([script, "root", held, far, own]);
     // A fresh /tmp, so that LOCK_PLACE is made by this run, under a umask that would keep every other user out.
-    const run = await inOwnNamespace(`mount -t tmpfs none /tmp && umask 077 && exec ${shellWords(node)}`, { TMPDIR: tsxCache });
+    const run = await inOwnNamespace(`${freshTmp(dir)} && umask 077 && exec ${shellWords(node)}`, { TMPDIR: tsxCache });
     expect(run.code, run.output).toBe(0);
     expect(JSON.parse(run.output)).toEqual({ place: "1777", nobody: { farLink: "LOCKED", repair: "LOCKED", own: "taken" } });
   });
@@ -117,7 +127,7 @@ describe("a log the user can write, in a folder the user cannot (item: name what
     const tsxCache = folder(dir, "tmp", 0o777);
     const node = programCommand([DEMO, "--offline", "--save", log], { nobody: true });
     // In this namespace only: a LOCK_PLACE of root's that no one else may write in.
-    const shell = `mount -t tmpfs none /tmp && mkdir -m 0755 ${LOCK_PLACE} && exec ${shellWords(node)}`;
+    const shell = `${freshTmp(dir)} && mkdir -m 0755 ${LOCK_PLACE} && exec ${shellWords(node)}`;
     const run = await inOwnNamespace(shell, { TMPDIR: tsxCache });
     expect(run.code, run.output).toBe(1);
     const lock = new RegExp(`${LOCK_PLACE}/dev-\\d+-inode-\\d+\\.lock`).exec(run.output)?.[0];
