@@ -34,6 +34,8 @@ export const PROGRAM_TESTS: ReadonlySet<string> = new Set([
   "--out through a file is said before any call is made (and paid for): exit 1",
 ]);
 
-beforeEach((context) => {
-  if (PROGRAM_TESTS.has(context.task.name)) context.skip();
+// Destructured: vitest reads a hook's parameters to know which fixtures (temp-folder.ts's dir) it needs,
+// and refuses a plain parameter in a file whose tests use one.
+beforeEach(({ task, skip }) => {
+  if (PROGRAM_TESTS.has(task.name)) skip();
 });
