@@ -1,19 +1,18 @@
 // The DeepSeek settings: read from the environment handed over, trimmed, checked, and explained in
 // Chinese with the English beside it, never showing a secret.
 import { describe, expect, test } from "vitest";
+import { thrownAs } from "../../exercises/05-session-log/thrown.ts";
 import { DeepSeekConfigError, hasApiKey, MissingApiKeyError, publicURL, readSettings, THINKING_TIMEOUT_MS } from "./settings.ts";
 
 const KEY = "sk-test-0123456789abcdef0123456789abcdef";
 
 /** The DeepSeekConfigError that reading `env` throws (and a failed test if it throws none). */
 function refusal(env: Record<string, string>): DeepSeekConfigError {
-  try {
-    readSettings(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(DeepSeekConfigError);
-    return error as DeepSeekConfigError;
-  }
-  return expect.unreachable(`expected ${JSON.stringify(env)} to be refused`);
+  return thrownAs(
+    DeepSeekConfigError,
+    () => readSettings(env),
+    `${JSON.stringify(env)} 应当被拒绝 / ${JSON.stringify(env)} must be refused`,
+  );
 }
 
 describe("reading", () => {

@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect } from "vitest";
+import { thrownAs } from "../../../exercises/05-session-log/thrown.ts";
 import { test } from "../../common/temp-folder.ts";
 import { readInHeap } from "../testing/demo-testing.ts";
 import { EventDataError } from "../event-schemas.ts";
@@ -27,13 +28,7 @@ const text = (index: number) => ({ kind: "text" as const, text: `第 ${index} �
 const texts = (count: number) => Array.from({ length: count }, (_, index) => text(index));
 
 function refusal(read: () => unknown): LogFileError {
-  try {
-    read();
-  } catch (error) {
-    if (error instanceof LogFileError) return error;
-    throw error;
-  }
-  return expect.unreachable("the log was read: 读入了这份日志，它应当被拒绝");
+  return thrownAs(LogFileError, read, "这份日志应当被拒绝 / the log must be refused");
 }
 
 describe("a row holds 1 to CHUNK_GROUP chunks: anything else is a damaged line, refused by its line number", () => {

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from "nod
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect } from "vitest";
+import { thrownAs } from "../../../exercises/05-session-log/thrown.ts";
 import { test } from "../../common/temp-folder.ts";
 import { descriptorsOn } from "../testing/real-faults.ts";
 import { LogFileError } from "./log-file-types.ts";
@@ -17,13 +18,11 @@ afterEach(async () => {
 });
 
 function refusal(file: string): LogFileError {
-  try {
-    readRegularFile(file);
-  } catch (error) {
-    if (error instanceof LogFileError) return error;
-    throw error;
-  }
-  throw new Error(`expected NOT_A_FILE, but ${file} was read`);
+  return thrownAs(
+    LogFileError,
+    () => readRegularFile(file),
+    `${file} 不是普通文件，应当以 NOT_A_FILE 被拒绝 / ${file} is not a regular file and must be refused as NOT_A_FILE`,
+  );
 }
 
 async function socketAt(file: string): Promise<void> {
