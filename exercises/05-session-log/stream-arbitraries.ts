@@ -8,7 +8,7 @@ import type { CallOptions, ChatRequest, StreamingChatClient } from "../../chapte
 import type { AssistantMessage, ToolCall } from "../../chapters/common/messages.ts";
 
 /** Any string, astral characters and all: "binary" draws from every code point. */
-export const anyText = fc.string({ unit: "binary", maxLength: 30 });
+const anyText = fc.string({ unit: "binary", maxLength: 30 });
 
 const toolCallArb: fc.Arbitrary<ToolCall> = fc.record({
   id: fc.stringMatching(/^call_0\d_[A-Za-z0-9]{1,8}$/),
@@ -25,7 +25,7 @@ export const replyArb: fc.Arbitrary<AssistantMessage> = fc.record({
 });
 
 /** `text` cut into pieces at any code units, empty pieces included; there is always at least one piece. */
-export function piecesArb(text: string): fc.Arbitrary<string[]> {
+function piecesArb(text: string): fc.Arbitrary<string[]> {
   return fc.array(fc.nat(text.length), { maxLength: 6 }).map((cuts) => {
     const at = [0, ...cuts.sort((a, b) => a - b), text.length];
     return at.slice(1).map((end, i) => text.slice(at[i], end));

@@ -39,7 +39,7 @@ export interface EventInput {
 }
 
 /** One calculator round trip: 12 events, 4 of which become messages. */
-export function calculatorTurn(turn: number): EventInput[] {
+function calculatorTurn(turn: number): EventInput[] {
   const call = { id: `call_00_${turn}`, name: "calculator", arguments: '{"expression":"1+2*3"}' };
   return [
     { type: "turn/start", data: { turn } },

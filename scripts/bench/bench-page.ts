@@ -13,7 +13,7 @@ import type { Session } from "../../chapters/05-session-log/session.ts";
 import { calculatorSession, loadNow, newSession } from "./bench-lib.ts";
 
 /** `turns` streamed replies of `chunks` chunk events each (reasoning, then text): mostly chunks. */
-export function chunkySession(events: number, chunksPerReply = 1_000): Session {
+function chunkySession(events: number, chunksPerReply = 1_000): Session {
   const session = newSession();
   for (let turn = 1; session.events.length < events; turn++) {
     session.append("turn/start", { turn });
@@ -33,7 +33,7 @@ export function chunkySession(events: number, chunksPerReply = 1_000): Session {
 }
 
 /** Milliseconds from navigation until a frame is painted with all `count` events drawn. */
-export async function timePageOpen(session: Session, chromium: string): Promise<{ ms: number; bytes: number }> {
+async function timePageOpen(session: Session, chromium: string): Promise<{ ms: number; bytes: number }> {
   const dir = mkdtempSync(path.join(tmpdir(), "bench-page-"));
   const file = writeTimelinePage(session.events, path.join(dir, "page.html"));
   const browser = await launchChromium(chromium);

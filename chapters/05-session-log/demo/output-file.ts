@@ -50,7 +50,7 @@ const PAGE_MARK = '<script type="application/json" id="session-log">';
 const HEAD_BYTES = 64 * 1024;
 
 /** Whether `file` starts as a page of ours does: a log, a note or a source file never does. */
-export function isOurPage(file: string): boolean {
+function isOurPage(file: string): boolean {
   const fd = openSync(file, "r");
   try {
     const head = Buffer.alloc(HEAD_BYTES);
