@@ -52,7 +52,7 @@ export function renderProgress(reports: readonly StepReport[]): string {
   if (first !== undefined && next !== undefined && next !== first) {
     lines.push(
       pc.dim(
-        `${first.step.id} 你自己的部分都通过了，其余测试在等 ${next.step.id} / ${first.step.id}: your own part passes, its other tests wait for ${next.step.id}`,
+        `练习步骤 ${first.step.id}：你自己的部分都通过了，其余测试在等 ${next.step.id} / ${first.step.id}: your own part passes, its other tests wait for ${next.step.id}`,
       ),
     );
   }
