@@ -176,7 +176,9 @@ describe("npm run progress: the report", () => {
     );
     expect(text, "05.2 and 05.3 are not the cause: they wait for 05.6 too").not.toMatch(/not done yet: 05\.2|also need: 05\.2/);
     expect(text).toMatch(/05\.6 {2}挑战 \/ challenge \S+ — 未开始 \/ not started\n/);
-    expect(text).toContain("练习步骤 05.2：你自己的部分都通过了，其余测试在等 05.6 / 05.2: your own part passes, its other tests wait for 05.6");
+    expect(text).toContain(
+      "练习步骤 05.2：你自己的部分都通过了，其余测试在等 05.6 / 05.2: your own part passes, its other tests wait for 05.6",
+    );
     expect(text).toContain("下一步 / next: 练习步骤 05.6 —");
   });
 
