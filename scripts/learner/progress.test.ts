@@ -130,7 +130,7 @@ describe("npm run progress: the report", () => {
       first: failed("x", stubError("05.2")),
     } as const;
     const text = plain(renderProgress([{ step: s3!, status }]));
-    expect(text).toContain("未开始 / not started · 测试还会用到练习步骤 05.2 / its tests also need steps: 05.2");
+    expect(text).toContain("未开始 / not started · 测试还会用到还没完成的练习步骤 05.2 / its tests also need steps not done yet: 05.2");
   });
 
   test("a challenge step is labelled as one", () => {

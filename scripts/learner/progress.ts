@@ -164,7 +164,10 @@ function describe(status: StepStatus, step: Step, reports: readonly StepReport[]
       // Its tests run earlier steps' code too (05.5 runs your Session and projection): say which of
       // those are not done yet, so the learner knows which file to open first.
       const unmet = causes([...step.needs, ...status.waitsOn], reports, step.id);
-      const note = unmet.length === 0 ? "" : ` · 测试还会用到练习步骤 ${unmet.join("、")} / its tests also need steps: ${unmet.join(", ")}`;
+      const note =
+        unmet.length === 0
+          ? ""
+          : ` · 测试还会用到还没完成的练习步骤 ${unmet.join("、")} / its tests also need steps not done yet: ${unmet.join(", ")}`;
       return pc.dim(`未开始 / not started${note}`);
     }
   }
