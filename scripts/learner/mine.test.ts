@@ -482,7 +482,7 @@ describe("npm run watch: key d runs the demo on your code", () => {
     const screen = last();
     expect(screen).toContain("演示：用你的代码 / the demo on your code (npm run demo -- --mine)");
     expect(screen).toContain("你的：json.ts；答案：session.ts（练习步骤 05.2、05.4 还是桩）");
-    expect(screen).toContain("… (18 行省略 / more lines)");
+    expect(screen).toContain("…省略了 18 行 / 18 more lines");
     expect(screen).toContain("重放派生 4 条消息，与原始派生逐字段一致：true");
     expect(screen).toContain("演示正常结束 / the demo ended well");
     expect(screen).toContain("练习步骤 05.2 —"); // still the loop, on the current step

@@ -130,7 +130,7 @@ describe("npm run progress: the report", () => {
       first: failed("x", stubError("05.2")),
     } as const;
     const text = plain(renderProgress([{ step: s3!, status }]));
-    expect(text).toContain("未开始 / not started · 测试还会用到练习步骤 05.2 / its tests also need steps: 05.2");
+    expect(text).toContain("未开始 / not started · 测试还会用到还没完成的练习步骤 05.2 / its tests also need steps not done yet: 05.2");
   });
 
   test("a challenge step is labelled as one", () => {
@@ -176,7 +176,9 @@ describe("npm run progress: the report", () => {
     );
     expect(text, "05.2 and 05.3 are not the cause: they wait for 05.6 too").not.toMatch(/not done yet: 05\.2|also need: 05\.2/);
     expect(text).toMatch(/05\.6 {2}挑战 \/ challenge \S+ — 未开始 \/ not started\n/);
-    expect(text).toContain("05.2 你自己的部分都通过了，其余测试在等 05.6 / 05.2: your own part passes, its other tests wait for 05.6");
+    expect(text).toContain(
+      "练习步骤 05.2：你自己的部分都通过了，其余测试在等 05.6 / 05.2: your own part passes, its other tests wait for 05.6",
+    );
     expect(text).toContain("下一步 / next: 练习步骤 05.6 —");
   });
 

@@ -52,7 +52,7 @@ export function renderProgress(reports: readonly StepReport[]): string {
   if (first !== undefined && next !== undefined && next !== first) {
     lines.push(
       pc.dim(
-        `${first.step.id} 你自己的部分都通过了，其余测试在等 ${next.step.id} / ${first.step.id}: your own part passes, its other tests wait for ${next.step.id}`,
+        `练习步骤 ${first.step.id}：你自己的部分都通过了，其余测试在等 ${next.step.id} / ${first.step.id}: your own part passes, its other tests wait for ${next.step.id}`,
       ),
     );
   }
@@ -164,7 +164,10 @@ function describe(status: StepStatus, step: Step, reports: readonly StepReport[]
       // Its tests run earlier steps' code too (05.5 runs your Session and projection): say which of
       // those are not done yet, so the learner knows which file to open first.
       const unmet = causes([...step.needs, ...status.waitsOn], reports, step.id);
-      const note = unmet.length === 0 ? "" : ` · 测试还会用到练习步骤 ${unmet.join("、")} / its tests also need steps: ${unmet.join(", ")}`;
+      const note =
+        unmet.length === 0
+          ? ""
+          : ` · 测试还会用到还没完成的练习步骤 ${unmet.join("、")} / its tests also need steps not done yet: ${unmet.join(", ")}`;
       return pc.dim(`未开始 / not started${note}`);
     }
   }

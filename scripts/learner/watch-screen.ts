@@ -202,7 +202,9 @@ function demoLines(demo: NonNullable<Screen["demo"]>): string[] {
   const lines = demo.output.split("\n");
   const skipped = lines.length - demoHead - demoTail;
   const kept =
-    skipped <= 0 ? lines : [...lines.slice(0, demoHead), pc.dim(`  … (${skipped} 行省略 / more lines)`), ...lines.slice(-demoTail)];
+    skipped <= 0
+      ? lines
+      : [...lines.slice(0, demoHead), pc.dim(`  …省略了 ${skipped} 行 / ${skipped} more lines`), ...lines.slice(-demoTail)];
   const end =
     demo.code === 0
       ? pc.green("演示正常结束 / the demo ended well")
@@ -252,5 +254,7 @@ function visibleLines(text: string, max: number): string[] {
     .replace(/\s+$/, "")
     .split("\n")
     .map((line) => visible(line));
-  return lines.length <= max ? lines : [...lines.slice(0, max), pc.dim(`… (${lines.length - max} 行省略 / more lines)`)];
+  return lines.length <= max
+    ? lines
+    : [...lines.slice(0, max), pc.dim(`…省略了 ${lines.length - max} 行 / ${lines.length - max} more lines`)];
 }

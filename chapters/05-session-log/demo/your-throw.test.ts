@@ -57,6 +57,15 @@ describe("--mine: a throw from your code, told in one sentence", () => {
     expect(explainYourThrow({ code: 42 }, "load", env, json)?.lines[2]).toBe("  { code: 42 }");
   });
 
+  test("an Error thrown while a file of yours is imported, with none of your lines on its stack: that file, no line, and why", () => {
+    const error = new SyntaxError("Unexpected token");
+    error.stack = "SyntaxError: Unexpected token\n    at load (/repo/node_modules/tsx/dist/loader.mjs:1:1)";
+    expect(explainYourThrow(error, "load", env, json)?.lines.slice(0, 2)).toEqual([
+      "你的 json.ts（练习步骤 05.1）在加载时抛出了错误，位置不明（调用栈上没有你的文件）",
+      "Your json.ts (step 05.1) threw while being loaded, at a line not known (no line of your files is on its stack)",
+    ]);
+  });
+
   test("a throw that is not from your code is not yours to tell: it is thrown on", () => {
     const error = new Error("elsewhere");
     error.stack = "Error: elsewhere\n    at x (/repo/chapters/05-session-log/session.ts:1:1)";

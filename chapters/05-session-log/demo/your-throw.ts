@@ -38,7 +38,7 @@ export function explainYourThrow(
     const at = whereYoursThrew(e, yours(env));
     if (at !== undefined) return told(at.file, at.frames, when, `${e.name}: ${clip(e.message.split("\n")[0] ?? "", 200)}`);
   }
-  return importing === undefined ? undefined : told(importing, undefined, when, `${error.name}: ${clip(error.message, 200)}`);
+  return importing === undefined ? undefined : told(importing, [], when, `${error.name}: ${clip(error.message, 200)}`);
 }
 
 /**
@@ -47,10 +47,13 @@ export function explainYourThrow(
  */
 function told(file: YourFile, frames: readonly string[] | undefined, when: When, what: string): Explanation {
   const [zh, en] = THREW[when];
+  // No frames: what was thrown has no stack; none of them: its stack passes through none of the learner's files.
   const [atZh, atEn] =
     frames === undefined
       ? ["位置不明（抛出的不是 Error，没有调用栈）", "at a line not known (what it threw is not an Error: it has no stack)"]
-      : [`位置：${frames.at(-1)}`, `at ${frames.at(-1)}`];
+      : frames.length === 0
+        ? ["位置不明（调用栈上没有你的文件）", "at a line not known (no line of your files is on its stack)"]
+        : [`位置：${frames.at(-1)}`, `at ${frames.at(-1)}`];
   const through =
     frames !== undefined && frames.length > 1
       ? [`经过你的文件，从调用方到抛出处 / through your files, from the caller down: ${frames.join(" → ")}`]
