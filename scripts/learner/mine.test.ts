@@ -125,7 +125,7 @@ describe("npm run demo -- --mine", spawns, () => {
     const { "streamed-step.ts": _, ...rest } = allAnswers;
     const { code, lines, text } = await demo({ ...rest, "agent-loop.ts": loop });
     expect(lines[0]).toMatch(/；答案：streamed-step\.ts（练习步骤 05\.8 还是桩）；用不到：log-file\.ts（这次运行不读写日志文件）$/);
-    expect(lines[2]).toBe("你的 agent-loop.ts 在跑，流式（练习步骤 05.8）还没做完：这次运行不流式，和加 --no-stream 一样");
+    expect(lines[2]).toBe("用的是你的 agent-loop.ts，而流式（练习步骤 05.8）还没做完：这次运行不流式，和加 --no-stream 一样");
     expect(lines[3]).toBe(
       "Your agent-loop.ts runs and streaming (step 05.8) is not done yet: this run does not stream, as with --no-stream",
     );

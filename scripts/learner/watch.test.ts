@@ -340,7 +340,7 @@ describe("npm run watch: any step, at once", () => {
     expect(last(), "05.1 stays on screen").toContain("练习步骤 05.1 —");
     expect(last()).toContain(
       "✗ 练习步骤 05.2 原来通过，这次保存后不通过了 / step 05.2 passed before this save and fails now " +
-        `${findStep("05.2")!.titleZh} — 按 l 打开列表，选它看第一个失败 / pick it in the list (l) to see its first failure`,
+        `${findStep("05.2")!.titleZh} — 按 l 打开列表，选中它，看它第一个失败的测试 / pick it in the list (l) to see its first failure`,
     );
     watch.key("l");
     expect(last()).toContain(`✗ 05.2  ${findStep("05.2")!.titleZh} — 1/2 个测试失败 / 1 of 2 failing`);
@@ -596,10 +596,10 @@ describe("the screen fits the terminal and points only where it must", () => {
     const onScreen = plain(renderScreen({ reports: [report], brokenNow: [three[0]!] }));
     expect(onScreen).toContain("✗ 练习步骤 05.1 原来通过，这次保存后不通过了 / step 05.1 passed before this save and fails now");
     expect(onScreen).toContain("第一个失败 / first failure: 05.1 > a rule");
-    expect(onScreen).not.toContain("按 l 打开列表，选它看第一个失败");
+    expect(onScreen).not.toContain("按 l 打开列表，选中它，看它第一个失败的测试");
     const elsewhere = plain(renderScreen({ reports: [report, { step: three[1]!, status: report.status }], brokenNow: [three[1]!] }));
     expect(elsewhere, "a step not on screen: the list leads to its failure").toContain(
-      "— 按 l 打开列表，选它看第一个失败 / pick it in the list (l) to see its first failure",
+      "— 按 l 打开列表，选中它，看它第一个失败的测试 / pick it in the list (l) to see its first failure",
     );
   });
 

@@ -63,7 +63,7 @@ export function yourFilesBanner(env: Env, command: string, streams = true, onDis
   const loopOnly = yourLoopStreams(env)
     ? []
     : [
-        "你的 agent-loop.ts 在跑，流式（练习步骤 05.8）还没做完：这次运行不流式，和加 --no-stream 一样",
+        "用的是你的 agent-loop.ts，而流式（练习步骤 05.8）还没做完：这次运行不流式，和加 --no-stream 一样",
         "Your agent-loop.ts runs and streaming (step 05.8) is not done yet: this run does not stream, as with --no-stream",
       ];
   return [
