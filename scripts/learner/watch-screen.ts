@@ -115,7 +115,9 @@ function changedLines(screen: Screen, current: StepReport | undefined): string[]
       pc.red(pc.bold(what)) +
         pc.red(` ${step.titleZh}`) +
         // Its first failure is below when it is the step on screen; otherwise the list (l) leads to it.
-        (step === onScreen ? "" : pc.dim(" — 按 l 打开列表，选中它，看它第一个失败的测试 / pick it in the list (l) to see its first failure")),
+        (step === onScreen
+          ? ""
+          : pc.dim(" — 按 l 打开列表，选中它，看它第一个失败的测试 / pick it in the list (l) to see its first failure")),
     );
   }
   return lines.length === 0 ? [] : [...lines, ""];
