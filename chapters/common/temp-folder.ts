@@ -34,22 +34,19 @@ function tempFolder(testFile: string): string {
 }
 
 /**
- * Removes `dir`. Under `npm test` (scripts/maintainer/test.ts sets WORKBOOK_TEST_TMPDIR) it first notes
+ * Removes `dir`. Under `npm test` (scripts/maintainer/test.ts sets WORKBOOK_TEST_FILES) it first notes
  * the device and inode of every file in it, with the test that made it: a log's lock is named after
  * those (chapters/05-session-log/disk/log-lock.ts), so a lock the test left behind is still traced to
  * it after the file is gone.
  */
 function removeFolder(dir: string, madeBy: string): void {
-  const guard = process.env.WORKBOOK_TEST_TMPDIR;
-  if (guard) {
+  const ledger = process.env.WORKBOOK_TEST_FILES;
+  if (ledger) {
     const files = readdirSync(dir, { recursive: true, encoding: "utf8" }).flatMap((name) => {
       const file = lstatSync(path.join(dir, name), { bigint: true, throwIfNoEntry: false });
       return file === undefined ? [] : [`${file.dev}\t${file.ino}\t${madeBy}\n`]; // gone already: a program still ending removed it
     });
-    appendFileSync(path.join(guard, TEST_FILES), files.join(""));
+    appendFileSync(ledger, files.join(""));
   }
   rmSync(dir, { recursive: true, force: true });
 }
-
-/** Where, in npm test's folder, the files tests made are noted (one line each: device, inode, test). */
-export const TEST_FILES = "files-made-by-tests.tsv";
