@@ -5,7 +5,7 @@
 // disk holds memory until the machine restarts, so npm test (scripts/maintainer/test.ts) gives its two
 // vitest runs a fresh folder of their own as TMPDIR; no other process writes there, so whatever is in it
 // after the runs was left by a test or by the code it ran, and is said, with its name, and removed.
-import { chmodSync, existsSync, mkdtempSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -35,6 +35,9 @@ export function guardTemporaryFiles(): string {
   chmodSync(guard, 0o1777); // open like /tmp: some tests run a program as the user nobody, on files in it
   process.env.WORKBOOK_TEST_TMPDIR = guard;
   process.env.WORKBOOK_TEST_FILES = path.join(guard, TEST_FILES);
+  // Removed however npm test ends: after the runs (leftovers.ts), on an error, or by Ctrl-C.
+  process.once("exit", () => rmSync(guard, { recursive: true, force: true }));
+  process.once("SIGINT", () => process.exit(130));
   return guard;
 }
 
