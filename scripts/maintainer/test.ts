@@ -29,7 +29,7 @@ const left = leftovers(guard);
 if (left.length > 0) {
   console.log(
     pc.red(
-      `\n测试留下了 ${left.length} 样东西（已删除）：让留下它的测试或代码自己清理 / The tests left ${left.length} things behind (removed now): make the test or code that left each clean up`,
+      "\n测试留下了下面这些东西（已删除），每一样都要让留下它的测试或代码自己清理 / The tests left these behind (removed now): make the test or code that left each one clean up",
     ),
   );
   for (const line of left) console.log(pc.red(`✗ ${line}`));
