@@ -3,11 +3,11 @@
 //   --mode workbook               → chapter and fixture tests, plus every exercise test against the answers
 //   --mode check                  → every exercise test against the shipped stubs and the decoys
 // `npm test` (scripts/maintainer/test.ts) runs the workbook mode and the check mode (scripts/maintainer/check-exercises.ts) side by side.
-import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Plugin } from "vite";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { decoyRunsDir, swapInDecoys, writeDecoyRuns } from "./scripts/maintainer/decoy-runs.ts";
+import { testTmpdir } from "./scripts/maintainer/test-tmpdir.ts";
 import { answerFiles, shippedStubs } from "./scripts/steps.ts";
 
 /**
@@ -94,17 +94,9 @@ export default defineConfig(({ mode }) => ({
     testTimeout: mode === "workbook" || mode === "check" ? 60_000 : 20_000,
     // Tests never see the maintainer's own DeepSeek settings: blank means "not set" (chapters/common/settings.ts),
     // so a key or a bad DEEPSEEK_TIMEOUT_MS in the shell cannot change what a test does.
-    env: { DEEPSEEK_API_KEY: "", DEEPSEEK_BASE_URL: "", DEEPSEEK_MODEL: "", DEEPSEEK_TIMEOUT_MS: "", ...ramTmpdir() },
+    // Temporary files go to a RAM disk, and under npm test to a folder of the run's own (test-tmpdir.ts).
+    env: { DEEPSEEK_API_KEY: "", DEEPSEEK_BASE_URL: "", DEEPSEEK_MODEL: "", DEEPSEEK_TIMEOUT_MS: "", ...testTmpdir() },
     // fast-check's own frames (about ten per failing property) say nothing about the learner's code.
     onStackTrace: (_error, frame) => !frame.file.includes("/node_modules/fast-check/"),
   },
 }));
-
-/**
- * Tests write their temporary files (logs fsync'd per event, fixtures, pages) to a RAM disk where the
- * machine has one: an fsync there costs microseconds instead of milliseconds on a busy disk, and the
- * code under test runs the same calls.
- */
-function ramTmpdir(): { TMPDIR?: string } {
-  return process.platform === "linux" && existsSync("/dev/shm") ? { TMPDIR: "/dev/shm" } : {};
-}

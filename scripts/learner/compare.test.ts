@@ -1,17 +1,15 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { stripVTControlCharacters as plain } from "node:util";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { test } from "../../chapters/common/temp-folder.ts";
 import { compareCommand, compareStep, filesOf, memberDiff } from "./compare.ts";
 import { UsageError } from "../command.ts";
 import { helpersOf, membersOf, stepMembers } from "./members.ts";
 import { findStep } from "../steps.ts";
 
-const dir = mkdtempSync(path.join(tmpdir(), "workbook-compare-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function file(name: string, text: string): string {
+/** Writes `text` to `dir/name`. */
+function file(dir: string, name: string, text: string): string {
   const at = path.join(dir, name);
   writeFileSync(at, text);
   return at;
@@ -97,11 +95,11 @@ describe("npm run compare: the parts you write", () => {
     expect(helpersOf(answerMembers, wanted, membersOf(stub)).map((member) => member.key)).toEqual(["helper", "deeper", "Log.#items"]);
   });
 
-  test("shows only the step's members, each beside the answer's, and lists the helpers", () => {
+  test("shows only the step's members, each beside the answer's, and lists the helpers", ({ dir }) => {
     const files = {
-      mine: file("mine.ts", stub),
-      answer: file("answer.ts", answer),
-      shippedStub: file("stub.ts", stub),
+      mine: file(dir, "mine.ts", stub),
+      answer: file(dir, "answer.ts", answer),
+      shippedStub: file(dir, "stub.ts", stub),
     };
     const text = plain(compareStep(step, files));
     expect(text).toContain("── mine (");
@@ -115,15 +113,15 @@ describe("npm run compare: the parts you write", () => {
     expect(plain(compareStep(step, files, true)), "--helpers prints their code").toContain("return deeper(event).trim();");
   });
 
-  test("a member written like the answer is said to be the same; one missing from your file shows the answer's", () => {
+  test("a member written like the answer is said to be the same; one missing from your file shows the answer's", ({ dir }) => {
     const yours = stub
       .replace("/** Yours to write. */\n", "")
       .replace('return todo("05.3", "mine");', "return helper(event);")
       .replace(/ {2}get size[^}]*}\n/, "");
     const files = {
-      mine: file("mine2.ts", yours),
-      answer: file("answer2.ts", answer),
-      shippedStub: file("stub2.ts", stub),
+      mine: file(dir, "mine2.ts", yours),
+      answer: file(dir, "answer2.ts", answer),
+      shippedStub: file(dir, "stub2.ts", stub),
     };
     const text = plain(compareStep(step, files));
     expect(text).toMatch(/── mine \(.*\)\n✓ 与答案相同 \/ same as the answer\n/);
@@ -181,8 +179,8 @@ describe("npm run compare: the parts you write", () => {
     expect(text).toMatch(/ {2}joinText +.*stream-assembler\.ts:\d+\n/);
   });
 
-  test("a missing file or an unknown step is a UsageError", () => {
-    const files = { mine: path.join(dir, "nope.ts"), answer: file("a3.ts", answer), shippedStub: file("s3.ts", stub) };
+  test("a missing file or an unknown step is a UsageError", ({ dir }) => {
+    const files = { mine: path.join(dir, "nope.ts"), answer: file(dir, "a3.ts", answer), shippedStub: file(dir, "s3.ts", stub) };
     expect(() => compareStep(step, files)).toThrow(UsageError);
     expect(() => compareCommand(["05.9"])).toThrow(/没有练习步骤 "05\.9" \/ unknown step "05\.9"\. 可选 \/ valid steps: 05\.1/);
     expect(() => compareCommand(["05.1", "--all"])).toThrow(

@@ -1,19 +1,18 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { stripVTControlCharacters as plain } from "node:util";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { test } from "../../chapters/common/temp-folder.ts";
 import { hintCommand, hintStateFile, readHintState, revealNext } from "./hint.ts";
 import { FlagsAnswer, UsageError } from "../command.ts";
 import { shippedStubsDir, steps } from "../steps.ts";
 
 let stateDir: string;
 let stateFile: string;
-beforeEach(() => {
-  stateDir = mkdtempSync(path.join(tmpdir(), "workbook-hints-"));
+test.beforeEach(({ dir }) => {
+  stateDir = dir;
   stateFile = hintStateFile({ WORKBOOK_STATE_DIR: stateDir });
 });
-afterEach(() => rmSync(stateDir, { recursive: true, force: true }));
 
 const threeHints = { "05.3": ["first nudge", "second nudge", "the code shape"] };
 const hint = (...argv: string[]) => plain(hintCommand(argv, { stateFile, hints: threeHints }));

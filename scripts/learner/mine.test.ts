@@ -2,12 +2,12 @@
 // before the program loads, so these tests run `npm run demo -- --mine` as child processes. Which files
 // count as the learner's comes from WORKBOOK_MINE_AS (a file name → the file standing as the learner's,
 // done), so no test depends on, or touches, the files in exercises/.
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { stripVTControlCharacters } from "node:util";
-import { beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
+import { test } from "../../chapters/common/temp-folder.ts";
 import type { SessionEvent } from "../../chapters/05-session-log/events.ts";
 import {
   DEMO,
@@ -61,9 +61,8 @@ const demo = (as: Record<string, string>, ...args: string[]) => run(DEMO, ["--mi
 /** `npx tsx chapters/05-session-log/demo.ts --mine …`, as the READMEs write it: no hook preloaded. */
 const tsxDemo = (as: Record<string, string>, ...args: string[]) => runWith(["npx", "tsx", chapter("demo.ts"), "--mine", ...args], as);
 
-/** A copy of a chapter file, as a learner's file outside the repo would import it, with a change. */
-function learnerCopy(chapterFile: string, change: (source: string) => string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "mine-file-"));
+/** A copy of a chapter file in `dir`, as a learner's file outside the repo would import it, with a change. */
+function learnerCopy(dir: string, chapterFile: string, change: (source: string) => string): string {
   const from = path.dirname(path.join(chapterDir, chapterFile));
   const source = readFileSync(path.join(chapterDir, chapterFile), "utf8").replace(
     /from "(\.{1,2}\/[^"]+)"/g,
@@ -74,7 +73,7 @@ function learnerCopy(chapterFile: string, change: (source: string) => string): s
   return file;
 }
 
-const learnerLoop = (change: (source: string) => string) => learnerCopy("agent-loop.ts", change);
+const learnerLoop = (dir: string, change: (source: string) => string) => learnerCopy(dir, "agent-loop.ts", change);
 
 /** An escape sequence that would write to the clipboard (OSC 52), as a thrown message may carry it. */
 const OSC52 = "\\u001b]52;c;aGk=\\u0007";
@@ -117,9 +116,11 @@ describe("npm run demo -- --mine", spawns, () => {
     expect(text).toContain("重放派生 4 条消息，与原始派生逐字段一致：true");
   });
 
-  test.concurrent("your loop from 05.5 with streaming (05.8) not done: the run does not stream, says so, and ends well", async () => {
+  test.concurrent("your loop from 05.5 with streaming (05.8) not done: the run does not stream, says so, and ends well", async ({
+    dir,
+  }) => {
     // A learner's 05.5 loop knows nothing of `stream`: this one refuses it, so the run proves it was not asked.
-    const loop = learnerLoop((source) =>
+    const loop = learnerLoop(dir, (source) =>
       source.replace(/\n {2}if \(!Number\.isInteger\(maxSteps\)/, '\n  if (stream) throw new Error("this loop does not stream");$&'),
     );
     const { "streamed-step.ts": _, ...rest } = allAnswers;
@@ -152,9 +153,11 @@ describe("npm run demo -- --mine", spawns, () => {
     expect(replay.join("\n")).toContain("这里跑的是你的代码：session.ts（练习步骤 05.2、05.4）。测试都通过了，这次运行却和答案不同");
   });
 
-  test.concurrent("decoy log-file-repair-skips-calls: --load of a crashed log, and ④'s structure check names your log-file.ts", async () => {
+  test.concurrent("decoy log-file-repair-skips-calls: --load of a crashed log, and ④'s structure check names your log-file.ts", async ({
+    dir,
+  }) => {
     expect(crashed.at(-1)?.type, "#5 tool/call, unanswered").toBe("tool/call");
-    const log = path.join(mkdtempSync(path.join(tmpdir(), "mine-load-")), "run.jsonl");
+    const log = path.join(dir, "run.jsonl");
     writeFileSync(log, crashed.map((event) => `${JSON.stringify(event)}\n`).join(""));
     const as = {
       "log-file.ts": "scripts/maintainer/decoys/log-file-repair-skips-calls.ts",
@@ -167,8 +170,10 @@ describe("npm run demo -- --mine", spawns, () => {
     expect(replay).toContain("这里跑的是你的代码：log-file.ts（练习步骤 05.7）。");
   });
 
-  test.concurrent("npx tsx chapters/05-session-log/demo.ts --mine, the command the READMEs give, runs again with the hook: a file of yours that throws is named with its step and line, exit 1", async () => {
-    const file = learnerLoop((source) =>
+  test.concurrent("npx tsx chapters/05-session-log/demo.ts --mine, the command the READMEs give, runs again with the hook: a file of yours that throws is named with its step and line, exit 1", async ({
+    dir,
+  }) => {
+    const file = learnerLoop(dir, (source) =>
       source.replace(
         '  session.append("assistant/message", {',
         '  if (reply.tool_calls.length === 0) throw new TypeError("no calls");\n$&',
@@ -228,8 +233,10 @@ describe("npm run demo -- --mine", spawns, () => {
     }
   });
 
-  test.concurrent("a file of yours that throws while being imported: the same sentence (file, step, line), no stack, its escapes shown", async () => {
-    const file = learnerLoop((source) => `${source}\nthrow new Error("${OSC52} thrown at import");\n`);
+  test.concurrent("a file of yours that throws while being imported: the same sentence (file, step, line), no stack, its escapes shown", async ({
+    dir,
+  }) => {
+    const file = learnerLoop(dir, (source) => `${source}\nthrow new Error("${OSC52} thrown at import");\n`);
     const { code, lines, text } = await demo({ ...allAnswers, "agent-loop.ts": file });
     expect(code).toBe(1);
     expect(text).toContain("=== 你的代码抛出了错误 / Your code threw ===");
@@ -244,8 +251,10 @@ describe("npm run demo -- --mine", spawns, () => {
     ).toBe(false);
   });
 
-  test.concurrent("a file of yours that throws a value that is not an Error while being imported: the same sentence, escapes shown, no banner", async () => {
-    const file = learnerLoop((source) => `${source}\nthrow "\\u001b]0;pwned\\u0007";\n`);
+  test.concurrent("a file of yours that throws a value that is not an Error while being imported: the same sentence, escapes shown, no banner", async ({
+    dir,
+  }) => {
+    const file = learnerLoop(dir, (source) => `${source}\nthrow "\\u001b]0;pwned\\u0007";\n`);
     const { code, lines, text } = await demo({ ...allAnswers, "agent-loop.ts": file });
     expect(code).toBe(1);
     expect(text).toContain("=== 你的代码抛出了错误 / Your code threw ===");
@@ -275,11 +284,13 @@ describe("npm run demo -- --mine", spawns, () => {
 });
 
 describe("npm run view -- --mine", spawns, () => {
-  test.concurrent("writes the page from the learner's code: a loop of yours that logs one more event puts it on the page", async () => {
-    const file = learnerLoop((source) =>
+  test.concurrent("writes the page from the learner's code: a loop of yours that logs one more event puts it on the page", async ({
+    dir,
+  }) => {
+    const file = learnerLoop(dir, (source) =>
       source.replace('  session.append("turn/start", { turn });', '$&\n  session.append("mine/marker", { by: "learner" });'),
     );
-    const out = path.join(mkdtempSync(path.join(tmpdir(), "mine-view-")), "page.html");
+    const out = path.join(dir, "page.html");
     const { code, lines } = await run(VIEW, ["--mine", "--out", out], { ...allAnswers, "agent-loop.ts": file });
     expect(code).toBe(0);
     expect(lines[0]).toMatch(/^你的：json\.ts、session\.ts、projection\.ts、agent-loop\.ts/);
@@ -289,11 +300,13 @@ describe("npm run view -- --mine", spawns, () => {
     expect(lines[2]).toBe(`时间线页面（13 条事件，4 条消息）/ Timeline page (13 events, 4 messages): ${out}`);
     expect(readFileSync(out, "utf8")).toContain("mine/marker");
   });
-  test.concurrent("a streamed scenario and a streamed-step.ts of yours that throws: what demo --mine says (file, step, line), exit 1", async () => {
-    const file = learnerCopy("stream/streamed-step.ts", (source) =>
+  test.concurrent("a streamed scenario and a streamed-step.ts of yours that throws: what demo --mine says (file, step, line), exit 1", async ({
+    dir,
+  }) => {
+    const file = learnerCopy(dir, "stream/streamed-step.ts", (source) =>
       source.replace(/\n(export async function streamReply[^\n]*\n)/, '\n$1  if (step === 2) throw new RangeError("step 2");\n'),
     );
-    const out = path.join(mkdtempSync(path.join(tmpdir(), "mine-view-")), "page.html");
+    const out = path.join(dir, "page.html");
     const args = ["--mine", "--scenario", "calculator-streamed", "--out", out];
     const { code, lines, text } = await run(VIEW, args, { ...allAnswers, "streamed-step.ts": file });
     expect(lines[0], "this scenario streams: streamed-step.ts runs, and is yours").toMatch(/、streamed-step\.ts；答案：（没有）$/);
@@ -360,9 +373,8 @@ describe("the mapping: the manifest's learner file → answer, turned round for 
 });
 
 describe("is a step done? its tests, run only when the files they load changed", () => {
-  /** A copy of the learner's folder with every file its shipped stub, and a fake test runner. */
-  function setUp(passing: readonly string[]) {
-    const dir = mkdtempSync(path.join(tmpdir(), "mine-check-"));
+  /** A copy of the learner's folder in `dir` with every file its shipped stub, and a fake test runner. */
+  function setUp(dir: string, passing: readonly string[]) {
     cpSync(path.join(root, "scripts/maintainer/stubs/05-session-log"), dir, { recursive: true });
     for (const step of demoSteps()) cpSync(path.join(exercisesDir, step.test), path.join(dir, step.test));
     const runs: string[][] = [];
@@ -386,11 +398,11 @@ describe("is a step done? its tests, run only when the files they load changed",
       close: async () => {},
     };
     const options = { dir, resultsFile: path.join(dir, ".workbook/results.json"), start: async () => tests };
-    return { dir, runs, check: () => checkSteps(options) };
+    return { runs, check: () => checkSteps(options) };
   }
 
-  test("an untouched stub is not done and runs nothing; an edited file's step runs once, then again only after a save", async () => {
-    const { dir, runs, check } = setUp(["05.1"]);
+  test("an untouched stub is not done and runs nothing; an edited file's step runs once, then again only after a save", async ({ dir }) => {
+    const { runs, check } = setUp(dir, ["05.1"]);
     const verdicts = await check();
     expect(runs).toEqual([]);
     expect(verdicts.get("05.1")).toBe("stub");
@@ -406,8 +418,8 @@ describe("is a step done? its tests, run only when the files they load changed",
     expect(runs).toEqual([["05.1"], ["05.1"]]);
   });
 
-  test("a step's record also depends on the learner files its tests reach through imports (05.3 runs your session.ts)", () => {
-    const { dir } = setUp([]);
+  test("a step's record also depends on the learner files its tests reach through imports (05.3 runs your session.ts)", ({ dir }) => {
+    setUp(dir, []);
     const step = findStep("05.3");
     if (step === undefined) throw new Error("05.3 is in the manifest");
     const before = fingerprint(step, dir);

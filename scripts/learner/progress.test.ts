@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { stripVTControlCharacters as plain } from "node:util";
-import { describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { test } from "../../chapters/common/temp-folder.ts";
 import { NotImplementedError } from "../../exercises/05-session-log/todo.ts";
 import { progressBar, renderProgress, runningNote, runSteps } from "./progress.ts";
 import { classify, nextStep, type StepReport } from "./status.ts";
@@ -192,9 +192,11 @@ describe("npm run progress: the report", () => {
 describe("npm run progress: a real run", () => {
   // One step, to stay fast: whatever state the learner's file is in, its test file must be found and
   // run. This is what breaks if vitest's module ids and the step list stop matching.
-  test("runs a step's test file through vitest's learner project; run again with its files unchanged, it runs nothing and says so", async () => {
+  test("runs a step's test file through vitest's learner project; run again with its files unchanged, it runs nothing and says so", async ({
+    dir,
+  }) => {
     const step = steps.find((s) => s.id === "05.3") ?? steps[0]!;
-    const resultsFile = path.join(mkdtempSync(path.join(tmpdir(), "progress-results-")), "results.json");
+    const resultsFile = path.join(dir, "results.json");
     const told: string[] = [];
     const onRun = (toRun: readonly Step[], held: number) => told.push(runningNote(toRun, held));
     const [report] = await runSteps([step], { resultsFile, onRun });

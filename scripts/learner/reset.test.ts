@@ -1,11 +1,11 @@
 // reset restores the shipped copy of a stub (scripts/maintainer/stubs/), whatever the learner did to their file,
 // committed or not, inside git or not. These tests work in a folder of their own.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { stripVTControlCharacters as plain } from "node:util";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { test } from "../../chapters/common/temp-folder.ts";
 import { UsageError } from "../command.ts";
 import { resetCommand, resetFile } from "./reset.ts";
 import { startsPrograms } from "../../chapters/05-session-log/testing/demo-testing.ts";
@@ -16,8 +16,8 @@ let work: string;
 let exercises: string;
 let shipped: string;
 
-beforeEach(() => {
-  work = mkdtempSync(path.join(tmpdir(), "workbook-reset-"));
+test.beforeEach(({ dir }) => {
+  work = dir;
   exercises = path.join(work, "exercises/05-session-log");
   shipped = path.join(work, "scripts/maintainer/stubs/05-session-log");
   mkdirSync(exercises, { recursive: true });
@@ -27,7 +27,6 @@ beforeEach(() => {
   // The tests beside them: reset names the steps whose tests reach a file it leaves calling a stub.
   cpSync(exercisesDir, exercises, { recursive: true, filter: (from) => !from.includes(".backup") && !learnerFiles().includes(from) });
 });
-afterEach(() => rmSync(work, { recursive: true, force: true }));
 
 const session = steps.find((step) => step.id === "05.2")!;
 const sessionStub = () => readFileSync(path.join(shipped, "session.ts"));

@@ -3,10 +3,10 @@
 // pick another step from the list (l); q quits. One test, on purpose:
 // every run of the real watch starts a vitest child process (stopped here by q).
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, expect, test } from "vitest";
+import { afterEach, expect } from "vitest";
+import { test } from "../../chapters/common/temp-folder.ts";
 import { root } from "../steps.ts";
 
 const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
@@ -27,16 +27,13 @@ async function waitFor(seen: (text: string) => boolean, what: string): Promise<s
   return expect.fail(`the terminal never showed ${what}; it shows:\n${screen()}`);
 }
 
-let stateDir: string | undefined;
 afterEach(() => {
   spawnSync("tmux", ["kill-session", "-t", session]);
-  if (stateDir !== undefined) rmSync(stateDir, { recursive: true, force: true });
 });
 
 test.skipIf(!hasTmux)(
   "npm run watch -- 05.6 shows 05.6 and its last known state first; l, ↑ and Enter pick the step above it; q quits",
-  async () => {
-    stateDir = mkdtempSync(path.join(tmpdir(), "workbook-watch-state-"));
+  async ({ dir: stateDir }) => {
     const wrong = { name: "05.6 > messages() hands out a new array", state: "failed", errors: ["a caller's push showed up later"] };
     writeFileSync(
       path.join(stateDir, "watch-state.json"),

@@ -1,11 +1,11 @@
 // The focused loop, driven with a fake runner: which step it runs, what it shows, how it moves on.
 import { execFileSync } from "node:child_process";
-import { appendFileSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, copyFileSync, cpSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import { stripVTControlCharacters as plain } from "node:util";
-import { describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { test } from "../../chapters/common/temp-folder.ts";
 import { NotImplementedError } from "../../exercises/05-session-log/todo.ts";
 import type { FileOutcome, TestOutcome } from "./step-runner.ts";
 import type { TypeProblem } from "./type-problems.ts";
@@ -419,31 +419,26 @@ describe("npm run watch: any step, at once", () => {
     expect(Object.keys(remembered.at(-1) ?? {}), "every step's new state is kept for the next start").toEqual(["05.1", "05.2", "05.3"]);
   });
 
-  test("a saved state that is not JSON, or an entry not in the shape the screen draws, is no state", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "workbook-watch-state-"));
+  test("a saved state that is not JSON, or an entry not in the shape the screen draws, is no state", ({ dir }) => {
     const file = path.join(dir, "watch-state.json");
-    try {
-      writeFileSync(file, "{ torn");
-      expect(readWatchState(file)).toEqual({});
-      const first = { name: "a rule", state: "failed", errors: ["no"] };
-      const failing = { kind: "failing", failing: 1, total: 2, first };
-      writeFileSync(
-        file,
-        JSON.stringify({
-          "05.1": { kind: "passed", total: 3 },
-          "05.2": failing,
-          "05.3": { kind: "failing" },
-          p2: { kind: "new" },
-          // Each one field short of what the screen and the list (l) draw: "undefined/2", or a crash.
-          p3: { kind: "not-started", total: 2, first },
-          p4: { kind: "waiting", total: 2, waitsOn: ["05.2"] },
-          "05.6": { kind: "failing", failing: 1, total: 2, first: { name: "a rule", errors: ["no"] } },
-        }),
-      );
-      expect(readWatchState(file)).toEqual({ "05.1": { kind: "passed", total: 3 }, "05.2": failing });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    writeFileSync(file, "{ torn");
+    expect(readWatchState(file)).toEqual({});
+    const first = { name: "a rule", state: "failed", errors: ["no"] };
+    const failing = { kind: "failing", failing: 1, total: 2, first };
+    writeFileSync(
+      file,
+      JSON.stringify({
+        "05.1": { kind: "passed", total: 3 },
+        "05.2": failing,
+        "05.3": { kind: "failing" },
+        p2: { kind: "new" },
+        // Each one field short of what the screen and the list (l) draw: "undefined/2", or a crash.
+        p3: { kind: "not-started", total: 2, first },
+        p4: { kind: "waiting", total: 2, waitsOn: ["05.2"] },
+        "05.6": { kind: "failing", failing: 1, total: 2, first: { name: "a rule", errors: ["no"] } },
+      }),
+    );
+    expect(readWatchState(file)).toEqual({ "05.1": { kind: "passed", total: 3 }, "05.2": failing });
   });
 
   test("the command line: one step id; --help and anything else answer like the other commands", () => {
@@ -463,8 +458,7 @@ describe("npm run watch: any step, at once", () => {
 });
 
 describe("npm run watch: noticing saves", () => {
-  test("a saved .ts file is reported once; backups, hidden folders and other files are not", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "workbook-watch-"));
+  test("a saved .ts file is reported once; backups, hidden folders and other files are not", async ({ dir }) => {
     mkdirSync(path.join(dir, ".backup"));
     const seen: string[] = [];
     const saved = new Promise<void>((resolve) => {
@@ -479,12 +473,10 @@ describe("npm run watch: noticing saves", () => {
       writeFileSync(path.join(dir, "json.ts"), "ab");
     });
     await saved;
-    rmSync(dir, { recursive: true, force: true });
     expect(seen).toEqual([path.join(dir, "json.ts")]);
   });
 
-  test("a file replaced by a rename (a safe save, sed -i, npm run reset) is still seen, and so is every save after it", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "workbook-watch-"));
+  test("a file replaced by a rename (a safe save, sed -i, npm run reset) is still seen, and so is every save after it", async ({ dir }) => {
     mkdirSync(path.join(dir, "given"));
     const file = path.join(dir, "json.ts");
     writeFileSync(file, "export const a = 1;\n");
@@ -518,7 +510,6 @@ describe("npm run watch: noticing saves", () => {
       await seen("a file in a folder inside", () => writeFileSync(path.join(dir, "given", "x.ts"), "x"), path.join(dir, "given", "x.ts"));
     } finally {
       watcher.close();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
@@ -641,57 +632,45 @@ describe("the screen fits the terminal and points only where it must", () => {
 });
 
 describe("npm run watch: which steps a save re-runs", () => {
-  test("the steps whose test files import the saved file, directly or through another file, as the files stand now", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "workbook-watch-imports-"));
-    try {
-      writeFileSync(path.join(dir, "json.ts"), "export const a = 1;\n");
-      writeFileSync(path.join(dir, "session.ts"), 'import { a } from "./json.ts";\nexport const b = a;\n');
-      writeFileSync(path.join(dir, "json.test.ts"), 'import { a } from "./json.ts";\n');
-      writeFileSync(path.join(dir, "session.test.ts"), 'import type { b } from "./session.ts";\n');
-      writeFileSync(path.join(dir, "other.test.ts"), 'import { x } from "../elsewhere.ts";\n');
-      const [json, session, other] = three.map((step, index) => ({
-        ...step,
-        test: ["json.test.ts", "session.test.ts", "other.test.ts"][index]!,
-      }));
-      const list = [json!, session!, other!];
-      const ids = (saved: string) => stepsImporting([path.join(dir, saved)], list, dir).map((step) => step.test);
-      expect(ids("json.ts"), "session.test.ts reaches json.ts through session.ts").toEqual(["json.test.ts", "session.test.ts"]);
-      expect(ids("session.ts")).toEqual(["session.test.ts"]);
-      writeFileSync(path.join(dir, "other.test.ts"), 'import { b } from "./session.ts";\n');
-      expect(ids("json.ts"), "an import added since is seen at the next save").toEqual([
-        "json.test.ts",
-        "session.test.ts",
-        "other.test.ts",
-      ]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  test("the steps whose test files import the saved file, directly or through another file, as the files stand now", ({ dir }) => {
+    writeFileSync(path.join(dir, "json.ts"), "export const a = 1;\n");
+    writeFileSync(path.join(dir, "session.ts"), 'import { a } from "./json.ts";\nexport const b = a;\n');
+    writeFileSync(path.join(dir, "json.test.ts"), 'import { a } from "./json.ts";\n');
+    writeFileSync(path.join(dir, "session.test.ts"), 'import type { b } from "./session.ts";\n');
+    writeFileSync(path.join(dir, "other.test.ts"), 'import { x } from "../elsewhere.ts";\n');
+    const [json, session, other] = three.map((step, index) => ({
+      ...step,
+      test: ["json.test.ts", "session.test.ts", "other.test.ts"][index]!,
+    }));
+    const list = [json!, session!, other!];
+    const ids = (saved: string) => stepsImporting([path.join(dir, saved)], list, dir).map((step) => step.test);
+    expect(ids("json.ts"), "session.test.ts reaches json.ts through session.ts").toEqual(["json.test.ts", "session.test.ts"]);
+    expect(ids("session.ts")).toEqual(["session.test.ts"]);
+    writeFileSync(path.join(dir, "other.test.ts"), 'import { b } from "./session.ts";\n');
+    expect(ids("json.ts"), "an import added since is seen at the next save").toEqual(["json.test.ts", "session.test.ts", "other.test.ts"]);
   });
 
-  test("the manifest's files and needs are not enough: 05.2's tests reach projection.ts through session.ts, and 05.6's wiring makes every Session step reach message-cache.ts", () => {
+  test("the manifest's files and needs are not enough: 05.2's tests reach projection.ts through session.ts, and 05.6's wiring makes every Session step reach message-cache.ts", ({
+    dir,
+  }) => {
     // The workbook as shipped: the exercise folder with every learner file its shipped stub.
-    const dir = mkdtempSync(path.join(tmpdir(), "workbook-watch-shipped-"));
-    try {
-      cpSync(exercisesDir, dir, { recursive: true });
-      for (const [learner, stub] of shippedStubs()) copyFileSync(stub, path.join(dir, path.basename(learner)));
-      const byImports = (saved: string) => stepsImporting([path.join(dir, saved)], steps, dir).map((step) => step.id);
-      const byManifest = (saved: string) =>
-        steps.filter((step) => [step.id, ...step.needs].some((id) => findStep(id)?.file === saved)).map((step) => step.id);
-      expect(byManifest("projection.ts"), "05.2 comes before 05.3: it cannot need it").not.toContain("05.2");
-      expect(byImports("projection.ts")).toEqual(["05.2", "05.3", "05.4", "05.5", "05.6"]);
-      expect(byImports("message-cache.ts"), "before the wiring, only 05.6's tests").toEqual(["05.6"]);
-      appendFileSync(path.join(dir, "session.ts"), 'import { MessageCache } from "./message-cache.ts";\n');
-      expect(byImports("message-cache.ts"), "after it, every step whose tests load session.ts").toEqual([
-        "05.2",
-        "05.3",
-        "05.4",
-        "05.5",
-        "05.6",
-      ]);
-      expect(byManifest("message-cache.ts")).toEqual(["05.6"]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    cpSync(exercisesDir, dir, { recursive: true });
+    for (const [learner, stub] of shippedStubs()) copyFileSync(stub, path.join(dir, path.basename(learner)));
+    const byImports = (saved: string) => stepsImporting([path.join(dir, saved)], steps, dir).map((step) => step.id);
+    const byManifest = (saved: string) =>
+      steps.filter((step) => [step.id, ...step.needs].some((id) => findStep(id)?.file === saved)).map((step) => step.id);
+    expect(byManifest("projection.ts"), "05.2 comes before 05.3: it cannot need it").not.toContain("05.2");
+    expect(byImports("projection.ts")).toEqual(["05.2", "05.3", "05.4", "05.5", "05.6"]);
+    expect(byImports("message-cache.ts"), "before the wiring, only 05.6's tests").toEqual(["05.6"]);
+    appendFileSync(path.join(dir, "session.ts"), 'import { MessageCache } from "./message-cache.ts";\n');
+    expect(byImports("message-cache.ts"), "after it, every step whose tests load session.ts").toEqual([
+      "05.2",
+      "05.3",
+      "05.4",
+      "05.5",
+      "05.6",
+    ]);
+    expect(byManifest("message-cache.ts")).toEqual(["05.6"]);
   });
 
   test("keys are read as readline names them: an arrow is one key whether the terminal sends ESC [ or ESC O, Ctrl-C is ctrl-c", async () => {

@@ -1,12 +1,14 @@
 // The decoy check runs every decoy in one project whose files share workers and modules: each decoy's
 // run must see its own decoy for the file it replaces, the answers for every other learner file, and
 // no module another decoy's run loaded (scripts/maintainer/decoy-runs.ts).
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Plugin } from "vite";
-import { describe, expect, test } from "vitest";
-import { decoyOf, decoyRunFile, swapInDecoys, writeDecoyRuns } from "./decoy-runs.ts";
-import { answerFiles, decoys, exercisesDir } from "../steps.ts";
+import { describe, expect, onTestFinished } from "vitest";
+import { test } from "../../chapters/common/temp-folder.ts";
+import { ended, startProcess, startsPrograms } from "../../chapters/05-session-log/testing/demo-testing.ts";
+import { decoyOf, decoyRunFile, removeDecoyRuns, swapInDecoys, writeDecoyRuns } from "./decoy-runs.ts";
+import { answerFiles, decoys, exercisesDir, root } from "../steps.ts";
 
 type Resolve = (source: string, importer: string) => Promise<string | null>;
 
@@ -33,6 +35,7 @@ const byName = (name: string) => {
 describe("decoy runs", () => {
   test("each decoy's run file imports its step's test file, and is known by its name", () => {
     writeDecoyRuns();
+    onTestFinished(removeDecoyRuns);
     for (const decoy of decoys) {
       const file = decoyRunFile(decoy);
       expect(readFileSync(file, "utf8")).toContain(`import ${JSON.stringify(path.join(exercisesDir, decoy.step.test))};`);
@@ -59,6 +62,14 @@ describe("decoy runs", () => {
     const testOf = async (decoy: typeof one) => (await resolve(path.join(exercisesDir, decoy.step.test), decoyRunFile(decoy))) ?? "";
     expect(await testOf(one)).not.toBe(await testOf(other));
     expect(await resolve("./json.ts", await testOf(one))).not.toBe(await resolve("./json.ts", await testOf(other)));
+  });
+
+  test("a check run removes the run files it wrote once it ends", startsPrograms, async ({ dir }) => {
+    const vitest = path.join(root, "node_modules/.bin/vitest");
+    const args = ["run", "--mode", "check", "--project", "decoys", "--passWithNoTests", "no-test-file-has-this-name"];
+    const run = await ended(startProcess(vitest, args, { TMPDIR: dir }));
+    expect(run.code, run.output).toBe(0);
+    expect(readdirSync(dir), "the check run's own decoy run files, written for it and left behind").toEqual([]);
   });
 
   test("outside a decoy's run (the stubs, the answers, the chapter) the plugin changes nothing", async () => {

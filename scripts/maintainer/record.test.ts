@@ -2,10 +2,10 @@
 // usable fixture and never the key. Its `main` runs in this process (a tsx process costs about 2 s of
 // CPU), with the exit code it returns and what it prints; one good recording runs it as a program, as a
 // maintainer does, for the exit code and what goes to stdout and stderr.
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, vi } from "vitest";
+import { test } from "../../chapters/common/temp-folder.ts";
 import { fixturePath, isStreamed, loadFixture, type StreamedResponse } from "../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../fixtures/standin.ts";
 import { findScenario } from "../../fixtures/scenarios.ts";
@@ -44,22 +44,13 @@ const repliesOf = (...names: string[]) =>
   names.flatMap((name) => loadFixture(fixturePath(name)).exchanges.map((exchange) => exchange.response));
 
 let standIn: StandIn | undefined;
-const dirs: string[] = [];
 afterEach(async () => {
   await standIn?.close();
   standIn = undefined;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "record-test-"));
-  dirs.push(dir);
-  return dir;
-}
-
-/** An output directory that already holds the good fixture of `name`, as fixtures/data does. */
-function dirWithFixture(name: string): { out: string; before: Buffer } {
-  const out = tempDir();
+/** The output directory `out` (the test's folder) holding the good fixture of `name`, as fixtures/data does. */
+function dirWithFixture(out: string, name: string): { out: string; before: Buffer } {
   copyFileSync(fixturePath(name), path.join(out, `${name}.json`));
   return { out, before: readFileSync(path.join(out, `${name}.json`)) };
 }
@@ -84,9 +75,8 @@ function completion(content: string): string {
 
 // A test that starts a tsx process takes seconds on a busy machine.
 describe("npm run record", startsPrograms, () => {
-  test("records a scenario as provenance recorded, without key or auth headers, and the file replays", async () => {
+  test("records a scenario as provenance recorded, without key or auth headers, and the file replays", async ({ dir: out }) => {
     standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("calculator") });
-    const out = tempDir();
     const run = await recordAsProgram(["calculator", "--out", out], {
       DEEPSEEK_API_KEY: KEY,
       DEEPSEEK_BASE_URL: standIn.baseURL,
@@ -114,9 +104,10 @@ describe("npm run record", startsPrograms, () => {
 
   // When each piece arrived is stamped by the recorder (fixtures/fixture.test.ts checks the stamps
   // against a clock it controls); here no wall-clock bound is asserted, so a busy machine cannot fail it.
-  test("records a streamed scenario piece by piece, in order, with non-decreasing arrival times, and the file replays", async () => {
+  test("records a streamed scenario piece by piece, in order, with non-decreasing arrival times, and the file replays", async ({
+    dir: out,
+  }) => {
     standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("calculator-streamed") });
-    const out = tempDir();
     const run = await record(["calculator-streamed", "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
     expect(run).toMatchObject({ code: 0, stderr: "" });
     const fixture = loadFixture(path.join(out, "calculator-streamed.json"));
@@ -137,7 +128,9 @@ describe("npm run record", startsPrograms, () => {
     expect(replayed.mismatch).toBeUndefined();
   });
 
-  test("--all records every recordable scenario (401 with a deliberately invalid key) and skips the rest, saying why", async () => {
+  test("--all records every recordable scenario (401 with a deliberately invalid key) and skips the rest, saying why", async ({
+    dir: out,
+  }) => {
     standIn = await startStandIn({
       apiKey: KEY,
       replies: repliesOf(
@@ -152,7 +145,6 @@ describe("npm run record", startsPrograms, () => {
         "two-tool-calls-streamed",
       ),
     });
-    const out = tempDir();
     const run = await record(["--all", "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
     expect(run.code).toBe(0);
     expect(readdirSync(out).sort()).toEqual(
@@ -178,8 +170,7 @@ describe("npm run record", startsPrograms, () => {
     expect(auth).not.toContain("sk-workbook-deliberately-invalid");
   });
 
-  test("without DEEPSEEK_API_KEY it exits 1 naming the variable, and writes nothing", async () => {
-    const out = tempDir();
+  test("without DEEPSEEK_API_KEY it exits 1 naming the variable, and writes nothing", async ({ dir: out }) => {
     const run = await record(["--all", "--out", out], {});
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("DEEPSEEK_API_KEY is not set");
@@ -187,10 +178,9 @@ describe("npm run record", startsPrograms, () => {
     expect(readdirSync(out)).toEqual([]);
   });
 
-  test("a live run that does not end the way the scenario needs is reported and not written", async () => {
+  test("a live run that does not end the way the scenario needs is reported and not written", async ({ dir: out }) => {
     // The stand-in answers the max-steps scenario with a direct answer: the budget is never used up.
     standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("direct-answer") });
-    const out = tempDir();
     const run = await record(["max-steps", "--out", out], {
       DEEPSEEK_API_KEY: KEY,
       DEEPSEEK_BASE_URL: standIn.baseURL,
@@ -202,15 +192,15 @@ describe("npm run record", startsPrograms, () => {
     expect(readdirSync(out)).toEqual([]);
   });
 
-  test.each([
+  test.for<[string, string, string]>([
     ["two-tool-calls", "calculator", "no assistant/message made two tool calls in one reply"],
     ["calculator", "direct-answer", "expected exactly one tool/call, got 0"],
     ["tool-error", "calculator", "no tool/result has is_error: true"],
   ])(
     "a %s run shaped like %s is refused with the reason, and the fixture already there stays byte-identical",
-    async (name, shapedLike, reason) => {
+    async ([name, shapedLike, reason], { dir }) => {
       standIn = await startStandIn({ apiKey: KEY, replies: repliesOf(shapedLike) });
-      const { out, before } = dirWithFixture(name);
+      const { out, before } = dirWithFixture(dir, name);
       const run = await record([name, "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(`FAILED ${name}: the live run does not have the shape of "${name}": ${reason}; nothing written`);
@@ -219,7 +209,9 @@ describe("npm run record", startsPrograms, () => {
     },
   );
 
-  test("an auth-error run that got 502s instead of a 401 is refused, and the fixture already there stays byte-identical", async () => {
+  test("an auth-error run that got 502s instead of a 401 is refused, and the fixture already there stays byte-identical", async ({
+    dir,
+  }) => {
     // retry-after-ms keeps the SDK's two retries quick.
     const badGateway = {
       status: 502,
@@ -229,7 +221,7 @@ describe("npm run record", startsPrograms, () => {
     };
     // A gateway that fails before any key is checked: the stand-in takes the key the auth-error run sends.
     standIn = await startStandIn({ apiKey: INVALID_KEY, replies: [badGateway, badGateway, badGateway] });
-    const { out, before } = dirWithFixture("auth-error");
+    const { out, before } = dirWithFixture(dir, "auth-error");
     const run = await record(["auth-error", "--out", out], {
       DEEPSEEK_API_KEY: KEY,
       DEEPSEEK_BASE_URL: standIn.baseURL,
@@ -242,10 +234,12 @@ describe("npm run record", startsPrograms, () => {
     expect(readFileSync(path.join(out, "auth-error.json")).equals(before)).toBe(true);
   });
 
-  test("the key is trimmed: a key read with a trailing newline and echoed by the server is still found, and nothing is written", async () => {
+  test("the key is trimmed: a key read with a trailing newline and echoed by the server is still found, and nothing is written", async ({
+    dir,
+  }) => {
     // fetch strips the newline from the Authorization header, so the server sees (and echoes) the bare key.
     standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("direct-answer"), echoAuthorization: true });
-    const { out, before } = dirWithFixture("direct-answer");
+    const { out, before } = dirWithFixture(dir, "direct-answer");
     const run = await record(["direct-answer", "--out", out], {
       DEEPSEEK_API_KEY: `${KEY}\n`,
       DEEPSEEK_BASE_URL: standIn.baseURL,
@@ -257,18 +251,17 @@ describe("npm run record", startsPrograms, () => {
     expect(readFileSync(path.join(out, "direct-answer.json")).equals(before)).toBe(true);
   });
 
-  test("a server that echoes only the key's first characters is caught too: no part of the key is written", async () => {
+  test("a server that echoes only the key's first characters is caught too: no part of the key is written", async ({ dir }) => {
     const echo = { status: 200, content_type: "application/json", body: completion(`Your key starts ${KEY.slice(0, 12)}…`) };
     standIn = await startStandIn({ apiKey: KEY, replies: [echo] });
-    const { out, before } = dirWithFixture("direct-answer");
+    const { out, before } = dirWithFixture(dir, "direct-answer");
     const run = await record(["direct-answer", "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("the text contains an API key (or part of one)");
     expect(readFileSync(path.join(out, "direct-answer.json")).equals(before)).toBe(true);
   });
 
-  test("a DEEPSEEK_API_KEY of only whitespace counts as not set", async () => {
-    const out = tempDir();
+  test("a DEEPSEEK_API_KEY of only whitespace counts as not set", async ({ dir: out }) => {
     const run = await record(["--all", "--out", out], { DEEPSEEK_API_KEY: " \r\n" });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("DEEPSEEK_API_KEY is not set. Recording calls the live DeepSeek API");
@@ -276,9 +269,9 @@ describe("npm run record", startsPrograms, () => {
     expect(readdirSync(out)).toEqual([]);
   });
 
-  test("a good run replaces the fixture already there, leaving no .tmp file behind", async () => {
+  test("a good run replaces the fixture already there, leaving no .tmp file behind", async ({ dir }) => {
     standIn = await startStandIn({ apiKey: KEY, replies: repliesOf("direct-answer") });
-    const { out, before } = dirWithFixture("direct-answer");
+    const { out, before } = dirWithFixture(dir, "direct-answer");
     const run = await record(["direct-answer", "--out", out], {
       DEEPSEEK_API_KEY: KEY,
       DEEPSEEK_BASE_URL: standIn.baseURL,
@@ -289,9 +282,9 @@ describe("npm run record", startsPrograms, () => {
     expect(loadFixture(path.join(out, "direct-answer.json")).meta.provenance).toBe("recorded");
   });
 
-  test("--out through a file is said before any call is made (and paid for): exit 1", async () => {
+  test("--out through a file is said before any call is made (and paid for): exit 1", async ({ dir }) => {
     standIn = await startStandIn({ apiKey: KEY, replies: [] });
-    const out = path.join(tempDir(), "a-file.txt", "fixtures");
+    const out = path.join(dir, "a-file.txt", "fixtures");
     writeFileSync(path.dirname(out), "");
     const run = await record(["calculator", "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
     expect(run.code).toBe(1);

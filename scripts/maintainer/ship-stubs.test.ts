@@ -1,23 +1,21 @@
 // The shipped stubs (scripts/maintainer/stubs/) against the learner's folder: shipping copies a maintainer's
 // stub edit, refuses solved work, and npm test tells a fresh clone from a learner's checkout.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import { test } from "../../chapters/common/temp-folder.ts";
 import { checkShipped, hasNewTodos } from "./check-exercises.ts";
 import { UsageError } from "../command.ts";
 import { shipStubs } from "./ship-stubs.ts";
 
 let from: string;
 let to: string;
-beforeEach(() => {
-  const work = mkdtempSync(path.join(tmpdir(), "workbook-ship-"));
-  from = path.join(work, "exercises");
-  to = path.join(work, "stubs");
+test.beforeEach(({ dir }) => {
+  from = path.join(dir, "exercises");
+  to = path.join(dir, "stubs");
   mkdirSync(from);
   mkdirSync(to);
 });
-afterEach(() => rmSync(path.dirname(from), { recursive: true, force: true }));
 
 const stub =
   'export function deriveMessages() { return todo("05.3", "a"); }\nexport function deriveEventMessage() { return todo("05.3", "b"); }\n';

@@ -3,7 +3,7 @@
 // Ctrl-C's SIGINT) leaves a file that --load reads and repairs.
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect } from "vitest";
+import { afterEach, describe, expect, onTestFinished } from "vitest";
 import { test } from "../../common/temp-folder.ts";
 import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
 import { startStandIn, type StandIn } from "../../../fixtures/standin.ts";
@@ -168,6 +168,8 @@ describe("a run stopped in the middle", () => {
     await standIn.received(2);
     demo.child.kill("SIGKILL");
     expect(await demo.exited).toEqual({ code: null, signal: "SIGKILL" });
+    const lock = lockFolderOf(file); // the killed run's: removed below once checked, and here if the test fails before that
+    onTestFinished(() => rmSync(lock, { recursive: true, force: true }));
 
     const { session, torn } = readLogFile(file);
     expect(torn).toBeUndefined();
@@ -180,7 +182,7 @@ describe("a run stopped in the middle", () => {
     expect(early.text).toContain("another process is writing this log right now");
     expect(early.text).not.toMatch(/#9 +step\/end/);
     // A SIGKILLed holder's lock goes stale after STALE_MS (disk-faults.test.ts waits for that); cleared here by hand.
-    rmSync(lockFolderOf(file), { recursive: true });
+    rmSync(lock, { recursive: true });
 
     const { code, text } = await runInProcess(["--load", file]);
     expect(code).toBe(0);

@@ -4,6 +4,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import type { ChatClient } from "../../common/deepseek.ts";
 import { replayScenario } from "../testing/scenario-replay.ts";
 import { viewCommand } from "./view.ts";
@@ -44,6 +45,10 @@ function holdSecondCall(): { wrap: (client: ChatClient) => ChatClient; release: 
 }
 
 describe.skipIf(chromiumPath === undefined)(`the live timeline in Chromium ${browserSuite}`, () => {
+  let pages: string; // where the pages this file opens are written: its own folder, removed after it
+  test.beforeAll(({ fileDir }) => {
+    pages = fileDir;
+  });
   let browser: Browser;
   beforeAll(async () => {
     browser = await launch();
@@ -81,7 +86,7 @@ describe.skipIf(chromiumPath === undefined)(`the live timeline in Chromium ${bro
     expect(strayRequests).toEqual([]);
     const live = await drawnPage(page);
     const { page: stored } = await watchedPage(browser);
-    await openStaticPage(stored, session.events, "calculator-live");
+    await openStaticPage(stored, pages, session.events, "calculator-live");
     expect(live, "the live page, once complete, is the static page of the same log").toBe(await drawnPage(stored));
   });
 
@@ -101,7 +106,7 @@ describe.skipIf(chromiumPath === undefined)(`the live timeline in Chromium ${bro
     expect(await arrivals(page)).toEqual([range(12)]);
 
     const { page: stored } = await watchedPage(browser);
-    await openStaticPage(stored, (await replayScenario("calculator")).session.events, "calculator-cli");
+    await openStaticPage(stored, pages, (await replayScenario("calculator")).session.events, "calculator-cli");
     expect(await drawnPage(page, false), "the same page as the static one, times aside (two runs)").toBe(await drawnPage(stored, false));
   });
 

@@ -2,9 +2,9 @@
 // file stays one JSON value per line (jq reads it), a torn or damaged row is told by its line, a writer
 // goes on only after the very bytes it would write, and a killed process loses only the group waiting.
 import { execFileSync } from "node:child_process";
-import { readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect } from "vitest";
+import { describe, expect, onTestFinished } from "vitest";
 import { test } from "../../common/temp-folder.ts";
 import { root } from "../../common/root.ts";
 import { startProgram } from "../testing/demo-testing.ts";
@@ -14,6 +14,7 @@ import { LogFileError } from "./log-file-types.ts";
 import { closingEvents, readLogFile } from "./log-file.ts";
 import { CHUNK_GROUP } from "./log-rows.ts";
 import { attachLogFile } from "./log-writer.ts";
+import { lockFolderOf } from "./log-lock.ts";
 
 const jsonl = (events: readonly SessionEvent[]) => events.map((event) => `${JSON.stringify(event)}\n`).join("");
 const text = (turn: number, step: number, attempt: number, piece: string) => ({
@@ -182,12 +183,14 @@ describe("packed rows keep the writer's promises", () => {
     await writer.printed("streamed");
     writer.child.kill("SIGKILL");
     await writer.exited;
+    const lock = lockFolderOf(file); // the killed writer's, which nothing else would remove
+    onTestFinished(() => rmSync(lock, { recursive: true, force: true }));
     const loaded = readLogFile(file);
     expect(loaded.torn, "every row reached the file whole").toBeUndefined();
     const kept = loaded.session.events.filter((event) => event.type === "assistant/chunk").length;
     expect(kept).toBe(3 * CHUNK_GROUP);
     expect(chunks - kept).toBeLessThan(CHUNK_GROUP);
-    const closing = closingEvents(loaded.session.events); // (its lock is left behind, stale once STALE_MS has passed)
+    const closing = closingEvents(loaded.session.events);
     expect(closing.map(({ type }) => type)).toEqual(["assistant/message", "step/end", "turn/end"]);
     expect(closing[0]?.data).toMatchObject({ interrupted: true, chunk_ids: loaded.session.events.slice(4).map(({ id }) => id) });
   });

@@ -1,7 +1,6 @@
 // What the two browser test files share: the browser or the reason there is none, a page watched for
 // script errors and for any request it should not make, and where screenshots go.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { root } from "../../common/root.ts";
@@ -38,11 +37,9 @@ export async function watchedPage(browser: Browser, options: { colorScheme?: "li
   return { page, errors, strayRequests };
 }
 
-const pagesDir = mkdtempSync(path.join(tmpdir(), "timeline-pages-"));
-
-/** Writes the static page for `events` and opens it from disk, as a learner would. */
-export async function openStaticPage(page: Page, events: readonly SessionEvent[], name: string): Promise<string> {
-  const file = path.join(pagesDir, `${name}.html`);
+/** Writes the static page for `events` into `dir` (the test file's folder) and opens it from disk, as a learner would. */
+export async function openStaticPage(page: Page, dir: string, events: readonly SessionEvent[], name: string): Promise<string> {
+  const file = path.join(dir, `${name}.html`);
   writeFileSync(file, renderTimelinePage(events, { source: `scenario ${name}` }));
   await page.goto(`file://${file}`);
   return file;

@@ -3,6 +3,7 @@
 // as the chunks arrive. The logs are appended by hand, chunk by chunk, as a streaming loop would.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import type { StreamChunk } from "../events.ts";
 import { Session } from "../session.ts";
 import { startLiveServer } from "./live-server.ts";
@@ -40,6 +41,10 @@ function retriedReply(): Session {
 const isOpen = (page: Page, selector: string) => page.locator(selector).evaluate((node) => (node as HTMLDetailsElement).open);
 
 describe.skipIf(chromiumPath === undefined)(`stream chunks on the timeline page in Chromium ${browserSuite}`, () => {
+  let pages: string; // where the pages this file opens are written: its own folder, removed after it
+  test.beforeAll(({ fileDir }) => {
+    pages = fileDir;
+  });
   let browser: Browser;
   beforeAll(async () => {
     browser = await launch();
@@ -48,7 +53,7 @@ describe.skipIf(chromiumPath === undefined)(`stream chunks on the timeline page 
 
   it("folds the run of chunks under the message it built, closed; opening it shows the text, then each chunk event", async () => {
     const { page, errors } = await watchedPage(browser);
-    await openStaticPage(page, retriedReply().events, "chunks");
+    await openStaticPage(page, pages, retriedReply().events, "chunks");
     const folded = '[data-event-id="10"] > .chunk-run';
     expect(await page.locator(folded).getAttribute("data-attempt"), "attempt 2's run, under message #10").toBe("2");
     expect(await isOpen(page, folded), "folded runs start closed").toBe(false);
@@ -68,7 +73,7 @@ describe.skipIf(chromiumPath === undefined)(`stream chunks on the timeline page 
 
   it("leaves a failed attempt's chunks where they were, saying how the stream ended", async () => {
     const { page } = await watchedPage(browser);
-    await openStaticPage(page, retriedReply().events, "chunks-failed");
+    await openStaticPage(page, pages, retriedReply().events, "chunks-failed");
     const failed = '.step-events > .run-entry > .chunk-run[data-attempt="1"]';
     expect(await page.textContent(`${failed} .run-count`)).toBe("2");
     expect(await page.textContent(`${failed} .run-end`)).toBe("error: connection reset");

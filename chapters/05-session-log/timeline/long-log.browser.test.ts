@@ -5,7 +5,8 @@
 // and a live page's window follows the newest events.
 // No timing here: `npm run bench:page -- --kind calculator` measures how fast it opens.
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { Session } from "../session.ts";
 import { browserSuite, chromiumPath, launch, openStaticPage, watchedPage } from "../testing/page-testing.ts";
 import { startLiveServer } from "./live-server.ts";
@@ -64,12 +65,12 @@ describe.skipIf(chromiumPath === undefined)(`the page of 100,000 events in Chrom
   let page: Page;
   let watched: Awaited<ReturnType<typeof watchedPage>>;
   let file: string;
-  beforeAll(async () => {
+  test.beforeAll(async ({ fileDir }) => {
     browser = await launch();
     watched = await watchedPage(browser);
     page = watched.page;
     page.setDefaultNavigationTimeout(120_000); // a busy machine is slow; bench:page measures the time
-    file = await openStaticPage(page, session.events, "long-run");
+    file = await openStaticPage(page, fileDir, session.events, "long-run");
   }, 180_000);
   afterAll(() => browser?.close());
 

@@ -2,6 +2,7 @@
 // `npm run view -- --scenario NAME`, opened from disk. One browser for the whole file.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { test } from "../../common/temp-folder.ts";
 import { replayScenario } from "../testing/scenario-replay.ts";
 import { Session } from "../session.ts";
 import { browserSuite, chromiumPath, launch, openStaticPage, screenshot, watchedPage } from "../testing/page-testing.ts";
@@ -11,6 +12,10 @@ const attributes = (page: Page, selector: string, name: string) =>
   page.locator(selector).evaluateAll((nodes, attribute) => nodes.map((node) => node.getAttribute(attribute)), name);
 
 describe.skipIf(chromiumPath === undefined)(`the timeline page in Chromium ${browserSuite}`, () => {
+  let pages: string; // where the pages this file opens are written: its own folder, removed after it
+  test.beforeAll(({ fileDir }) => {
+    pages = fileDir;
+  });
   let browser: Browser;
   beforeAll(async () => {
     browser = await launch();
@@ -23,7 +28,7 @@ describe.skipIf(chromiumPath === undefined)(`the timeline page in Chromium ${bro
     beforeAll(async () => {
       watched = await watchedPage(browser);
       page = watched.page;
-      await openStaticPage(page, (await replayScenario("calculator")).session.events, "calculator");
+      await openStaticPage(page, pages, (await replayScenario("calculator")).session.events, "calculator");
     });
 
     it("shows the 12 events and the 4 messages, each message linked to the event it came from", async () => {
@@ -91,7 +96,7 @@ describe.skipIf(chromiumPath === undefined)(`the timeline page in Chromium ${bro
   describe("how a turn ended, and what is wrong, stands out", () => {
     async function endOf(name: string) {
       const { page } = await watchedPage(browser);
-      await openStaticPage(page, (await replayScenario(name)).session.events, name);
+      await openStaticPage(page, pages, (await replayScenario(name)).session.events, name);
       const result = {
         heading: await page.textContent(".group h3 .end"),
         alert: await page.textContent('[data-type="turn/end"] .alert'),
@@ -118,7 +123,7 @@ describe.skipIf(chromiumPath === undefined)(`the timeline page in Chromium ${bro
       session.append("step/start", { turn: 1, step: 1 });
       session.append("tool/call", { call_id: "c1", name: "calculator", arguments: "{}" });
       const { page } = await watchedPage(browser);
-      await openStaticPage(page, session.events, "torn");
+      await openStaticPage(page, pages, session.events, "torn");
       expect(await attributes(page, "[data-problem-code]", "data-problem-code")).toEqual([
         "OPEN_TURN",
         "OPEN_STEP",
