@@ -33,6 +33,14 @@ function swapFiles(replacements: ReadonlyMap<string, string>, inLearnerFolder = 
 
 const exerciseTests = "exercises/**/*.test.ts";
 
+/**
+ * npm test's projects (workbook and check at once, often on a busy machine) give a test a minute: at
+ * load 25 on two cores 05.7's crash properties took 22 s each. Set on each project, not at the root:
+ * vitest reads the config again for each project in mode "test", so a root value chosen by mode would
+ * be the learner's 20 s there.
+ */
+const NPM_TEST_TIMEOUT_MS = 60_000;
+
 const learner: TestProjectInlineConfiguration = {
   extends: true,
   test: { name: "exercises", include: [exerciseTests] },
@@ -42,6 +50,7 @@ const chapter: TestProjectInlineConfiguration = {
   extends: true,
   test: {
     name: "chapter",
+    testTimeout: NPM_TEST_TIMEOUT_MS,
     // Files share one worker and the modules it has loaded (about a third less CPU than a fresh
     // process per file): a test cleans up what it changes (servers, env stubs, spies, temp files).
     isolate: false,
@@ -52,14 +61,14 @@ const chapter: TestProjectInlineConfiguration = {
 const answers: TestProjectInlineConfiguration = {
   extends: true,
   plugins: [swapFiles(answerFiles())],
-  test: { name: "answers", include: [exerciseTests], isolate: false },
+  test: { name: "answers", include: [exerciseTests], isolate: false, testTimeout: NPM_TEST_TIMEOUT_MS },
 };
 
 // The stubs as shipped (scripts/maintainer/stubs/), never the learner's edits: npm test holds mid-exercise too.
 const stubs: TestProjectInlineConfiguration = {
   extends: true,
   plugins: [swapFiles(shippedStubs(), true)],
-  test: { name: "stubs", include: [exerciseTests], isolate: false },
+  test: { name: "stubs", include: [exerciseTests], isolate: false, testTimeout: NPM_TEST_TIMEOUT_MS },
 };
 
 // Every decoy in one project, files sharing workers like the stubs (a fresh process per decoy cost more
@@ -72,6 +81,7 @@ const decoyProject = (): TestProjectInlineConfiguration => {
     plugins: [swapInDecoys()],
     test: {
       name: "decoys",
+      testTimeout: NPM_TEST_TIMEOUT_MS,
       dir: decoyRunsDir,
       include: ["*.decoy.test.ts"],
       isolate: false,
@@ -88,10 +98,9 @@ export default defineConfig(({ mode }) => ({
     // machine. Many tests wait on a child process or the disk, so use every core.
     maxWorkers: availableParallelism(),
     // Property tests print their seed on failure; a learner can paste it back (see the README).
-    // A timeout ends a hang, never judges speed: a learner's own run says so after 20 s, while npm test
-    // (workbook and check at once, often on a busy machine) gives a property test a minute — at load 25
-    // on two cores 05.7's crash properties took 22 s each.
-    testTimeout: mode === "workbook" || mode === "check" ? 60_000 : 20_000,
+    // A timeout ends a hang, never judges speed: a learner's own run says so after 20 s (npm test's
+    // projects set their own, NPM_TEST_TIMEOUT_MS).
+    testTimeout: 20_000,
     // Tests never see the maintainer's own DeepSeek settings: blank means "not set" (chapters/common/settings.ts),
     // so a key or a bad DEEPSEEK_TIMEOUT_MS in the shell cannot change what a test does.
     // Temporary files go to a RAM disk, and under npm test to a folder of the run's own (test-tmpdir.ts).
