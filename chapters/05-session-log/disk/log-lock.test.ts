@@ -127,6 +127,28 @@ describe("a lock someone holds", () => {
     expect(error.code).toBe("LOCKED");
     expect(error.message).toContain("this run's lock on the file was taken by another process; lock: ");
   });
+
+  test("a holder that gave no onLost (a learner's writer: lockLogFile(file)) is not crashed when its lock is taken", async ({ dir }) => {
+    const [quiet, heard] = [path.join(dir, "quiet.jsonl"), path.join(dir, "heard.jsonl")];
+    lock(quiet);
+    // Locked second and refreshed after it: by the time this one hears its loss, the first has found its own.
+    const lost = new Promise<LogFileError>((resolve) => lock(heard, { onLost: resolve }));
+    // What would end a real process (a throw from the refresh timer) is caught here, and only here, meanwhile.
+    const others = process.rawListeners("uncaughtException");
+    process.removeAllListeners("uncaughtException");
+    const thrown: unknown[] = [];
+    process.on("uncaughtException", (error) => thrown.push(error));
+    try {
+      rmSync(lockFolderOf(quiet), { recursive: true });
+      rmSync(lockFolderOf(heard), { recursive: true });
+      await lost;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      process.removeAllListeners("uncaughtException");
+      for (const listener of others) process.on("uncaughtException", listener as NodeJS.UncaughtExceptionListener);
+    }
+    expect(thrown, "nothing is thrown from the lock's refresh timer").toEqual([]);
+  });
 });
 
 describe("a lock left behind", () => {
