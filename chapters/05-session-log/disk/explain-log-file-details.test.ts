@@ -183,6 +183,13 @@ describe("a writer refused a file that is not its session's log: the counts it f
     );
   const save = ["无法保存到", "Cannot save to"] as const;
 
+  test("events in a file, and a session that has none yet", ({ dir }) => {
+    const some = saved(dir, "some.jsonl", 1);
+    const { zh, en } = said(() => attachLogFile(new Session(), some), save);
+    expect(zh).toBe(`无法保存到 ${some}：这个会话还没有事件，文件里却已经有了，不往里追加`);
+    expect(en).toBe(`Cannot save to ${some}: refusing to append: the file holds events, and this session has none yet`);
+  });
+
   test("more events than the session's", ({ dir }) => {
     const more = saved(dir, "more.jsonl", 3);
     expect(said(() => attachLogFile(logOf(2), more), save).zh).toBe(`无法保存到 ${more}：文件里的事件比这个会话的 2 条还多，不往里追加`);

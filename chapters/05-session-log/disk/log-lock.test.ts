@@ -108,6 +108,10 @@ describe("a lock someone holds", () => {
     })();
     expect(repair).toBeInstanceOf(RepairError);
     expect(repair).toMatchObject({ index: undefined, cause: { code: "LOCKED", message: error.message } });
+    expect(String(repair), "a refusal of the whole file names no event").toBe(
+      `RepairError: cannot repair this log by appending: ${error.message}. ` +
+        "Only a log the agent loop leaves when it is killed can be closed; anything else is a damaged log to look at by hand.",
+    );
   });
 
   test("releasing twice gives nothing back the second time: a lock taken since stays held", ({ dir }) => {
