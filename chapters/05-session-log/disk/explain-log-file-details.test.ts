@@ -1,8 +1,9 @@
 // The Chinese half of a load or save error carries every detail its English half has: the line and the
 // event (a replay refusal in the book's words, 第 3 个事件 id 为 5（应为 3）), the event type and JSON path
 // a schema names, the value found, what a path leads to instead of a file, the counts a writer found,
-// how far a stopped writer got. Real files: a FIFO, a device node made in the test's own folder, logs
-// written by hand.
+// how far a stopped writer got, the parser's words (line breaks and all), the lock that holds a file. Real
+// files: a FIFO, a device node made in the test's own folder, a link to itself, a sparse file, a real lock,
+// logs written by hand.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
