@@ -58,7 +58,7 @@ describe("resolvedPath: where a name leads, every link followed", () => {
       ["dot", "dot/."],
       ["slash", "slash/"],
       ["up", "up/x/.."],
-    ]) {
+    ] as const) {
       const link = path.join(dir, name);
       symlinkSync(target, link);
       expect(resolvedPath(link), `${name} -> ${target}`).toBe(link);
