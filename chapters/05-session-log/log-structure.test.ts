@@ -55,6 +55,16 @@ describe("checkLogStructure: never clean where --load refuses to repair", () => 
     expect(problemsOf(deriveTimeline(events)), "the page tells the same story").toEqual(problems);
   });
 
+  it("a RepairError names the event the loop could not have written, then why, then what a repair can close", () => {
+    const error = repairRefusal(log(...wholeTurn(1), ...wholeTurn(3)));
+    expect(String(error)).toMatch(
+      /^RepairError: cannot repair this log by appending: event #12 turn\/start says turn 3, but it is turn 2 of the log/,
+    );
+    expect(error.message).toMatch(
+      /\. Only a log the agent loop leaves when it is killed can be closed; anything else is a damaged log to look at by hand\.$/,
+    );
+  });
+
   it("adds nothing to the loop's own log, or to a crash's prefix of it, or where findLogProblems already names the event", () => {
     const whole = log(...wholeTurn(1), ...wholeTurn(2));
     for (let length = 0; length <= whole.length; length++) {

@@ -3,12 +3,24 @@
 // what must never be replaced is real too: a FIFO (mkfifo), a unix socket a server listens on, and a
 // device node made with mknod in the test's own folder (never the machine's /dev/null).
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+  watch,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { describe, expect } from "vitest";
 import { test } from "./temp-folder.ts";
 import { nameBeside, resolvedPath, writeFileAtomically } from "./atomic-write.ts";
+import { thrownAs } from "../../exercises/05-session-log/thrown.ts";
 import { NotAFileError } from "./system-errors.ts";
 
 // `dir` is the folder's real path (temp-folder.ts): what resolvedPath answers.
@@ -37,6 +49,37 @@ describe("resolvedPath: where a name leads, every link followed", () => {
     symlinkSync("b", path.join(dir, "a"));
     symlinkSync("a", path.join(dir, "b"));
     expect([path.join(dir, "a"), path.join(dir, "b")]).toContain(resolvedPath(path.join(dir, "a")));
+  });
+
+  test('a link back to itself through ".", "" or ".." (dot -> dot/.) stops at the link, the name the system then refuses (ELOOP)', ({
+    dir,
+  }) => {
+    for (const [name, target] of [
+      ["dot", "dot/."],
+      ["slash", "slash/"],
+      ["up", "up/x/.."],
+    ] as const) {
+      const link = path.join(dir, name);
+      symlinkSync(target, link);
+      expect(resolvedPath(link), `${name} -> ${target}`).toBe(link);
+    }
+    expect(thrownAs(Error, () => writeFileAtomically(path.join(dir, "dot"), "new"))).toMatchObject({
+      code: "ELOOP",
+      path: path.join(dir, "dot"),
+    });
+  });
+
+  test("follows as many links as the system does (40): a chain of 40 leads to the file, one of 41 stops at its last link", ({ dir }) => {
+    const file = path.join(dir, "page.html");
+    writeFileSync(file, "");
+    const chain = (length: number, prefix: string) => {
+      for (let n = length; n >= 1; n--) symlinkSync(n === length ? "page.html" : `${prefix}${n + 1}`, path.join(dir, `${prefix}${n}`));
+      return path.join(dir, `${prefix}1`);
+    };
+    expect(resolvedPath(chain(40, "forty-")), "40 links").toBe(realpathSync(chain(40, "again-")));
+    const fortyOne = chain(41, "long-");
+    expect(() => realpathSync(fortyOne), "the system gives up after 40").toThrow(/ELOOP/);
+    expect(resolvedPath(fortyOne)).toBe(path.join(dir, "long-41"));
   });
 });
 
@@ -85,7 +128,8 @@ describe("writeFileAtomically never replaces what is not a regular file", () => 
           error = thrown;
         }
         expect(error, name).toBeInstanceOf(NotAFileError);
-        expect(error).toMatchObject({ code: "NOT_A_FILE", path: name, kind: [expect.any(String), kind] });
+        // "rename": what would have replaced it (system-errors.ts says "无法重命名 / Cannot rename" when no doing is given).
+        expect(error).toMatchObject({ code: "NOT_A_FILE", syscall: "rename", path: name, kind: [expect.any(String), kind] });
         expect(statSync(name)[is](), `${name} is still ${kind}`).toBe(true);
       }
     } finally {
@@ -94,6 +138,47 @@ describe("writeFileAtomically never replaces what is not a regular file", () => 
     expect(readdirSync(dir).sort(), "no temporary file left").toEqual(["link.html", "null.html", "pipe.html"]);
   });
 });
+
+describe("what writing a page leaves behind", () => {
+  test("the temporary file is .NAME.PID-RANDOM.tmp beside the page: one a killed run leaves says whose it was", async ({ dir }) => {
+    const seen: string[] = [];
+    let watcher: ReturnType<typeof watch> | undefined;
+    // The folder's changes, in order: everything before "done" was the page's write.
+    const done = new Promise<void>((resolve) => {
+      watcher = watch(dir, (_event, name) => (name === "done" ? resolve() : name !== null && seen.push(name)));
+    });
+    writeFileAtomically(path.join(dir, "page.html"), "new");
+    writeFileSync(path.join(dir, "done"), "");
+    await done;
+    watcher?.close();
+    const temporary = new RegExp(`^\\.page\\.html\\.${process.pid}-[0-9a-f]{8}\\.tmp$`);
+    expect(seen.filter((name) => name !== "page.html").length, "a temporary file was made").toBeGreaterThan(0);
+    for (const name of seen.filter((name) => name !== "page.html")) expect(name).toMatch(temporary);
+  });
+
+  test("no file left open: the descriptor is closed after a write, and after a rename the system refuses", ({ dir }) => {
+    // What this process holds open in the test's folder (other threads may open files of their own meanwhile).
+    const openHere = () =>
+      readdirSync("/proc/self/fd")
+        .map((fd) => linkTarget(`/proc/self/fd/${fd}`))
+        .filter((target) => target.startsWith(`${dir}/`));
+    writeFileAtomically(path.join(dir, "page.html"), "new");
+    expect(openHere(), "after a write").toEqual([]);
+    mkdirSync(path.join(dir, "folder"));
+    writeFileSync(path.join(dir, "folder", "kept.txt"), "");
+    expect(() => writeFileAtomically(path.join(dir, "folder"), "new")).toThrow();
+    expect(openHere(), "after a refused rename").toEqual([]);
+  });
+});
+
+/** Where an entry of /proc/self/fd leads ("" for one closed while the list was read). */
+function linkTarget(entry: string): string {
+  try {
+    return readlinkSync(entry);
+  } catch {
+    return "";
+  }
+}
 
 describe("writeFileAtomically keeps a page's permissions", () => {
   test("a page rewritten keeps the old file's mode (a private 0600 page stays private), through a link too", ({ dir }) => {
@@ -122,6 +207,11 @@ describe("the temporary name fits wherever the target's name fits", () => {
     expect(writeFileAtomically(page, "new")).toBe(page);
     expect(readFileSync(page, "utf8")).toBe("new");
     expect(readdirSync(dir), "no temporary file left").toEqual([path.basename(page)]);
+  });
+
+  test("nameBeside cuts no more than it must: a name cut to fit is exactly as long as the target's", ({ dir }) => {
+    const page = path.join(dir, `${"p".repeat(250)}.html`); // 255 bytes
+    expect(Buffer.byteLength(path.basename(nameBeside(page, ".", path.basename(page), ".1234-abcdef01.tmp")))).toBe(255);
   });
 
   test("nameBeside cuts the middle between characters, to the name's own length in bytes (or 64, for a short name)", ({ dir }) => {

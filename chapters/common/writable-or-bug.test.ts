@@ -1,6 +1,7 @@
 // Which failures checkWritable and cannotWrite turn into a sentence: the system's refusals (a code like
 // ENOTDIR or EACCES and the call that failed), on a real file. Anything else is a bug and is thrown as is,
 // so that its stack is seen.
+import { execFileSync } from "node:child_process";
 import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect } from "vitest";
@@ -27,6 +28,20 @@ describe("checkWritable on real files", () => {
     chmodSync(file, 0o444);
     expect(() => checkWritable(file)).toThrow(expect.objectContaining({ code: "EACCES", syscall: "access" }));
   });
+
+  test.runIf(isRoot)(
+    "as root, whom modes do not stop: an existing file made immutable (chattr +i) is EPERM, though its folder can be written",
+    ({ dir }) => {
+      const file = path.join(dir, "immutable.txt");
+      writeFileSync(file, "");
+      execFileSync("chattr", ["+i", file]);
+      try {
+        expect(() => checkWritable(file)).toThrow(expect.objectContaining({ code: "EPERM", syscall: "access", path: file }));
+      } finally {
+        execFileSync("chattr", ["-i", file]); // or the temporary folder could not be removed
+      }
+    },
+  );
 });
 
 describe("what is not the system's refusal is thrown as is", () => {

@@ -76,7 +76,7 @@ const termRules: readonly Rule[] = [
   {
     variant: "12 个事件",
     // The book counts events with 条 ("共有 12 条事件"); 第 3 个事件 (a position) is the book's too.
-    find: /(?<!第\s*)\d[\d,]*\s*个事件/gu,
+    find: /(?<!第\s*[\d,]*)\d[\d,]*\s*个事件/gu, // 第 10 个事件 too: not "0 个事件" after 第 1
     use: "N 条事件 (the book's count word; 第 N 个事件 names a position)",
   },
   {
@@ -497,6 +497,7 @@ describe("GLOSSARY.md: one terminology in every Chinese text", () => {
       "挑战 05.6 的属性测试",
       "书末练习2、练习1–4",
       "12 条事件，重放失败：第 3 个事件",
+      "第 11 行重放失败，第 10 个事件 id 为 12",
       "`turn/start`、`user/message`",
       "挑战 / challenge",
       "h 提示 / hint · l 列表 / list",

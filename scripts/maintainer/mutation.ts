@@ -26,6 +26,8 @@ export const MUTATED_FILES = [
   "chapters/common/deepseek-stream.ts",
   "chapters/common/text.ts",
   "chapters/common/system-errors.ts",
+  // Pages are written whole or not at all (a temporary file renamed over the target): disk code too.
+  "chapters/common/atomic-write.ts",
   "!**/*.test.ts",
 ];
 

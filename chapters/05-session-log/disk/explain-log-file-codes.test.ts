@@ -2,7 +2,7 @@
 // error's own message; a replay refusal is said by the rule it broke, with the line when there is one.
 // (explain-log-file.test.ts meets the reader's codes through real files; here each code is built directly.)
 import { describe, expect, test } from "vitest";
-import { ReplayError } from "../session-types.ts";
+import { ReplayError, type ReplayRule } from "../session-types.ts";
 import { explainLogFileError, inChinese } from "./explain-log-file.ts";
 import { LogFileError, LogMemoryError, type LogFileErrorCode } from "./log-file-types.ts";
 
@@ -22,6 +22,56 @@ describe("each code's Chinese sentence", () => {
   ] as const)("%s: %s", (code: LogFileErrorCode, zh) => {
     const error = new LogFileError(code, "run.jsonl", undefined, "what the writer found");
     expect(explainLogFileError(error, doing)).toBe(`无法保存到 run.jsonl：${zh} / Cannot save to run.jsonl: what the writer found`);
+  });
+});
+
+// A learner's own log-file.ts (under --mine) throws these codes in its own words: the Chinese says the
+// rule alone, never a detail guessed from words it does not know, and the English is the learner's message.
+describe("a reader's code in the learner's own words: the rule, no detail guessed", () => {
+  test.each([
+    ["NOT_A_FILE", "这不是普通文件，是文件夹、管道或设备；日志是写入者一条条追加出来的普通文件"],
+    ["NOT_UTF8", "这是 UTF-16 文本（开头是 UTF-16 的字节顺序标记），日志必须是 UTF-8"],
+    [
+      "NOTHING_READ",
+      "一条事件也读不出来：文件唯一的一行被撕裂。这不是空日志；日志是 UTF-8 的 JSONL（每行一条事件），或者一个由事件组成的 JSON 数组",
+    ],
+    ["BAD_JSON", "以 [ 开头的日志应该是一个由事件组成的 JSON 数组，但它不是合法的 JSON 文本"],
+  ] as const)("%s: %s", (code: LogFileErrorCode, zh) => {
+    const error = new LogFileError(code, "run.jsonl", undefined, "what my reader found");
+    expect(explainLogFileError(error, ["无法读入", "Cannot load"])).toBe(
+      `无法读入 run.jsonl：${zh} / Cannot load run.jsonl: what my reader found`,
+    );
+  });
+
+  test("BAD_LINE: the line, and that no event could be read from it", () => {
+    const error = new LogFileError("BAD_LINE", "run.jsonl", 3, "what my reader found");
+    expect(inChinese(error)).toBe(
+      "第 3 行读不出事件（不是合法的 JSON，或是损坏的打包行）。只有最后一行可能被崩溃撕裂，前面的行坏了说明文件已损坏，请人工检查",
+    );
+  });
+});
+
+describe("a replay refusal from a learner's Session.fromLog, in its own words: the rule it broke, no value guessed", () => {
+  test.each([
+    ["NOT_A_LOG", "my log is not a list", "整份日志不是事件的数组"],
+    ["ID_MISMATCH", "the id of event 3 is 5", "第 3 个事件的 id 不对（应为 3，id 从 0 起连续编号，没有空缺）"],
+    // The chapter's words, not at the start of the detail: still not the chapter's detail.
+    ["ID_MISMATCH", "event 3: id is 5, expected 3 (no gaps)", "第 3 个事件的 id 不对（应为 3，id 从 0 起连续编号，没有空缺）"],
+    ["NOT_AN_EVENT", "event 3 is not an object", "第 3 个事件不是含 id、type、ts、data 的对象"],
+    ["UNEXPECTED_KEY", 'event 3: unexpected key "x" (an event has four keys)', "第 3 个事件有 id、type、ts、data 之外的键"],
+    ["BAD_TYPE", "event 3 has no type", "第 3 个事件的 type 不是非空字符串"],
+    ["BAD_DATA", "event 3's data is not JSON", "第 3 个事件的 data 不是纯 JSON"],
+    ["SCHEMA", "event 3's data has the wrong shape", "第 3 个事件的 data 不符合这种事件类型的形状"],
+  ] as const)("%s (%s)", (code: ReplayRule, detail, zh) => {
+    const error = new LogFileError("REPLAY", "run.jsonl", undefined, "replay failed", { cause: new ReplayError(3, code, detail) });
+    expect(inChinese(error)).toBe(`重放失败，${zh}`);
+  });
+
+  test("NOT_A_LOG in the chapter's words: what was found instead of an array", () => {
+    const cause = new ReplayError(0, "NOT_A_LOG", "a log must be an array of events, got an object");
+    expect(inChinese(new LogFileError("REPLAY", "run.json", undefined, "replay failed", { cause }))).toBe(
+      "重放失败，整份日志不是事件的数组（是 an object）",
+    );
   });
 });
 

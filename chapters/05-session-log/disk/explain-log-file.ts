@@ -50,7 +50,8 @@ const SAID: Readonly<Record<LogFileErrorCode, (error: LogFileError) => string>> 
   BAD_LINE: ({ line, message }) => `第 ${line} 行${badLine(message)}。只有最后一行可能被崩溃撕裂，前面的行坏了说明文件已损坏，请人工检查`,
   BAD_JSON: ({ message }) => {
     if (message.endsWith("the log is not valid UTF-8")) return "以 [ 开头的日志应该是一个由事件组成的 JSON 数组，但它不是合法的 UTF-8 文本";
-    const parser = /is not JSON \((.+)\)$/u.exec(message)?.[1];
+    // `s`: the parser quotes the text around the fault, line breaks and all (a "\r" at a CRLF line's end).
+    const parser = /is not JSON \((.+)\)/su.exec(message)?.[1];
     return `以 [ 开头的日志应该是一个由事件组成的 JSON 数组，但它不是合法的 JSON 文本${parser === undefined ? "" : `（${parser}）`}`;
   },
   REPLAY: replayRefused,
@@ -62,14 +63,14 @@ const SAID: Readonly<Record<LogFileErrorCode, (error: LogFileError) => string>> 
   WRITE_FAILED: ({ cause }) =>
     `写入失败（${isSystemError(cause) ? `${systemReason(cause)[0]}，${cause.code}` : "磁盘已满，或超过了文件大小上限"}），之后的事件都不再写入；文件里已有的事件每条都完整`,
   LOCKED: ({ message }) => {
-    const lock = /; lock: (.+)$/u.exec(message)?.[1];
+    const lock = /; lock: (.+)/u.exec(message)?.[1];
     return `文件锁在另一个进程手里：一份日志同一时刻只有一个写入者${lock === undefined ? "" : `（锁：${lock}）`}`;
   },
 };
 
 /** What is wrong with a line before the last, as the reader's message says it (log-reader.ts, jsonl.ts, log-rows.ts). */
 function badLine(message: string): string {
-  const parser = /: the line is not JSON \((.+)\); only the last line/u.exec(message)?.[1];
+  const parser = /: the line is not JSON \((.+)\); only the last line/su.exec(message)?.[1]; // `s`: as in BAD_JSON
   if (parser !== undefined) return `不是合法的 JSON（${parser}）`;
   if (message.includes(": the line is not valid UTF-8;")) return "不是合法的 UTF-8";
   if (!message.includes(": the line is a damaged packed row (")) return "读不出事件（不是合法的 JSON，或是损坏的打包行）";
@@ -145,7 +146,8 @@ const RULES: Readonly<Record<Exclude<ReplayRule, "NOT_A_LOG" | "ID_MISMATCH">, (
  * its detail otherwise, and then the Chinese says the rule alone, the English the learner's words.
  */
 function foundIn(detail: string): string | undefined {
-  const match = /^id is (.+), expected \d+ \(|, got (.+)$|^unexpected key (.+) \(an event/u.exec(detail);
+  // `s`: a string found is shown as JSON shows it, and JSON leaves U+2028 and U+2029 as they are.
+  const match = /^id is (.+), expected \d+ \(|, got (.+)|^unexpected key (.+) \(an event/su.exec(detail);
   return match?.slice(1).find((group) => group !== undefined);
 }
 

@@ -108,6 +108,10 @@ describe("a lock someone holds", () => {
     })();
     expect(repair).toBeInstanceOf(RepairError);
     expect(repair).toMatchObject({ index: undefined, cause: { code: "LOCKED", message: error.message } });
+    expect(String(repair), "a refusal of the whole file names no event").toBe(
+      `RepairError: cannot repair this log by appending: ${error.message}. ` +
+        "Only a log the agent loop leaves when it is killed can be closed; anything else is a damaged log to look at by hand.",
+    );
   });
 
   test("releasing twice gives nothing back the second time: a lock taken since stays held", ({ dir }) => {
@@ -126,6 +130,28 @@ describe("a lock someone holds", () => {
     const error = await lost; // the next refresh (every second) finds its folder gone
     expect(error.code).toBe("LOCKED");
     expect(error.message).toContain("this run's lock on the file was taken by another process; lock: ");
+  });
+
+  test("a holder that gave no onLost (a learner's writer: lockLogFile(file)) is not crashed when its lock is taken", async ({ dir }) => {
+    const [quiet, heard] = [path.join(dir, "quiet.jsonl"), path.join(dir, "heard.jsonl")];
+    lock(quiet);
+    // Locked second and refreshed after it: by the time this one hears its loss, the first has found its own.
+    const lost = new Promise<LogFileError>((resolve) => lock(heard, { onLost: resolve }));
+    // What would end a real process (a throw from the refresh timer) is caught here, and only here, meanwhile.
+    const others = process.rawListeners("uncaughtException");
+    process.removeAllListeners("uncaughtException");
+    const thrown: unknown[] = [];
+    process.on("uncaughtException", (error) => thrown.push(error));
+    try {
+      rmSync(lockFolderOf(quiet), { recursive: true });
+      rmSync(lockFolderOf(heard), { recursive: true });
+      await lost;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      process.removeAllListeners("uncaughtException");
+      for (const listener of others) process.on("uncaughtException", listener as NodeJS.UncaughtExceptionListener);
+    }
+    expect(thrown, "nothing is thrown from the lock's refresh timer").toEqual([]);
   });
 });
 
