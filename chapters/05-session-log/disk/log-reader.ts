@@ -96,6 +96,7 @@ function readLines(lines: Iterable<Line>, source: string, { size, limit }: { siz
   const entries: unknown[] = [];
   const firstEventOfLine: number[] = []; // [n - 1]: the index of the first event line n holds
   const types = new Map<string, string>(); // one copy of each event type (see shareType)
+  const chunks = new Map<string, object>(); // one copy of each text chunk read (see shareChunk)
   let crlf = false;
   let line = 0;
   let [cost, read] = [0, 0]; // what the lines so far cost in memory, and their bytes
@@ -122,7 +123,7 @@ function readLines(lines: Iterable<Line>, source: string, { size, limit }: { siz
     read += bytes.length + 1;
     if (cost > limit) throw tooMuchMemory(source, line, entries.length + row.entries.length, cost * Math.max(1, size / read), limit);
     firstEventOfLine.push(entries.length);
-    for (const entry of row.entries) entries.push(entry);
+    for (const entry of row.entries) entries.push(shareChunk(entry, chunks));
   }
   return { entries, torn: notJson && torn(notJson.line, "not-json", notJson.bytes), crlf, lineOfEvent };
 
@@ -145,6 +146,30 @@ function shareType(value: unknown, types: Map<string, string>): void {
   else value.type = shared;
 }
 // Stryker restore all
+
+/**
+ * A streamed reply is token-sized pieces, and tokens repeat ("的", "，", " the"): an entry whose chunk
+ * is a `{kind, text}` of text or reasoning equal to one read before gets that first one instead (both
+ * are frozen by replay, so nothing can change either), 40 bytes an event kept less. At most
+ * SHARED_CHUNKS different chunks are remembered, so a log of ever new ones costs only that much more.
+ */
+function shareChunk(entry: unknown, chunks: Map<string, object>): unknown {
+  if (!isRecord(entry) || entry.type !== "assistant/chunk" || !isRecord(entry.data)) return entry;
+  const { chunk } = entry.data;
+  if (!isRecord(chunk) || (chunk.kind !== "text" && chunk.kind !== "reasoning") || typeof chunk.text !== "string") return entry;
+  const keys = Object.keys(chunk);
+  if (keys.length !== 2 || keys[1] !== "text") return entry; // exactly {kind, text}, in that order
+  const key = `${chunk.kind}:${chunk.text}`;
+  const shared = chunks.get(key);
+  if (shared !== undefined) entry.data.chunk = shared;
+  else if (chunks.size < SHARED_CHUNKS) chunks.set(key, chunk);
+  return entry;
+}
+
+/** How many different chunks shareChunk remembers: a model's vocabulary is about 128,000 tokens, most rare. */
+const SHARED_CHUNKS = 65_536;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const torn = (line: number, reason: TornLine["reason"], bytes: number): TornLine => ({ line, reason, bytes });
 
