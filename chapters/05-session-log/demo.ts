@@ -127,9 +127,12 @@ function replayTheLog(session: Session, out: (line: string) => void): number {
   const replayed = rebuilt.deriveMessages();
   // Every field of every message, not only the roles.
   const equal = changed < 0 && isDeepStrictEqual(replayed, original);
-  const [zh, en] = changed < 0 ? ["每条都原样读回", "each reads back as it was"] : [`#${changed} 读回来不一样`, `#${changed} reads back different`];
+  const [zh, en] =
+    changed < 0 ? ["每条都原样读回", "each reads back as it was"] : [`#${changed} 读回来不一样`, `#${changed} reads back different`];
   out(`  日志逐条序列化为共 ${characters} 个字符的 JSON，${zh}；Session.fromLog 重建 ${rebuilt.events.length} 条事件`);
-  out(`  (the log as ${characters} characters of JSON, event by event: ${en}; rebuilt by Session.fromLog: ${rebuilt.events.length} events)`);
+  out(
+    `  (the log as ${characters} characters of JSON, event by event: ${en}; rebuilt by Session.fromLog: ${rebuilt.events.length} events)`,
+  );
   out(`  重放派生 ${replayed.length} 条消息，与原始派生逐字段一致：${equal}`);
   out(`  (replayed ${replayed.length} messages, deep-equal to the original: ${equal})`);
   for (const line of replayDifference(original, replayed)) out(`  ${line}`);

@@ -1,0 +1,107 @@
+// What a loaded log really holds in memory, measured in a process of its own with a real heap limit
+// (`node --max-old-space-size`) and `--expose-gc`: the heap is weighed after a full collection, so only
+// what is still held counts. The reader keeps one copy of each repeated chunk, and the demo's ④ rebuilds
+// the session without a second copy of the log. Peak memory (max RSS) is measured by `npm run bench`.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect } from "vitest";
+import { test } from "../../common/temp-folder.ts";
+import { root } from "../../common/root.ts";
+import { runProgram } from "../testing/demo-testing.ts";
+import { writeStreamedRunLog } from "../testing/large-log.ts";
+import { readLogFile } from "./log-file.ts";
+import type { SessionEvent } from "../events.ts";
+
+const module = (name: string) => JSON.stringify(path.join(root, "chapters/05-session-log", name));
+
+/** Runs `body` (module code; `heap()` weighs the heap after a full collection) in a 256 MB heap and returns what it printed as JSON. */
+async function weighed(body: string): Promise<Record<string, number>> {
+  const heap = "const heap = () => { globalThis.gc(); return process.memoryUsage().heapUsed; };";
+  const run = await runProgram(["--expose-gc", "--input-type=module", "-e", `${heap}\n${body}`], { heapMb: 256 });
+  expect(run.stderr, "the program failed").toBe("");
+  return JSON.parse(run.stdout) as Record<string, number>;
+}
+
+const chunkOf = (event: SessionEvent | undefined) => (event?.data as { chunk?: unknown } | undefined)?.chunk;
+
+describe("a loaded log holds each repeated chunk once", () => {
+  test("two chunk events with equal {kind, text} hold one chunk object, one event per line and in packed rows", ({ dir }) => {
+    for (const packed of [false, true]) {
+      const file = path.join(dir, packed ? "packed.jsonl" : "plain.jsonl");
+      writeStreamedRunLog(file, 1, { packed });
+      const { events } = readLogFile(file).session;
+      // Each turn streams the same 400 texts; its first chunk is event #4 (after turn/start, user/message, request/header, step/start).
+      const turnLength = events.findIndex((event, index) => index > 0 && event.type === "turn/start");
+      const [first, again] = [events[4], events[4 + turnLength]];
+      expect(first?.type).toBe("assistant/chunk");
+      expect(chunkOf(again), `${file}: the second turn's first chunk is equal to the first turn's`).toEqual(chunkOf(first));
+      expect(chunkOf(again) === chunkOf(first), `${file}: an equal chunk read again should be the one read first (shareChunk)`).toBe(true);
+      expect(chunkOf(events[5]) === chunkOf(first), "different texts are different chunks").toBe(false);
+    }
+  });
+
+  test("only an exact {kind, text} of text or reasoning is shared: other keys, another order, another kind stay as read", ({ dir }) => {
+    const file = path.join(dir, "mixed.jsonl");
+    const chunks = [
+      { kind: "text", text: "好" },
+      { kind: "text", text: "好" },
+      { text: "好", kind: "text" },
+      { kind: "reasoning", text: "好" },
+      { kind: "reasoning", text: "好" },
+    ];
+    const lines = chunks.map((chunk, id) =>
+      JSON.stringify({ id, type: "assistant/chunk", ts: 1, data: { turn: 1, step: 1, attempt: 1, chunk } }),
+    );
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const { events } = readLogFile(file).session;
+    const [a, b, reordered, reasoning, reasoningAgain] = events.map(chunkOf);
+    expect(a === b, "the same text chunk twice: one object").toBe(true);
+    expect(Object.keys(reordered as object), "key order is kept exactly as logged").toEqual(["text", "kind"]);
+    expect(reordered === a, "{text, kind} is not {kind, text}").toBe(false);
+    expect(reasoning === a, "a reasoning chunk is not a text chunk").toBe(false);
+    expect(reasoningAgain === reasoning).toBe(true);
+  });
+
+  test("readLogFile of a streamed run's log keeps under 180 bytes an event, weighed after a full collection (each chunk its own object: 208)", {
+    timeout: 240_000,
+  }, async ({ dir }) => {
+    for (const packed of [false, true]) {
+      const file = path.join(dir, packed ? "packed.jsonl" : "plain.jsonl");
+      writeStreamedRunLog(file, 6, { packed });
+      const { before, after, events } = await weighed(
+        `const { readLogFile } = await import(${module("disk/log-file.ts")});
+         const before = heap();
+         const { session } = readLogFile(${JSON.stringify(file)});
+         console.log(JSON.stringify({ before, after: heap(), events: session.events.length }));`,
+      );
+      const perEvent = ((after ?? 0) - (before ?? 0)) / (events ?? 1);
+      expect(perEvent, `${file}: bytes an event once loaded; more means equal chunks are held apart again`).toBeLessThan(180);
+    }
+  });
+});
+
+describe("demo ④ rebuilds a loaded log without a second copy of it", () => {
+  test("while ④ holds its new session, the heap holds under a quarter more than the loaded log (a parsed copy would double it)", {
+    timeout: 240_000,
+  }, async ({ dir }) => {
+    const file = path.join(dir, "plain.jsonl");
+    writeStreamedRunLog(file, 8);
+    const { before, loaded, replayed } = await weighed(
+      `const { main } = await import(${module("demo.ts")});
+       const weights = { before: heap() };
+       const out = (line) => {
+         if (line.includes("=== ② ")) weights.loaded = heap(); // the loaded session, printed from
+         if (line.includes("Session.fromLog 重建")) weights.replayed = heap(); // ④'s new session, built and still held
+       };
+       await main(["--offline", "--load", ${JSON.stringify(file)}], { out, env: {} });
+       console.log(JSON.stringify(weights));`,
+    );
+    const log = (loaded ?? 0) - (before ?? 0);
+    const added = (replayed ?? 0) - (loaded ?? 0);
+    expect(log, "the loaded log weighs something").toBeGreaterThan(5e6);
+    expect(
+      added / log,
+      `④ added ${added} bytes to a loaded log of ${log}: its new session should share the log's frozen events`,
+    ).toBeLessThan(0.25);
+  });
+});
