@@ -9,8 +9,9 @@ import { test } from "../../common/temp-folder.ts";
 import { root } from "../../common/root.ts";
 import { runProgram } from "../testing/demo-testing.ts";
 import { writeStreamedRunLog } from "../testing/large-log.ts";
-import { readLogFile } from "./log-file.ts";
 import type { SessionEvent } from "../events.ts";
+import { parseLogText, readLogFile } from "./log-file.ts";
+import { rowsOf } from "./log-rows.ts";
 
 const module = (name: string) => JSON.stringify(path.join(root, "chapters/05-session-log", name));
 
@@ -76,6 +77,53 @@ describe("a loaded log holds each repeated chunk once", () => {
       );
       const perEvent = ((after ?? 0) - (before ?? 0)) / (events ?? 1);
       expect(perEvent, `${file}: bytes an event once loaded; more means equal chunks are held apart again`).toBeLessThan(180);
+    }
+  });
+});
+
+describe("the reader keeps no table of every line: a replay error's line is counted on from the packed rows", () => {
+  const chunk = (id: number): SessionEvent => ({
+    id,
+    type: "assistant/chunk",
+    ts: 1,
+    data: { turn: 1, step: 1, attempt: 1, chunk: { kind: "text", text: `#${id}` } },
+  });
+  const message = (id: number): SessionEvent => ({ id, type: "user/message", ts: 1, data: { content: "hi" } });
+  // Line 1: a row of #0–#2; line 2: #3; line 3: a row of #4–#5; lines 4 and 5: #6 and #7.
+  const log = [chunk(0), chunk(1), chunk(2), message(3), chunk(4), chunk(5), message(6), message(7)];
+  const lineOf = [1, 1, 1, 2, 3, 3, 4, 5];
+
+  test("while replay runs, the reader holds one slot a line beyond the session (its entries), not two: under 14 bytes a line of 200,000", {
+    timeout: 240_000,
+  }, async ({ dir }) => {
+    const file = path.join(dir, "plain.jsonl");
+    const lines = Array.from({ length: 200_000 }, (_, id) => JSON.stringify({ id, type: "user/message", ts: 1, data: { content: "hi" } }));
+    // The last event's schema weighs the heap while Session.fromLog checks it: everything the reader holds is still held.
+    const probe = JSON.stringify({ id: lines.length, type: "probe/weigh", ts: 1, data: {} });
+    writeFileSync(file, `${[...lines, probe].join("\n")}\n`);
+    const { during, after } = await weighed(
+      `const { z } = await import("zod");
+       const { readLogFile } = await import(${module("disk/log-file.ts")});
+       const weights = {};
+       const schemas = { "probe/weigh": z.object({}).refine(() => { weights.during = heap(); return true; }) };
+       globalThis.loaded = readLogFile(${JSON.stringify(file)}, { schemas }); // held while weighed
+       weights.after = heap(); // the session alone, not yet asked for its events
+       console.log(JSON.stringify(weights));`,
+    );
+    const perLine = ((during ?? 0) - (after ?? 0)) / lines.length;
+    expect(
+      perLine,
+      "bytes a line the reader held beyond the session while it replayed: a table of every line's first event is back",
+    ).toBeLessThan(14);
+  });
+
+  test("each event, refused in turn (ts -1), is named by the line it is on, in a row or after one", () => {
+    expect(rowsOf(log).toString().trimEnd().split("\n")).toHaveLength(5);
+    for (const [index, line] of lineOf.entries()) {
+      const damaged = log.map((event) => (event.id === index ? { ...event, ts: -1 } : event));
+      expect(() => parseLogText(rowsOf(damaged)), `event #${index}`).toThrow(
+        expect.objectContaining({ code: "REPLAY", line, cause: expect.objectContaining({ index, code: "BAD_TS" }) }),
+      );
     }
   });
 });

@@ -94,7 +94,9 @@ function* chain(first: Uint8Array, rest: Iterator<Uint8Array>): Generator<Uint8A
  */
 function readLines(lines: Iterable<Line>, source: string, { size, limit }: { size: number; limit: number }) {
   const entries: unknown[] = [];
-  const firstEventOfLine: number[] = []; // [n - 1]: the index of the first event line n holds
+  // Every line holds one event but a packed row, which holds several: only those rows are remembered,
+  // so a plain log of millions of lines keeps no table of them.
+  const rows: { line: number; first: number; count: number }[] = [];
   const types = new Map<string, string>(); // one copy of each event type (see shareType)
   const chunks = new Map<string, object>(); // one copy of each text chunk read (see shareChunk)
   let crlf = false;
@@ -122,14 +124,17 @@ function readLines(lines: Iterable<Line>, source: string, { size, limit }: { siz
     cost += lineCost(bytes.length, row.entries.length);
     read += bytes.length + 1;
     if (cost > limit) throw tooMuchMemory(source, line, entries.length + row.entries.length, cost * Math.max(1, size / read), limit);
-    firstEventOfLine.push(entries.length);
+    if (row.entries.length > 1) rows.push({ line, first: entries.length, count: row.entries.length });
     for (const entry of row.entries) entries.push(shareChunk(entry, chunks));
   }
   return { entries, torn: notJson && torn(notJson.line, "not-json", notJson.bytes), crlf, lineOfEvent };
 
-  /** The line event #index was read from: the last line whose first event is at or before it (asked once, of the event replay refuses). */
+  /** The line event #index was read from (asked once, of the event replay refuses): counted on from the last row before it. */
   function lineOfEvent(index: number): number {
-    return firstEventOfLine.findLastIndex((first) => first <= index) + 1;
+    const row = rows.findLast(({ first }) => first <= index);
+    if (row === undefined) return index + 1;
+    const after = index - (row.first + row.count - 1); // how many one-event lines past the row's last event
+    return row.line + Math.max(0, after);
   }
 }
 
