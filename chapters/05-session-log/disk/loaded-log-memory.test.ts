@@ -2,12 +2,12 @@
 // (`node --max-old-space-size`) and `--expose-gc`: the heap is weighed after a full collection, so only
 // what is still held counts. The reader keeps one copy of each repeated chunk, and the demo's ④ rebuilds
 // the session without a second copy of the log. Peak memory (max RSS) is measured by `npm run bench`.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect } from "vitest";
 import { test } from "../../common/temp-folder.ts";
 import { root } from "../../common/root.ts";
-import { runProgram } from "../testing/demo-testing.ts";
+import { readInHeap, runProgram } from "../testing/demo-testing.ts";
 import { writeStreamedRunLog } from "../testing/large-log.ts";
 import type { SessionEvent } from "../events.ts";
 import { parseLogText, readLogFile } from "./log-file.ts";
@@ -78,6 +78,36 @@ describe("a loaded log holds each repeated chunk once", () => {
       const perEvent = ((after ?? 0) - (before ?? 0)) / (events ?? 1);
       expect(perEvent, `${file}: bytes an event once loaded; more means equal chunks are held apart again`).toBeLessThan(180);
     }
+  });
+});
+
+describe("a log is refused by what it will really cost: a seventh of the heap left, a repeated chunk counted as shared", () => {
+  /** The plain log `file` with every chunk's text made its own (its id added), so no chunk repeats another. */
+  function everyChunkNew(file: string, to: string): void {
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    const unique = lines.map((line) => {
+      const event = JSON.parse(line) as { id: number; type: string; data: { chunk: { text: string } } };
+      if (event.type !== "assistant/chunk") return line;
+      event.data.chunk.text += `#${event.id}`;
+      return JSON.stringify(event);
+    });
+    writeFileSync(to, `${unique.join("\n")}\n`);
+  }
+
+  test("in a 256 MB heap (a seventh: about 41 MiB), 34 MiB of lines whose chunks repeat load; the same with every chunk new is refused in the sentence", {
+    timeout: 240_000,
+  }, async ({ dir }) => {
+    const repeated = path.join(dir, "repeated.jsonl");
+    const events = writeStreamedRunLog(repeated, 34);
+    const fresh = path.join(dir, "fresh.jsonl");
+    everyChunkNew(repeated, fresh);
+    // Counted at 160 bytes a repeated chunk event (about 37 MiB in all), 200 a new one (about 45 MiB).
+    expect((await readInHeap(repeated, 256)).stdout.trim(), "the repeated chunks should be counted as shared").toBe(`${events} events`);
+    const refused = (await readInHeap(fresh, 256)).stdout;
+    expect(refused, "every chunk new: a whole event each, over a seventh of the heap").toMatch(
+      /超过了这里读入一份日志的上限 [\d.]+ MiB（本进程剩余堆内存的七分之一）/,
+    );
+    expect(refused).toMatch(/\(a seventh of the heap this process has left\)/);
   });
 });
 

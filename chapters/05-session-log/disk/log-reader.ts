@@ -121,11 +121,13 @@ function readLines(lines: Iterable<Line>, source: string, { size, limit }: { siz
       const index = entries.length + row.chunk;
       throw replayRefused(source, line, new ReplayError(index, "SCHEMA", row.error.message, { cause: row.error }));
     }
-    cost += lineCost(bytes.length, row.entries.length);
+    let shared = 0;
+    for (const entry of row.entries) if (shareChunk(entry, chunks)) shared++;
+    cost += lineCost(bytes.length, row.entries.length, shared);
     read += bytes.length + 1;
     if (cost > limit) throw tooMuchMemory(source, line, entries.length + row.entries.length, cost * Math.max(1, size / read), limit);
     if (row.entries.length > 1) rows.push({ line, first: entries.length, count: row.entries.length });
-    for (const entry of row.entries) entries.push(shareChunk(entry, chunks));
+    for (const entry of row.entries) entries.push(entry);
   }
   return { entries, torn: notJson && torn(notJson.line, "not-json", notJson.bytes), crlf, lineOfEvent };
 
@@ -155,20 +157,21 @@ function shareType(value: unknown, types: Map<string, string>): void {
 /**
  * A streamed reply is token-sized pieces, and tokens repeat ("的", "，", " the"): an entry whose chunk
  * is a `{kind, text}` of text or reasoning equal to one read before gets that first one instead (both
- * are frozen by replay, so nothing can change either), 40 bytes an event kept less. At most
+ * are frozen by replay, so nothing can change either), SHARED_CHUNK_BYTES an event kept less. At most
  * SHARED_CHUNKS different chunks are remembered, so a log of ever new ones costs only that much more.
+ * True when the entry now holds a chunk read before.
  */
-function shareChunk(entry: unknown, chunks: Map<string, object>): unknown {
-  if (!isRecord(entry) || entry.type !== "assistant/chunk" || !isRecord(entry.data)) return entry;
+function shareChunk(entry: unknown, chunks: Map<string, object>): boolean {
+  if (!isRecord(entry) || entry.type !== "assistant/chunk" || !isRecord(entry.data)) return false;
   const { chunk } = entry.data;
-  if (!isRecord(chunk) || (chunk.kind !== "text" && chunk.kind !== "reasoning") || typeof chunk.text !== "string") return entry;
+  if (!isRecord(chunk) || (chunk.kind !== "text" && chunk.kind !== "reasoning") || typeof chunk.text !== "string") return false;
   const keys = Object.keys(chunk);
-  if (keys.length !== 2 || keys[1] !== "text") return entry; // exactly {kind, text}, in that order
+  if (keys.length !== 2 || keys[1] !== "text") return false; // exactly {kind, text}, in that order
   const key = `${chunk.kind}:${chunk.text}`;
   const shared = chunks.get(key);
   if (shared !== undefined) entry.data.chunk = shared;
   else if (chunks.size < SHARED_CHUNKS) chunks.set(key, chunk);
-  return entry;
+  return shared !== undefined;
 }
 
 /** How many different chunks shareChunk remembers: a model's vocabulary is about 128,000 tokens, most rare. */
