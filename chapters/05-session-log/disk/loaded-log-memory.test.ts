@@ -158,7 +158,28 @@ describe("the reader keeps no table of every line: a replay error's line is coun
   });
 });
 
-describe("demo ④ rebuilds a loaded log without a second copy of it", () => {
+describe("demo ③ and ④ hold no second copy of a loaded log", () => {
+  test("③ makes each message's entry as it prints it: at its first entry the heap holds under 0.5 MB more than at its heading (all of them: 1.6 MB)", {
+    timeout: 240_000,
+  }, async ({ dir }) => {
+    const file = path.join(dir, "plain.jsonl");
+    writeStreamedRunLog(file, 16);
+    const { heading, first } = await weighed(
+      `const { main } = await import(${module("demo.ts")});
+       const weights = {};
+       let section = "";
+       const out = (line) => {
+         if (line.includes("=== ")) section = line;
+         if (line.includes("=== ③ ")) weights.heading = heap();
+         else if (section.includes("=== ③ ") && line.startsWith("  [") && weights.first === undefined) weights.first = heap();
+       };
+       await main(["--offline", "--load", ${JSON.stringify(file)}], { out, env: {} });
+       console.log(JSON.stringify(weights));`,
+    );
+    const held = (first ?? 0) - (heading ?? 0);
+    expect(held, `③ held ${held} bytes more at its first entry: every entry was made before the first was printed`).toBeLessThan(5e5);
+  });
+
   test("while ④ holds its new session, the heap holds under a quarter more than the loaded log (a parsed copy would double it)", {
     timeout: 240_000,
   }, async ({ dir }) => {
