@@ -1,7 +1,7 @@
 // What a loaded log costs in memory, and how much of it this process gives one log (05.7's reader).
 // A loaded log lives in memory, every event of it (the demo, the timeline and repair need the whole
 // session), and what an event costs there is not what it costs on disk: a packed chunk takes about 40
-// bytes in its row (log-rows.ts) and about 200 as an event, while a long message costs about what its
+// bytes in its row (log-rows.ts) and up to 240 as an event, while a long message costs about what its
 // line does. So the reader counts, line by line, the larger of the two, and refuses the log at the line
 // where the count passes the limit: a sentence, before the process runs out of memory (which ends it with
 // V8's native stack, and a file of a few MB can do it). An event is a frozen object of its own, and so is
@@ -9,11 +9,15 @@
 import { getHeapStatistics } from "node:v8";
 import { LogMemoryError } from "./log-file-types.ts";
 
-/** About what one event costs in memory, however short its line (measured: 208 bytes a packed chunk event). */
-export const EVENT_BYTES = 200;
+/**
+ * About what one event costs in memory as the demo holds it, however short its line: a chunk event is its
+ * frozen object (56 bytes), its timestamp (16), its frozen data (56), its chunk (40) and the chunk's text
+ * (about 40), and a slot in the log, in the log's snapshot, and in ④'s new session and its snapshot (32).
+ */
+export const EVENT_BYTES = 240;
 
-/** What a chunk event costs less when its chunk repeats one already read (the reader keeps one: log-reader.ts's shareChunk). */
-export const SHARED_CHUNK_BYTES = 40;
+/** What a chunk event costs less when its chunk repeats one already read: the chunk and its text are shared (log-reader.ts's shareChunk). */
+export const SHARED_CHUNK_BYTES = 80;
 
 /** A JSON array is one JSON text, parsed whole: its bytes, the text as a string and its events at once. */
 export const ARRAY_COST_PER_BYTE = 3;

