@@ -96,7 +96,7 @@ async function run(plan: DemoPlan, io: DemoIO, page: { written: boolean }): Prom
     for (const entry of formatMessages(session.deriveMessages(), session.events)) out(`  ${entry}`);
 
     heading(["④ 重放：同一份日志 → 新会话 → 完全相同的消息历史", "Replay: same log → new session → same messages"]);
-    const code = replayFromText(session, out);
+    const code = replayTheLog(session, out);
     for (const line of savedNote(opened)) out(`  ${line}`);
     if (io.signal?.aborted) for (const line of ["", ...interruptedNote(plan.argv, session.events)]) out(line);
     return io.signal?.aborted ? 130 : code;
@@ -108,26 +108,31 @@ async function run(plan: DemoPlan, io: DemoIO, page: { written: boolean }): Prom
   }
 }
 
-// ── ④ replay from the log's JSON text ────────────────────────────────────────────────────────
+// ── ④ replay: the same log → a new Session → the same messages ───────────────────────────────
 
-function replayFromText(session: Session, out: (line: string) => void): number {
-  // Event by event, as the JSONL file holds them (one JSON text of a large log would pass V8's longest
-  // string, ~512 MiB); each parse is ours alone, so fromLog freezes it in place (fast/json-fast.ts).
+function replayTheLog(session: Session, out: (line: string) => void): number {
+  // The log as JSON text, event by event, as the JSONL file holds it (one JSON text of a large log would
+  // pass V8's longest string, ~512 MiB): each event must read back from its text exactly as it is.
   let characters = 0;
-  const rebuilt = Session.fromLog(
-    session.events.map((event) => {
-      const text = JSON.stringify(event);
-      characters += text.length;
-      return JSON.parse(text) as unknown;
-    }),
-    { quickFreeze: freezeParsedJson },
-  );
+  const changed = session.events.findIndex((event) => {
+    const text = JSON.stringify(event);
+    characters += text.length;
+    return !isDeepStrictEqual(JSON.parse(text), event);
+  });
+  // Then, as the book's ④: Session.fromLog of the log itself, every event checked again. Its events are
+  // frozen plain JSON already, so freezeParsedJson changes nothing and the new session shares them
+  // rather than copying: a large loaded log is not held twice (README, "大日志").
+  const rebuilt = Session.fromLog(session.events, { quickFreeze: freezeParsedJson });
   const original = session.deriveMessages();
   const replayed = rebuilt.deriveMessages();
   // Every field of every message, not only the roles.
-  const equal = isDeepStrictEqual(replayed, original);
-  out(`  日志逐条序列化为共 ${characters} 个字符的 JSON，解析后 Session.fromLog 重建 ${rebuilt.events.length} 条事件`);
-  out(`  (the log as ${characters} characters of JSON, event by event, rebuilt by Session.fromLog: ${rebuilt.events.length} events)`);
+  const equal = changed < 0 && isDeepStrictEqual(replayed, original);
+  const [zh, en] =
+    changed < 0 ? ["每条都原样读回", "each reads back as it was"] : [`#${changed} 读回来不一样`, `#${changed} reads back different`];
+  out(`  日志逐条序列化为共 ${characters} 个字符的 JSON，${zh}；Session.fromLog 重建 ${rebuilt.events.length} 条事件`);
+  out(
+    `  (the log as ${characters} characters of JSON, event by event: ${en}; rebuilt by Session.fromLog: ${rebuilt.events.length} events)`,
+  );
   out(`  重放派生 ${replayed.length} 条消息，与原始派生逐字段一致：${equal}`);
   out(`  (replayed ${replayed.length} messages, deep-equal to the original: ${equal})`);
   for (const line of replayDifference(original, replayed)) out(`  ${line}`);

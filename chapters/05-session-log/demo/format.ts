@@ -90,12 +90,14 @@ function oneLine(text: string, max: number): string {
 /**
  * ③: one entry per message. A reply the stream cut short says so, and what it kept: the mark is on its
  * event (`interrupted`), not on the message the model is sent, so each reply is read beside its event.
+ * One entry at a time, each printed before the next is made: the entries of a large log, each as long
+ * as its message, are never all held at once.
  */
-export function formatMessages(messages: readonly Message[], events: readonly SessionEvent[]): string[] {
+export function* formatMessages(messages: readonly Message[], events: readonly SessionEvent[]): Generator<string> {
   // The projection makes one message of each assistant/message that says anything, in the log's order:
   // each assistant message takes the next of those events.
   const replies = events.filter((event) => isEventOfType(event, "assistant/message") && deriveEventMessage(event) !== null);
-  return messages.map((message) => formatMessage(message, message.role === "assistant" && replies.shift()?.data.interrupted === true));
+  for (const message of messages) yield formatMessage(message, message.role === "assistant" && replies.shift()?.data.interrupted === true);
 }
 
 /** The first line is the message's; a multi-line text goes on below it, indented further. */

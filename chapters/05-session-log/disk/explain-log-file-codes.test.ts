@@ -107,8 +107,8 @@ describe("a log refused for the memory it would take", () => {
     const memory = { events: 76_800, estimate: 45.5 * MiB, limit: 12.25 * MiB, heap: 512 };
     const error = new LogMemoryError("run.jsonl", 1200, memory, "what the reader counted");
     expect(explainLogFileError(error, ["无法读入", "Cannot load"])).toBe(
-      "无法读入 run.jsonl：内存放不下这份日志：读到第 1200 行已有 76800 条事件，照这个比例，整份日志在内存里约 45.5 MiB（每条事件约 200 字节，不少于它那一行的字节数），" +
-        "超过了这里读入一份日志的上限 12.3 MiB（本进程剩余堆内存的四分之一）。文件本身没有损坏：用更大的堆再读，例如 NODE_OPTIONS=--max-old-space-size=512" +
+      "无法读入 run.jsonl：内存放不下这份日志：读到第 1200 行已有 76800 条事件，照这个比例，整份日志在内存里约 45.5 MiB（每条事件约 240 字节，分片和已读过的相同时约 160 字节，不少于它那一行的字节数），" +
+        "超过了这里读入一份日志的上限 12.3 MiB（本进程剩余堆内存的七分之一）。文件本身没有损坏：用更大的堆再读，例如 NODE_OPTIONS=--max-old-space-size=512" +
         " / Cannot load run.jsonl line 1200: what the reader counted",
     );
   });
@@ -118,7 +118,7 @@ describe("a log refused for the memory it would take", () => {
     const error = new LogMemoryError("run.json", undefined, memory, "what the reader counted");
     expect(inChinese(error)).toBe(
       "内存放不下这份日志：JSON 数组日志要整个解析，它的文本和事件同时在内存里，约为文件大小的 3 倍，约 60.0 MiB，" +
-        "超过了这里读入一份日志的上限 40.0 MiB（本进程剩余堆内存的四分之一）。文件本身没有损坏：用更大的堆再读，例如 NODE_OPTIONS=--max-old-space-size=1024",
+        "超过了这里读入一份日志的上限 40.0 MiB（本进程剩余堆内存的七分之一）。文件本身没有损坏：用更大的堆再读，例如 NODE_OPTIONS=--max-old-space-size=1024",
     );
   });
 

@@ -6,7 +6,7 @@ import { NotAFileError, isSystemError, systemReason } from "../../common/system-
 import { JsonValueError } from "../json-value.ts";
 import { EventDataError } from "../event-schemas.ts";
 import { ReplayError, type ReplayRule } from "../session-types.ts";
-import { ARRAY_COST_PER_BYTE, EVENT_BYTES, mib } from "./log-memory.ts";
+import { ARRAY_COST_PER_BYTE, EVENT_BYTES, mib, SHARED_CHUNK_BYTES } from "./log-memory.ts";
 import { CHUNK_GROUP } from "./log-rows.ts";
 import {
   LogMemoryError,
@@ -96,9 +96,9 @@ function tooMuchMemory(error: LogFileError): string {
   const counted =
     events === undefined
       ? `JSON 数组日志要整个解析，它的文本和事件同时在内存里，约为文件大小的 ${ARRAY_COST_PER_BYTE} 倍，约 ${mib(estimate)} MiB`
-      : `读到第 ${error.line} 行已有 ${events} 条事件，照这个比例，整份日志在内存里约 ${mib(estimate)} MiB（每条事件约 ${EVENT_BYTES} 字节，不少于它那一行的字节数）`;
+      : `读到第 ${error.line} 行已有 ${events} 条事件，照这个比例，整份日志在内存里约 ${mib(estimate)} MiB（每条事件约 ${EVENT_BYTES} 字节，分片和已读过的相同时约 ${EVENT_BYTES - SHARED_CHUNK_BYTES} 字节，不少于它那一行的字节数）`;
   return (
-    `内存放不下这份日志：${counted}，超过了这里读入一份日志的上限 ${mib(limit)} MiB（本进程剩余堆内存的四分之一）。` +
+    `内存放不下这份日志：${counted}，超过了这里读入一份日志的上限 ${mib(limit)} MiB（本进程剩余堆内存的七分之一）。` +
     `文件本身没有损坏：用更大的堆再读，例如 NODE_OPTIONS=--max-old-space-size=${heap}`
   );
 }

@@ -43,7 +43,7 @@ function asArray(plain: string, file: string): void {
 
 const OUT_OF_MEMORY = /heap out of memory|FatalProcessOutOfMemory|Last few GCs/;
 const REFUSED =
-  /^无法读入 .*：内存放不下这份日志：读到第 \d+ 行已有 \d+ 条事件，照这个比例，整份日志在内存里约 [\d.]+ MiB（每条事件约 200 字节，不少于它那一行的字节数），超过了这里读入一份日志的上限 [\d.]+ MiB（本进程剩余堆内存的四分之一）。文件本身没有损坏：用更大的堆再读，例如 NODE_OPTIONS=--max-old-space-size=(\d+) \/ Cannot load .* line \d+: the log would take more memory than a loaded log may have here: by this line it holds \d+ events; at that rate the whole log would take about [\d.]+ MiB/m;
+  /^无法读入 .*：内存放不下这份日志：读到第 \d+ 行已有 \d+ 条事件，照这个比例，整份日志在内存里约 [\d.]+ MiB（每条事件约 240 字节，分片和已读过的相同时约 160 字节，不少于它那一行的字节数），超过了这里读入一份日志的上限 [\d.]+ MiB（本进程剩余堆内存的七分之一）。文件本身没有损坏：用更大的堆再读，例如 NODE_OPTIONS=--max-old-space-size=(\d+) \/ Cannot load .* line \d+: the log would take more memory than a loaded log may have here: by this line it holds \d+ events; at that rate the whole log would take about [\d.]+ MiB/m;
 
 describe("a log that would not fit this process's memory is refused in a sentence, by what its events cost", () => {
   test("demo --load of a 24 MiB log in the writer's packed format, in a 192 MB heap: the sentence with the limit, exit 1, no V8 stack", {
@@ -85,7 +85,7 @@ describe("a log that would not fit this process's memory is refused in a sentenc
     const small = await readInHeap(file, 192);
     expect(small.stderr, "V8 ran out of memory parsing the array").not.toMatch(OUT_OF_MEMORY);
     expect(small.stdout).toMatch(
-      /^无法读入 .*：内存放不下这份日志：JSON 数组日志要整个解析，它的文本和事件同时在内存里，约为文件大小的 3 倍，约 [\d.]+ MiB，超过了这里读入一份日志的上限 [\d.]+ MiB（本进程剩余堆内存的四分之一）。.* \/ Cannot load [^ ]+: the log would take more memory than a loaded log may have here: a JSON array is parsed whole/m,
+      /^无法读入 .*：内存放不下这份日志：JSON 数组日志要整个解析，它的文本和事件同时在内存里，约为文件大小的 3 倍，约 [\d.]+ MiB，超过了这里读入一份日志的上限 [\d.]+ MiB（本进程剩余堆内存的七分之一）。.* \/ Cannot load [^ ]+: the log would take more memory than a loaded log may have here: a JSON array is parsed whole/m,
     );
   });
 });

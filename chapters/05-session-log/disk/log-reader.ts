@@ -94,8 +94,11 @@ function* chain(first: Uint8Array, rest: Iterator<Uint8Array>): Generator<Uint8A
  */
 function readLines(lines: Iterable<Line>, source: string, { size, limit }: { size: number; limit: number }) {
   const entries: unknown[] = [];
-  const firstEventOfLine: number[] = []; // [n - 1]: the index of the first event line n holds
+  // Every line holds one event but a packed row, which holds several: only those rows are remembered,
+  // so a plain log of millions of lines keeps no table of them.
+  const rows: { line: number; first: number; count: number }[] = [];
   const types = new Map<string, string>(); // one copy of each event type (see shareType)
+  const chunks = new Map<string, object>(); // one copy of each text chunk read (see shareChunk)
   let crlf = false;
   let line = 0;
   let [cost, read] = [0, 0]; // what the lines so far cost in memory, and their bytes
@@ -118,17 +121,22 @@ function readLines(lines: Iterable<Line>, source: string, { size, limit }: { siz
       const index = entries.length + row.chunk;
       throw replayRefused(source, line, new ReplayError(index, "SCHEMA", row.error.message, { cause: row.error }));
     }
-    cost += lineCost(bytes.length, row.entries.length);
+    let shared = 0;
+    for (const entry of row.entries) if (shareChunk(entry, chunks)) shared++;
+    cost += lineCost(bytes.length, row.entries.length, shared);
     read += bytes.length + 1;
     if (cost > limit) throw tooMuchMemory(source, line, entries.length + row.entries.length, cost * Math.max(1, size / read), limit);
-    firstEventOfLine.push(entries.length);
+    if (row.entries.length > 1) rows.push({ line, first: entries.length, count: row.entries.length });
     for (const entry of row.entries) entries.push(entry);
   }
   return { entries, torn: notJson && torn(notJson.line, "not-json", notJson.bytes), crlf, lineOfEvent };
 
-  /** The line event #index was read from: the last line whose first event is at or before it (asked once, of the event replay refuses). */
+  /** The line event #index was read from (asked once, of the event replay refuses): counted on from the last row before it. */
   function lineOfEvent(index: number): number {
-    return firstEventOfLine.findLastIndex((first) => first <= index) + 1;
+    const row = rows.findLast(({ first }) => first <= index);
+    if (row === undefined) return index + 1;
+    const after = index - (row.first + row.count - 1); // how many one-event lines past the row's last event
+    return row.line + Math.max(0, after);
   }
 }
 
@@ -145,6 +153,31 @@ function shareType(value: unknown, types: Map<string, string>): void {
   else value.type = shared;
 }
 // Stryker restore all
+
+/**
+ * A streamed reply is token-sized pieces, and tokens repeat ("的", "，", " the"): an entry whose chunk
+ * is a `{kind, text}` of text or reasoning equal to one read before gets that first one instead (both
+ * are frozen by replay, so nothing can change either): SHARED_CHUNK_BYTES an event less, and true. At
+ * most SHARED_CHUNKS different chunks are remembered, so a log of ever new ones costs only that more.
+ */
+function shareChunk(entry: unknown, chunks: Map<string, object>): boolean {
+  if (!isRecord(entry) || entry.type !== "assistant/chunk" || !isRecord(entry.data)) return false;
+  const { chunk } = entry.data;
+  if (!isRecord(chunk) || (chunk.kind !== "text" && chunk.kind !== "reasoning") || typeof chunk.text !== "string") return false;
+  const keys = Object.keys(chunk);
+  if (keys.length !== 2 || keys[1] !== "text") return false; // exactly {kind, text}, in that order
+  const key = `${chunk.kind}:${chunk.text}`;
+  const shared = chunks.get(key);
+  if (shared !== undefined) entry.data.chunk = shared;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: the bound only caps memory, for logs of 65,536 different chunks and more.
+  else if (chunks.size < SHARED_CHUNKS) chunks.set(key, chunk);
+  return shared !== undefined;
+}
+
+/** How many different chunks shareChunk remembers: a model's vocabulary is about 128,000 tokens, most rare. */
+const SHARED_CHUNKS = 65_536;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const torn = (line: number, reason: TornLine["reason"], bytes: number): TornLine => ({ line, reason, bytes });
 

@@ -5,7 +5,8 @@
 // is not plain JSON is refused with exactly the error (path and reason) the careful walk gives. Each
 // stays because it earns its place: docs/benchmarks.md has the measured gain of each.
 //   copyPlainJson     for any value, as append gets it: copies and freezes plain data in one quick pass.
-//   freezeParsedJson  for a value the caller parsed itself with JSON.parse: freezes it in place, no copy.
+//   freezeParsedJson  for a value the caller parsed itself with JSON.parse: freezes it in place, no copy
+//                     (or for a session's own events, frozen already: demo ④ shares them, changing nothing).
 import { types } from "node:util";
 import { MAX_JSON_DEPTH, type JsonValue } from "../json-value.ts";
 
@@ -65,7 +66,8 @@ function dataOf(value: object, key: string | number): unknown {
 
 /**
  * Freezes, in place, a value that JSON.parse returned and nothing else holds, and gives it back; or
- * `undefined` when it breaks a rule JSON.parse does not enforce. JSON.parse only makes plain objects,
+ * `undefined` when it breaks a rule JSON.parse does not enforce. Given a session's own frozen events
+ * (demo ④ rebuilds from them), it freezes nothing new, so the events may be shared: neither can change. JSON.parse only makes plain objects,
  * arrays and primitives (no getter, Proxy, cycle or hole), so what is left to check is what JSON text
  * can still say: nesting deeper than MAX_JSON_DEPTH, -0, an integer past 2^53, and 1e999 (Infinity).
  */
