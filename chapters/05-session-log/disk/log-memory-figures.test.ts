@@ -5,25 +5,28 @@
 import { getHeapStatistics } from "node:v8";
 import { describe, expect, test } from "vitest";
 import { LogMemoryError } from "./log-file-types.ts";
-import { ARRAY_COST_PER_BYTE, EVENT_BYTES, lineCost, memoryForALog, mib, tooMuchMemory } from "./log-memory.ts";
+import { ARRAY_COST_PER_BYTE, EVENT_BYTES, lineCost, memoryForALog, mib, SHARED_CHUNK_BYTES, tooMuchMemory } from "./log-memory.ts";
 
 const MiB = 2 ** 20;
+/** The share of the heap left that one loaded log may have: a seventh. */
+const SHARE = 7;
 
 describe("what a line costs once loaded: the larger of its bytes and its events", () => {
-  test("a long message costs its bytes; a packed row of 64 small chunks costs 200 bytes an event", () => {
-    expect(EVENT_BYTES).toBe(200);
-    expect(lineCost(5_000, 1), "one event on a 5,000-byte line").toBe(5_000);
-    expect(lineCost(1_300, 64), "64 chunk events on a 1,300-byte row").toBe(64 * 200);
-    expect(lineCost(200, 1), "at the boundary either is the same").toBe(200);
+  test("a long message costs its bytes; a packed row of 64 small chunks costs 240 bytes an event, 160 for each whose chunk repeats one read before", () => {
+    expect([EVENT_BYTES, SHARED_CHUNK_BYTES]).toEqual([240, 80]);
+    expect(lineCost(5_000, 1, 0), "one event on a 5,000-byte line").toBe(5_000);
+    expect(lineCost(1_300, 64, 0), "64 chunk events on a 1,300-byte row").toBe(64 * 240);
+    expect(lineCost(1_300, 64, 10), "10 of them repeating a chunk").toBe(54 * 240 + 10 * 160);
+    expect(lineCost(240, 1, 0), "at the boundary either is the same").toBe(240);
   });
 });
 
 describe("how much of this process's memory one loaded log may have", () => {
-  test("a quarter of the heap this process has left", () => {
+  test("a seventh of the heap this process has left", () => {
     const before = getHeapStatistics();
     const limit = memoryForALog();
     const after = getHeapStatistics();
-    const left = (used: number) => (before.heap_size_limit - used) / 4;
+    const left = (used: number) => (before.heap_size_limit - used) / SHARE;
     // The heap in use moves between the readings (a collection, an allocation): the limit lies between them.
     const [low, high] = [
       left(Math.max(before.used_heap_size, after.used_heap_size)),
@@ -43,8 +46,8 @@ describe("the refusal: the estimate, the limit, and a heap that would take the l
     expect(error.memory).toMatchObject({ events: 76_800, estimate: 45.5 * MiB, limit: 12.25 * MiB });
     expect(error.message).toBe(
       "run.jsonl line 1200: the log would take more memory than a loaded log may have here: by this line it holds 76800 events; " +
-        "at that rate the whole log would take about 45.5 MiB in memory (an event takes about 200 bytes, never less than its line), " +
-        "over the limit of 12.3 MiB (a quarter of the heap this process has left). The file is not damaged: read it with a larger heap, " +
+        "at that rate the whole log would take about 45.5 MiB in memory (an event takes about 240 bytes, 160 when its chunk repeats one already read, never less than its line), " +
+        "over the limit of 12.3 MiB (a seventh of the heap this process has left). The file is not damaged: read it with a larger heap, " +
         `e.g. NODE_OPTIONS=--max-old-space-size=${error.memory.heap}`,
     );
   });
@@ -58,7 +61,7 @@ describe("the refusal: the estimate, the limit, and a heap that would take the l
     );
   });
 
-  test("the heap named is in steps of 512 MiB, and leaves a quarter of itself, after what is in use, for the log: four times the estimate", () => {
+  test("the heap named is in steps of 512 MiB, and leaves a seventh of itself, after what is in use, for the log: seven times the estimate", () => {
     for (const estimate of [1 * MiB, 100 * MiB, 700 * MiB, 3_000 * MiB]) {
       const before = getHeapStatistics().used_heap_size;
       const { heap } = tooMuchMemory("run.jsonl", 1, 1, estimate, 0).memory;
@@ -67,8 +70,8 @@ describe("the refusal: the estimate, the limit, and a heap that would take the l
       const [low, high] = [Math.min(before, after) - MiB, Math.max(before, after) + MiB];
       expect(heap % 512, `${mib(estimate)} MiB: a multiple of 512`).toBe(0);
       // What memoryForALog would give the log in that heap: enough for the estimate; 512 MiB less would not be.
-      expect((heap * MiB - low) / 4, `${mib(estimate)} MiB fits in ${heap}`).toBeGreaterThanOrEqual(estimate);
-      expect(((heap - 512) * MiB - high) / 4, `${mib(estimate)} MiB would not fit in ${heap - 512}`).toBeLessThan(estimate);
+      expect((heap * MiB - low) / SHARE, `${mib(estimate)} MiB fits in ${heap}`).toBeGreaterThanOrEqual(estimate);
+      expect(((heap - 512) * MiB - high) / SHARE, `${mib(estimate)} MiB would not fit in ${heap - 512}`).toBeLessThan(estimate);
     }
   });
 });
