@@ -27,7 +27,9 @@ const base = workbook({ mode: "workbook", command: "serve" });
 function forMutants(project: TestProjectInlineConfiguration): TestProjectInlineConfiguration {
   const test = project.test ?? {};
   const include = test.name === "chapter" ? mutationTests : test.include;
-  return { ...project, test: { ...test, include, exclude: [...configDefaults.exclude, ...startsPrograms] } };
+  // Instrumented code counts every branch it takes: a property test runs several times slower.
+  const testTimeout = 120_000;
+  return { ...project, test: { ...test, include, testTimeout, exclude: [...configDefaults.exclude, ...startsPrograms] } };
 }
 
 export default defineConfig({
@@ -35,8 +37,6 @@ export default defineConfig({
   test: {
     ...base.test,
     setupFiles: ["scripts/maintainer/mutation-setup.ts"],
-    // Instrumented code counts every branch it takes: a property test runs several times slower.
-    testTimeout: 120_000,
     projects: (base.test?.projects ?? []).map((project) => forMutants(project as TestProjectInlineConfiguration)),
   },
 });

@@ -22,6 +22,12 @@ export const PROGRAM_TESTS: ReadonlySet<string> = new Set([
   "while a live run writes d/w.jsonl, --load --continue through a symbolic link, a hard link, or a hard link in another folder (another process, another TMPDIR, another user) is refused and the file is unchanged",
   // chapters/05-session-log/disk/large-log.test.ts
   "demo --load of a 20 MiB log lives in a 128 MB heap: no second copy of the log as one JSON text",
+  // chapters/05-session-log/disk/loaded-log-memory.test.ts
+  "readLogFile of a streamed run's log keeps under 180 bytes an event, weighed after a full collection (each chunk its own object: 208)",
+  "in a 256 MB heap (a seventh: about 41 MiB), 34 MiB of lines whose chunks repeat load; the same with every chunk new is refused in the sentence",
+  "while replay runs, the reader holds one slot a line beyond the session (its entries), not two: under 18 bytes a line of 120,000",
+  "③ makes each message's entry as it prints it: at its first entry the heap holds under 0.5 MB more than at its heading (all of them: 1.6 MB)",
+  "while ④ holds its new session, the heap holds under a quarter more than the loaded log (a parsed copy would double it)",
   // chapters/05-session-log/disk/packed-row-limits.test.ts
   "8 MB holding one row of 2,000,000 chunks, read in a 256 MB heap: refused by its line in a sentence, no V8 out-of-memory stack",
   // chapters/05-session-log/disk/packed-rows.test.ts
