@@ -128,7 +128,9 @@ function replayTheLog(session: Session, out: (line: string) => void): number {
   // Every field of every message, not only the roles.
   const equal = changed < 0 && isDeepStrictEqual(replayed, original);
   const [zh, en] =
-    changed < 0 ? ["每条都原样读回", "each reads back as it was"] : [`#${changed} 读回来不一样`, `#${changed} reads back different`];
+    changed < 0
+      ? ["每条事件都原样读回", "each event reads back as it was"]
+      : [`第 ${changed} 个事件读回来和原来不一样`, `event #${changed} reads back different`];
   out(`  日志逐条序列化为共 ${characters} 个字符的 JSON，${zh}；Session.fromLog 重建 ${rebuilt.events.length} 条事件`);
   out(
     `  (the log as ${characters} characters of JSON, event by event: ${en}; rebuilt by Session.fromLog: ${rebuilt.events.length} events)`,

@@ -26,7 +26,7 @@ export function leftovers(guard: string): string[] {
 
 function leftFile(name: string): string {
   const prefix = name.replace(/(?<=-)[A-Za-z0-9]{6}$/, ""); // mkdtemp's six random characters
-  return `临时文件 ${name} 还在（前缀 ${prefix}：建它的测试文件或代码）/ the temporary file ${name} is still there (prefix ${prefix}: the test file or code that made it)`;
+  return `临时文件或文件夹 ${name} 还在（按前缀 ${prefix} 找建它的测试文件或代码）/ the temporary file or folder ${name} is still there (its prefix ${prefix} leads to the test file or code that made it)`;
 }
 
 /** Lock folders still in LOCK_PLACE for files the run's tests made (they are removed here). */
@@ -39,7 +39,7 @@ function leftLocks(ledger: string): string[] {
     if (lines.has(lock) || !existsSync(lock)) continue;
     lines.set(
       lock,
-      `测试 ${madeBy} 留下了锁文件夹 ${lock}（它锁的文件已随测试文件夹删除，没有谁会再释放它）/ ` +
+      `测试 ${madeBy} 留下了锁文件夹（它锁的文件已随测试文件夹删除，没有谁会再释放它）：${lock} / ` +
         `the test ${madeBy} left the lock folder ${lock} behind (the file it locks went with the test's folder: nobody will release it)`,
     );
   }

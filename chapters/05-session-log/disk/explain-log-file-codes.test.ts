@@ -2,6 +2,7 @@
 // error's own message; a replay refusal is said by the rule it broke, with the line when there is one.
 // (explain-log-file.test.ts meets the reader's codes through real files; here each code is built directly.)
 import { describe, expect, test } from "vitest";
+import { JsonValueError } from "../json-value.ts";
 import { ReplayError, type ReplayRule } from "../session-types.ts";
 import { explainLogFileError, inChinese } from "./explain-log-file.ts";
 import { LogFileError, LogMemoryError, type LogFileErrorCode } from "./log-file-types.ts";
@@ -65,6 +66,14 @@ describe("a replay refusal from a learner's Session.fromLog, in its own words: t
   ] as const)("%s (%s)", (code: ReplayRule, detail, zh) => {
     const error = new LogFileError("REPLAY", "run.jsonl", undefined, "replay failed", { cause: new ReplayError(3, code, detail) });
     expect(inChinese(error)).toBe(`重放失败，${zh}`);
+  });
+
+  test("BAD_DATA for a reason JSON text cannot lead to (a learner's own checks): the reason quoted as it is", () => {
+    const json = new JsonValueError("$.a", "circular reference");
+    const cause = new ReplayError(3, "BAD_DATA", `data is not plain JSON: ${json.message}`, { cause: json });
+    expect(inChinese(new LogFileError("REPLAY", "run.jsonl", undefined, "replay failed", { cause }))).toBe(
+      "重放失败，第 3 个事件的 data 在 $.a 处不是纯 JSON（circular reference）",
+    );
   });
 
   test("NOT_A_LOG in the chapter's words: what was found instead of an array", () => {

@@ -67,8 +67,39 @@ describe("a replay refusal: the line, then the book's words for the event", () =
     // 1e999 is JSON text that JSON.parse reads as Infinity, which no JSON text can say: not plain JSON.
     const huge = file(dir, "huge.jsonl", '{"id":0,"type":"turn/start","ts":1,"data":{"turn":1,"x":1e999}}\n');
     const { zh, en } = said(() => readLogFile(huge));
-    expect(zh).toBe(`无法读入 ${huge}：第 1 行重放失败，第 0 个事件的 data 在 $.x 处不是纯 JSON（Infinity is not a finite number）`);
+    expect(zh).toBe(`无法读入 ${huge}：第 1 行重放失败，第 0 个事件的 data 在 $.x 处不是纯 JSON（Infinity 不是有限的数）`);
     expect(en).toBe(`Cannot load ${huge} line 1: replay failed at event #0: data is not plain JSON: $.x: Infinity is not a finite number`);
+  });
+
+  test.for([
+    ["-0", '{"turn":1,"x":-0}', "$.x", "负零 -0", "negative zero (-0)"],
+    [
+      "an integer past 2^53",
+      '{"turn":1,"x":100000000000000000000}',
+      "$.x",
+      "整数 100000000000000000000 超出了安全整数的范围",
+      "is outside the safe range",
+    ],
+    ["an array for data", "[1]", "$", "事件的 data 必须是对象，不能是数组或基本值", "event data must be an object"],
+  ] as const)("BAD_DATA, %s: why in Chinese too", ([, data, at, zhReason, enReason], { dir }) => {
+    const bad = file(dir, "bad.jsonl", `{"id":0,"type":"turn/start","ts":1,"data":${data}}\n`);
+    const { zh, en } = said(() => readLogFile(bad));
+    expect(zh).toBe(`无法读入 ${bad}：第 1 行重放失败，第 0 个事件的 data 在 ${at} 处不是纯 JSON（${zhReason}）`);
+    expect(en).toContain(enReason);
+  });
+
+  test("BAD_DATA nested past 500 levels: the depth in Chinese, and the path clipped as in the English half", ({ dir }) => {
+    const deep = file(
+      dir,
+      "deep.jsonl",
+      `{"id":0,"type":"turn/start","ts":1,"data":{"turn":1,"x":${"[".repeat(501)}${"]".repeat(501)}}}\n`,
+    );
+    const { zh, en } = said(() => readLogFile(deep));
+    const clipped = `$.x${"[0]".repeat(65)}[…`;
+    expect(zh).toBe(
+      `无法读入 ${deep}：第 1 行重放失败，第 0 个事件的 data 在 ${clipped} 处不是纯 JSON（嵌套超过 MAX_JSON_DEPTH 规定的 500 层）`,
+    );
+    expect(en).toContain(`${clipped}: nested deeper than 500 levels (MAX_JSON_DEPTH)`);
   });
 
   test("BAD_TS and UNEXPECTED_KEY: the value or the key found", ({ dir }) => {

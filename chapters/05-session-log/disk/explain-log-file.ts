@@ -3,6 +3,7 @@
 // found, the counts), and the English is the error's own message (which names the file, the line, and
 // what was found). The demo (--load, --save) and `npm run view -- --load` both say it so.
 import { NotAFileError, isSystemError, systemReason } from "../../common/system-errors.ts";
+import { clip } from "../../common/text.ts";
 import { JsonValueError } from "../json-value.ts";
 import { EventDataError } from "../event-schemas.ts";
 import { ReplayError, type ReplayRule } from "../session-types.ts";
@@ -126,8 +127,25 @@ function whatWasWrong({ code, index, detail, cause }: ReplayError): string {
     return `${event}${found === undefined ? "的 id 不对" : ` id 为 ${found}`}（应为 ${index}，id 从 0 起连续编号，没有空缺）`;
   if (code === "SCHEMA" && cause instanceof EventDataError)
     return `${event}的 data 在 ${cause.path} 处不符合 ${cause.type} 事件的形状（${cause.reason}）`;
-  if (code === "BAD_DATA" && cause instanceof JsonValueError) return `${event}的 data 在 ${cause.path} 处不是纯 JSON（${cause.reason}）`;
+  if (code === "BAD_DATA" && cause instanceof JsonValueError)
+    return `${event}的 data 在 ${clip(cause.path, 200)} 处不是纯 JSON（${notJsonInChinese(cause.reason)}）`; // the path clipped as its English is
   return `${event}${RULES[code](found === undefined ? "" : found)}`;
+}
+
+/**
+ * Why data read from a file is not plain JSON, in Chinese: the reasons JSON.parse can lead to (json.ts's
+ * checks, session.ts's data must be an object). Any other reason is quoted as it is.
+ */
+function notJsonInChinese(reason: string): string {
+  const number = /^(.+) is not a finite number$/u.exec(reason)?.[1];
+  if (number !== undefined) return `${number} 不是有限的数`;
+  const integer = /^integer (.+) is outside the safe range$/u.exec(reason)?.[1];
+  if (integer !== undefined) return `整数 ${integer} 超出了安全整数的范围`;
+  const depth = /^nested deeper than (\d+) levels \(MAX_JSON_DEPTH\)$/u.exec(reason)?.[1];
+  if (depth !== undefined) return `嵌套超过 MAX_JSON_DEPTH 规定的 ${depth} 层`;
+  if (reason === "negative zero (-0)") return "负零 -0";
+  if (reason === "event data must be an object, not an array or a primitive") return "事件的 data 必须是对象，不能是数组或基本值";
+  return reason;
 }
 
 /** Session.fromLog's other rules (ReplayError codes), each as what was wrong with the event, given what was found ("" when unknown). */
