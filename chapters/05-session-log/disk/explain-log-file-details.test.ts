@@ -1,40 +1,17 @@
 // The Chinese half of a load or save error carries every detail its English half has: the line and the
 // event (a replay refusal in the book's words, 第 3 个事件 id 为 5（应为 3）), the event type and JSON path
-// a schema names, the value found, what a path leads to instead of a file, the counts a writer found,
-// how far a stopped writer got, the parser's words (line breaks and all), the lock that holds a file. Real
-// files: a FIFO, a device node made in the test's own folder, a link to itself, a sparse file, a real lock,
-// logs written by hand.
+// a schema names, the value found, what a path leads to instead of a file, the parser's words (line breaks
+// and all), the lock that holds a file. Real files: a FIFO, a device node made in the test's own folder, a
+// link to itself, a sparse file, a real lock, logs written by hand. A writer's refusals: -writer.test.ts.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, truncateSync } from "node:fs";
 import path from "node:path";
 import { describe, expect } from "vitest";
 import { test } from "../../common/temp-folder.ts";
+import { file, line, said } from "../testing/log-errors.ts";
 import { Session } from "../session.ts";
-import { explainLogFileError } from "./explain-log-file.ts";
-import { LogFileError, LogWriteError } from "./log-file-types.ts";
 import { attachLogFile, readLogFile } from "./log-file.ts";
 import { lockFolderOf, lockLogFile } from "./log-lock.ts";
-
-const line = (id: number, type: string, data: object, ts: unknown = 1) => `${JSON.stringify({ id, type, ts, data })}\n`;
-
-/** What the demo says, Chinese half and English half, when `action` throws a LogFileError. */
-function said(action: () => unknown, doing: readonly [string, string] = ["无法读入", "Cannot load"]): { zh: string; en: string } {
-  try {
-    action();
-  } catch (error) {
-    if (!(error instanceof LogFileError)) throw error;
-    const [zh = "", en = ""] = explainLogFileError(error, doing).split(" / ");
-    return { zh, en };
-  }
-  return expect.unreachable("nothing was thrown");
-}
-
-/** `text` written to `name` in `dir`; its path. */
-function file(dir: string, name: string, text: string): string {
-  const made = path.join(dir, name);
-  writeFileSync(made, text);
-  return made;
-}
 
 describe("a replay refusal: the line, then the book's words for the event", () => {
   test("ID_MISMATCH: 第 2 行重放失败，第 1 个事件 id 为 5（应为 1）", ({ dir }) => {
@@ -196,63 +173,5 @@ describe("what a path leads to instead of a file", () => {
     const { zh, en } = said(() => readLogFile(path.join(dir, name)));
     expect(zh).toContain(`这不是普通文件，是${zhKind}；`);
     expect(en).toContain(`this is ${enKind}, not a file`);
-  });
-});
-
-describe("a writer refused a file that is not its session's log: the counts it found", () => {
-  const logOf = (count: number) => {
-    const session = new Session({ clock: () => 1 });
-    for (let turn = 1; turn <= count; turn++) session.append("turn/start", { turn });
-    return session;
-  };
-  const saved = (dir: string, name: string, count: number) =>
-    file(
-      dir,
-      name,
-      logOf(count)
-        .events.map((event) => `${JSON.stringify(event)}\n`)
-        .join(""),
-    );
-  const save = ["无法保存到", "Cannot save to"] as const;
-
-  test("events in a file, and a session that has none yet", ({ dir }) => {
-    const some = saved(dir, "some.jsonl", 1);
-    const { zh, en } = said(() => attachLogFile(new Session(), some), save);
-    expect(zh).toBe(`无法保存到 ${some}：这个会话还没有事件，文件里却已经有了，不往里追加`);
-    expect(en).toBe(`Cannot save to ${some}: refusing to append: the file holds events, and this session has none yet`);
-  });
-
-  test("more events than the session's", ({ dir }) => {
-    const more = saved(dir, "more.jsonl", 3);
-    expect(said(() => attachLogFile(logOf(2), more), save).zh).toBe(`无法保存到 ${more}：文件里的事件比这个会话的 2 条还多，不往里追加`);
-  });
-
-  test("only the first of the session's events", ({ dir }) => {
-    const fewer = saved(dir, "fewer.jsonl", 2);
-    const { zh, en } = said(() => attachLogFile(logOf(3), fewer), save);
-    expect(zh).toBe(`无法保存到 ${fewer}：文件里只有这个会话 3 条事件中的前 2 条，不往里追加`);
-    expect(en).toContain("the file holds only 2 of this session's 3 events");
-  });
-
-  test("the first line that differs, and the event it should hold", ({ dir }) => {
-    const other = file(dir, "other.jsonl", line(0, "turn/start", { turn: 1 }) + line(1, "user/message", { content: "另一个会话" }));
-    const session = logOf(1);
-    session.append("user/message", { content: "这个会话" });
-    const { zh, en } = said(() => attachLogFile(session, other), save);
-    expect(zh).toBe(`无法保存到 ${other}：文件第 2 行不是这个会话的事件 #1（另一份日志，或一行撕裂的行），不往里追加`);
-    expect(en).toContain("line 2 of the file is not event #1 of this session");
-  });
-});
-
-describe("a writer that stopped: why, and how far the file got", () => {
-  test("WRITE_FAILED names the system's reason and code, the first event lost and the events kept", () => {
-    const full = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", syscall: "write" });
-    const error = new LogWriteError("WRITE_FAILED", "run.jsonl", 7, 7, "event #7 and every event after it were not written", {
-      cause: full,
-    });
-    expect(explainLogFileError(error, ["无法保存到", "Cannot save to"])).toBe(
-      "无法保存到 run.jsonl：写入失败（磁盘已满，ENOSPC），之后的事件都不再写入；文件里已有的事件每条都完整。" +
-        "事件 #7 及之后的事件都没有写入，文件里是完整的前 7 条事件 / Cannot save to run.jsonl: event #7 and every event after it were not written",
-    );
   });
 });
