@@ -168,9 +168,9 @@ function shareChunk(entry: unknown, chunks: Map<string, object>): boolean {
   if (keys.length !== 2 || keys[1] !== "text") return false; // exactly {kind, text}, in that order
   const key = `${chunk.kind}:${chunk.text}`;
   const shared = chunks.get(key);
-  if (shared !== undefined) entry.data.chunk = shared;
   // Stryker disable next-line ConditionalExpression,EqualityOperator: the bound only caps memory, for logs of 65,536 different chunks and more.
-  else if (chunks.size < SHARED_CHUNKS) chunks.set(key, chunk);
+  if (shared === undefined && chunks.size < SHARED_CHUNKS) chunks.set(key, chunk);
+  if (shared !== undefined) entry.data.chunk = shared;
   return shared !== undefined;
 }
 
