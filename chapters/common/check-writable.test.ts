@@ -16,13 +16,15 @@ describe("checkWritable's refusals", () => {
   });
 
   test("said without a doing of the caller's, it is what opening failed to do", ({ dir }) => {
-    expect(cannotWrite(dir)).toBe(`这是一个文件夹，不是文件，无法打开 ${dir} / Cannot open ${dir}: it is a folder, not a file (EISDIR)`);
+    expect(cannotWrite(dir)).toBe(
+      `这是一个文件夹，不是文件（EISDIR），无法打开 ${dir} / Cannot open ${dir}: it is a folder, not a file (EISDIR)`,
+    );
   });
 
   test("a relative name is checked from the working folder, and named as typed", ({ dir }) => {
     const relative = path.relative(process.cwd(), dir);
     expect(cannotWrite(relative)).toBe(
-      `这是一个文件夹，不是文件，无法打开 ${relative} / Cannot open ${relative}: it is a folder, not a file (EISDIR)`,
+      `这是一个文件夹，不是文件（EISDIR），无法打开 ${relative} / Cannot open ${relative}: it is a folder, not a file (EISDIR)`,
     );
   });
 });
@@ -42,14 +44,14 @@ describe("a FIFO or a socket where the file goes: refused as the system's refusa
     const fifo = path.join(dir, "pipe.html");
     execFileSync("mkfifo", [fifo]);
     expect(cannotWrite(fifo, ["无法写入", "Cannot write"])).toBe(
-      `这是管道（FIFO），不是普通文件，不会用文件替换它，无法写入 ${fifo} / Cannot write ${fifo}: it is a pipe (FIFO), not a regular file, and a file never replaces it (NOT_A_FILE)`,
+      `这是管道（FIFO），不是普通文件，不会用文件替换它（NOT_A_FILE），无法写入 ${fifo} / Cannot write ${fifo}: it is a pipe (FIFO), not a regular file, and a file never replaces it (NOT_A_FILE)`,
     );
     const socket = path.join(dir, "socket.html");
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(socket, resolve));
     try {
       expect(cannotWrite(socket, ["无法写入", "Cannot write"])).toBe(
-        `这是套接字，不是普通文件，不会用文件替换它，无法写入 ${socket} / Cannot write ${socket}: it is a socket, not a regular file, and a file never replaces it (NOT_A_FILE)`,
+        `这是套接字，不是普通文件，不会用文件替换它（NOT_A_FILE），无法写入 ${socket} / Cannot write ${socket}: it is a socket, not a regular file, and a file never replaces it (NOT_A_FILE)`,
       );
     } finally {
       await new Promise((resolve) => server.close(resolve));

@@ -14,20 +14,20 @@ describe("the reason, by the error's code, in both languages", () => {
     const sentences = codes.map((code) => explainSystemError(fake(code, "open", { path: "run.jsonl" })));
     expect(sentences).toMatchInlineSnapshot(`
       [
-        "文件或它所在的文件夹不存在，无法打开 run.jsonl / Cannot open run.jsonl: it does not exist (or the folder it is in does not) (ENOENT)",
-        "这是一个文件夹，不是文件，无法打开 run.jsonl / Cannot open run.jsonl: it is a folder, not a file (EISDIR)",
-        "路径中的某一段不是文件夹，无法打开 run.jsonl / Cannot open run.jsonl: a part of its path is not a folder (ENOTDIR)",
-        "没有权限，无法打开 run.jsonl / Cannot open run.jsonl: permission denied (EACCES)",
-        "操作不被允许，无法打开 run.jsonl / Cannot open run.jsonl: the operation is not permitted (EPERM)",
-        "文件系统是只读的，无法打开 run.jsonl / Cannot open run.jsonl: it is on a read-only file system (EROFS)",
-        "磁盘已满，无法打开 run.jsonl / Cannot open run.jsonl: the disk is full (ENOSPC)",
-        "文件超过了允许的大小，无法打开 run.jsonl / Cannot open run.jsonl: the file is larger than allowed (EFBIG)",
-        "磁盘配额已用完，无法打开 run.jsonl / Cannot open run.jsonl: the disk quota is used up (EDQUOT)",
-        "名字太长，无法打开 run.jsonl / Cannot open run.jsonl: the name is too long (ENAMETOOLONG)",
-        "符号链接太多，可能成了环，无法打开 run.jsonl / Cannot open run.jsonl: too many symbolic links (a loop?) (ELOOP)",
-        "打开的文件太多，无法打开 run.jsonl / Cannot open run.jsonl: too many files are open (EMFILE)",
-        "正被占用，无法打开 run.jsonl / Cannot open run.jsonl: it is busy (EBUSY)",
-        "这个地址在本机上不可用，无法打开 run.jsonl / Cannot open run.jsonl: the address is not available on this machine (EADDRNOTAVAIL)",
+        "文件或它所在的文件夹不存在（ENOENT），无法打开 run.jsonl / Cannot open run.jsonl: it does not exist (or the folder it is in does not) (ENOENT)",
+        "这是一个文件夹，不是文件（EISDIR），无法打开 run.jsonl / Cannot open run.jsonl: it is a folder, not a file (EISDIR)",
+        "路径中的某一段不是文件夹（ENOTDIR），无法打开 run.jsonl / Cannot open run.jsonl: a part of its path is not a folder (ENOTDIR)",
+        "没有权限（EACCES），无法打开 run.jsonl / Cannot open run.jsonl: permission denied (EACCES)",
+        "操作不被允许（EPERM），无法打开 run.jsonl / Cannot open run.jsonl: the operation is not permitted (EPERM)",
+        "文件系统是只读的（EROFS），无法打开 run.jsonl / Cannot open run.jsonl: it is on a read-only file system (EROFS)",
+        "磁盘已满（ENOSPC），无法打开 run.jsonl / Cannot open run.jsonl: the disk is full (ENOSPC)",
+        "文件超过了允许的大小（EFBIG），无法打开 run.jsonl / Cannot open run.jsonl: the file is larger than allowed (EFBIG)",
+        "磁盘配额已用完（EDQUOT），无法打开 run.jsonl / Cannot open run.jsonl: the disk quota is used up (EDQUOT)",
+        "名字太长（ENAMETOOLONG），无法打开 run.jsonl / Cannot open run.jsonl: the name is too long (ENAMETOOLONG)",
+        "符号链接太多，可能成了环（ELOOP），无法打开 run.jsonl / Cannot open run.jsonl: too many symbolic links (a loop?) (ELOOP)",
+        "打开的文件太多（EMFILE），无法打开 run.jsonl / Cannot open run.jsonl: too many files are open (EMFILE)",
+        "正被占用（EBUSY），无法打开 run.jsonl / Cannot open run.jsonl: it is busy (EBUSY)",
+        "这个地址在本机上不可用（EADDRNOTAVAIL），无法打开 run.jsonl / Cannot open run.jsonl: the address is not available on this machine (EADDRNOTAVAIL)",
       ]
     `);
   });
@@ -38,20 +38,22 @@ describe("what was being done, by the system call, when the caller does not say"
     const calls = ["open", "read", "write", "mkdir", "rename", "listen", "access"];
     expect(calls.map((syscall) => explainSystemError(fake("EACCES", syscall, { path: "f" })))).toMatchInlineSnapshot(`
       [
-        "没有权限，无法打开 f / Cannot open f: permission denied (EACCES)",
-        "没有权限，无法读取 f / Cannot read f: permission denied (EACCES)",
-        "没有权限，无法写入 f / Cannot write f: permission denied (EACCES)",
-        "没有权限，无法创建文件夹 f / Cannot create the folder f: permission denied (EACCES)",
-        "没有权限，无法重命名 f / Cannot rename f: permission denied (EACCES)",
-        "没有权限，无法监听 f / Cannot listen on f: permission denied (EACCES)",
-        "没有权限，无法写入 f / Cannot write f: permission denied (EACCES)",
+        "没有权限（EACCES），无法打开 f / Cannot open f: permission denied (EACCES)",
+        "没有权限（EACCES），无法读取 f / Cannot read f: permission denied (EACCES)",
+        "没有权限（EACCES），无法写入 f / Cannot write f: permission denied (EACCES)",
+        "没有权限（EACCES），无法创建文件夹 f / Cannot create the folder f: permission denied (EACCES)",
+        "没有权限（EACCES），无法重命名 f / Cannot rename f: permission denied (EACCES)",
+        "没有权限（EACCES），无法监听 f / Cannot listen on f: permission denied (EACCES)",
+        "没有权限（EACCES），无法写入 f / Cannot write f: permission denied (EACCES)",
       ]
     `);
   });
 
   test("another call says only that it failed; with neither a path nor a port, nothing is named", () => {
-    expect(explainSystemError(fake("EACCES", "chmod", { path: "f" }))).toBe("没有权限，失败 f / Failed f: permission denied (EACCES)");
-    expect(explainSystemError(fake("ENOSPC", "write"))).toBe("磁盘已满，无法写入 / Cannot write: the disk is full (ENOSPC)");
+    expect(explainSystemError(fake("EACCES", "chmod", { path: "f" }))).toBe(
+      "没有权限（EACCES），失败 f / Failed f: permission denied (EACCES)",
+    );
+    expect(explainSystemError(fake("ENOSPC", "write"))).toBe("磁盘已满（ENOSPC），无法写入 / Cannot write: the disk is full (ENOSPC)");
   });
 
   test("the caller's target is named instead of the error's port", () => {

@@ -13,7 +13,7 @@ describe("explainSystemError", () => {
   test("says the reason in Chinese, what failed and on what, then the same in English with the code", () => {
     const error = fake("EISDIR", "open", { path: path.resolve("run.jsonl") }); // Node's path for the same file, made absolute
     expect(explainSystemError(error, ["无法保存到", "Cannot save to"], "run.jsonl")).toBe(
-      "这是一个文件夹，不是文件，无法保存到 run.jsonl / Cannot save to run.jsonl: it is a folder, not a file (EISDIR)",
+      "这是一个文件夹，不是文件（EISDIR），无法保存到 run.jsonl / Cannot save to run.jsonl: it is a folder, not a file (EISDIR)",
     );
   });
 
@@ -24,13 +24,13 @@ describe("explainSystemError", () => {
       expect(sentence, code).toMatch(new RegExp(`^\\p{Script=Han}.*，无法打开 f / Cannot open f: .+ \\(${code}\\)$`, "u"));
     }
     expect(explainSystemError(fake("EIO", "read", { path: "f" }))).toBe(
-      "操作系统拒绝了这个操作，无法读取 f / Cannot read f: the operating system refused (EIO)",
+      "操作系统拒绝了这个操作（EIO），无法读取 f / Cannot read f: the operating system refused (EIO)",
     );
   });
 
   test("a port in use names the address and says how to choose another", () => {
     expect(explainSystemError(fake("EADDRINUSE", "listen", { port: 4242 }))).toBe(
-      "端口已被占用（用 --port 换一个，或者 --port 0 任选一个空闲端口），无法监听 127.0.0.1:4242 / " +
+      "端口已被占用（EADDRINUSE；用 --port 换一个，或者 --port 0 任选一个空闲端口），无法监听 127.0.0.1:4242 / " +
         "Cannot listen on 127.0.0.1:4242: the port is in use: choose another with --port, or --port 0 for any free one (EADDRINUSE)",
     );
   });
@@ -38,10 +38,10 @@ describe("explainSystemError", () => {
   test("what the system refused, when it is not the target (the folder a file goes in, a lock), is named too", () => {
     const error = fake("EACCES", "mkdir", { path: "/locks/dev-1-inode-2.lock" });
     expect(explainSystemError(error, ["无法保存到", "Cannot save to"], "run.jsonl")).toBe(
-      "没有权限（/locks/dev-1-inode-2.lock），无法保存到 run.jsonl / Cannot save to run.jsonl: /locks/dev-1-inode-2.lock: permission denied (EACCES)",
+      "没有权限（EACCES，/locks/dev-1-inode-2.lock），无法保存到 run.jsonl / Cannot save to run.jsonl: /locks/dev-1-inode-2.lock: permission denied (EACCES)",
     );
     expect(explainSystemError(fake("EACCES", "open", { path: "run.jsonl" }), undefined, path.resolve("run.jsonl")), "the same file").toBe(
-      `没有权限，无法打开 ${path.resolve("run.jsonl")} / Cannot open ${path.resolve("run.jsonl")}: permission denied (EACCES)`,
+      `没有权限（EACCES），无法打开 ${path.resolve("run.jsonl")} / Cannot open ${path.resolve("run.jsonl")}: permission denied (EACCES)`,
     );
   });
 
@@ -71,7 +71,7 @@ describe("checkWritable: a refusal found before the work", () => {
     writeFileSync(file, "");
     expect(() => checkWritable(path.join(file, "page.html"))).toThrow(expect.objectContaining({ code: "ENOTDIR" }));
     expect(cannotWrite(dir, ["无法写入", "Cannot write"])).toBe(
-      `这是一个文件夹，不是文件，无法写入 ${dir} / Cannot write ${dir}: it is a folder, not a file (EISDIR)`,
+      `这是一个文件夹，不是文件（EISDIR），无法写入 ${dir} / Cannot write ${dir}: it is a folder, not a file (EISDIR)`,
     );
   });
 });

@@ -108,9 +108,12 @@ export function explainSystemError(error: SystemError, doing?: Bilingual, target
   const [zhAt, enAt] =
     target === undefined || refused === undefined || path.resolve(refused) === path.resolve(target)
       ? ["", ""]
-      : [`（${visible(refused)}）`, ` ${visible(refused)}:`];
-  // The reason first in Chinese, so that the path ends its half of the line and copies cleanly.
-  return `${zh}${zhAt}，${zhDoing}${where} / ${enDoing}${where}:${enAt} ${en} (${error.code})`;
+      : [`，${visible(refused)}`, ` ${visible(refused)}:`];
+  // The reason first in Chinese, so that the path ends its half of the line and copies cleanly; the code
+  // (and the path refused, when it is not the target) in its parentheses, as the English half has them.
+  const notes = `${error.code}${zhAt}`;
+  const why = zh.endsWith("）") ? zh.replace(/（([^（]*)）$/u, (_, remedy: string) => `（${notes}；${remedy}）`) : `${zh}（${notes}）`;
+  return `${why}，${zhDoing}${where} / ${enDoing}${where}:${enAt} ${en} (${error.code})`;
 }
 
 /** Why the system refused, in both languages: [中文, English]. */

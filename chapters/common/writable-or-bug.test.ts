@@ -18,7 +18,7 @@ describe("checkWritable on real files", () => {
     const target = path.join(file, "sub", "deeper", "page.html");
     expect(() => checkWritable(target)).toThrow(expect.objectContaining({ code: "ENOTDIR", syscall: "stat" }));
     expect(cannotWrite(target, ["无法写入", "Cannot write"])).toBe(
-      `路径中的某一段不是文件夹，无法写入 ${target} / Cannot write ${target}: a part of its path is not a folder (ENOTDIR)`,
+      `路径中的某一段不是文件夹（ENOTDIR），无法写入 ${target} / Cannot write ${target}: a part of its path is not a folder (ENOTDIR)`,
     );
   });
 

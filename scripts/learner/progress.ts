@@ -69,7 +69,11 @@ export function renderProgress(reports: readonly StepReport[]): string {
     if (reason !== undefined) lines.push(pc.dim(`  ${visible(firstLine(reason))}`));
   }
   if (status.kind === "mistyped") {
-    lines.push(pc.dim(`${step.id} 的类型错误；要全部列出，运行 / ${step.id}'s type errors; to list them all, run: npm run typecheck`));
+    lines.push(
+      pc.dim(
+        `${step.id} 的类型错误；要全部列出，运行 npm run typecheck / ${step.id}'s type errors; to list them all, run: npm run typecheck`,
+      ),
+    );
     lines.push(...typeProblemLines(status.problems).map((line) => pc.dim(`  ${visible(line)}`)));
   }
   lines.push(

@@ -288,7 +288,7 @@ describe("npm run record", startsPrograms, () => {
     writeFileSync(path.dirname(out), "");
     const run = await record(["calculator", "--out", out], { DEEPSEEK_API_KEY: KEY, DEEPSEEK_BASE_URL: standIn.baseURL });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`路径中的某一段不是文件夹，无法写入 fixture ${out}/calculator.json`);
+    expect(run.stderr).toContain(`路径中的某一段不是文件夹（ENOTDIR），无法写入 fixture ${out}/calculator.json`);
     expect(run.stderr).toContain("Nothing was recorded.");
     expect(standIn.requests, "no model call before the output is known to be writable").toHaveLength(0);
   });

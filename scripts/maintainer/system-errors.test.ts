@@ -59,7 +59,7 @@ describe("demo", () => {
     const { code, lines } = await runInProcess(["--save", file]);
     expect(code).toBe(1);
     expect(lines).toContain(
-      `文件或它所在的文件夹不存在，无法保存到 ${file} / Cannot save to ${file}: it does not exist (or the folder it is in does not) (ENOENT)`,
+      `文件或它所在的文件夹不存在（ENOENT），无法保存到 ${file} / Cannot save to ${file}: it does not exist (or the folder it is in does not) (ENOENT)`,
     );
     expect(existsSync(file)).toBe(false);
   });
@@ -75,7 +75,7 @@ describe("demo", () => {
     const through = path.join(aFile, "run.jsonl");
     const onFile = await runInProcess(["--save", through]);
     expect(onFile.code).toBe(1);
-    expect(onFile.text).toContain(`路径中的某一段不是文件夹，无法保存到 ${through} / Cannot save to ${through}`);
+    expect(onFile.text).toContain(`路径中的某一段不是文件夹（ENOTDIR），无法保存到 ${through} / Cannot save to ${through}`);
     expect(onFolder.text + onFile.text).not.toContain(RAN);
   });
 
@@ -84,7 +84,9 @@ describe("demo", () => {
     const { code, text } = await runInProcess(["--save", file]);
     expect(code).toBe(1);
     // The writer's lock folder is made first: sysfs answers its mkdir with EPERM, a read-only folder with EACCES.
-    expect(text).toMatch(new RegExp(`(没有权限|操作不被允许)，无法保存到 ${file} / Cannot save to ${file}: .*\\((EACCES|EPERM)\\)`));
+    expect(text).toMatch(
+      new RegExp(`(没有权限|操作不被允许)（(EACCES|EPERM)），无法保存到 ${file} / Cannot save to ${file}: .*\\((EACCES|EPERM)\\)`),
+    );
   });
 
   test("--save= (an empty value) is a usage error, exit 2, naming the flag", async () => {
@@ -108,14 +110,14 @@ describe("demo", () => {
     const file = unreadableFile(dir);
     const { code, lines } = await runInProcess(["--load", file]);
     expect(code).toBe(1);
-    expect(lines).toEqual([`没有权限，无法读入 ${file} / Cannot load ${file}: permission denied (EACCES)`]);
+    expect(lines).toEqual([`没有权限（EACCES），无法读入 ${file} / Cannot load ${file}: permission denied (EACCES)`]);
   });
 
   test("--html onto a folder or through a file is said before the run, which never starts: exit 1", async ({ folder, aFile }) => {
     const { code, lines, text } = await runInProcess(["--html", folder]);
     expect(code).toBe(1);
     expect(lines).toEqual([
-      `这是一个文件夹，不是文件，无法写入时间线页面 ${folder} / Cannot write the timeline page ${folder}: it is a folder, not a file (EISDIR)`,
+      `这是一个文件夹，不是文件（EISDIR），无法写入时间线页面 ${folder} / Cannot write the timeline page ${folder}: it is a folder, not a file (EISDIR)`,
     ]);
     expect(text).not.toContain(RAN);
     const through = await runInProcess(["--html", path.join(aFile, "page.html")]);
@@ -128,7 +130,9 @@ describe("demo", () => {
     const file = unwritablePath(dir, "out.html");
     const { code, text } = await runInProcess(["--html", file]);
     expect(code).toBe(1);
-    expect(text).toContain(`没有权限，无法写入时间线页面 ${file} / Cannot write the timeline page ${file}: permission denied (EACCES)`);
+    expect(text).toContain(
+      `没有权限（EACCES），无法写入时间线页面 ${file} / Cannot write the timeline page ${file}: permission denied (EACCES)`,
+    );
     // Root may create files anywhere as far as access() knows; only the write itself meets sysfs's refusal.
     expect(text.includes(RAN)).toBe(asRoot);
   });
@@ -159,7 +163,7 @@ describe("view", () => {
 
   test("--out onto a folder, through a file, or where no file may be created: one sentence", async ({ dir, folder, aFile }) => {
     await expect(view(dir, "--scenario", "calculator", "--out", folder)).rejects.toThrow(
-      `这是一个文件夹，不是文件，无法写入时间线页面 ${folder} / Cannot write the timeline page ${folder}: it is a folder, not a file (EISDIR)`,
+      `这是一个文件夹，不是文件（EISDIR），无法写入时间线页面 ${folder} / Cannot write the timeline page ${folder}: it is a folder, not a file (EISDIR)`,
     );
     await expect(view(dir, "--scenario", "calculator", "--out", path.join(aFile, "p.html"))).rejects.toThrow("(ENOTDIR)");
     if (has.unwritable)
@@ -180,7 +184,7 @@ describe("view", () => {
       const run = await runProgram([VIEW, "--live", "--port", String(port)]);
       expect(run.code).toBe(1);
       expect(run.stderr.trim()).toBe(
-        `错误 / error: 端口已被占用（用 --port 换一个，或者 --port 0 任选一个空闲端口），无法监听 127.0.0.1:${port} / ` +
+        `错误 / error: 端口已被占用（EADDRINUSE；用 --port 换一个，或者 --port 0 任选一个空闲端口），无法监听 127.0.0.1:${port} / ` +
           `Cannot listen on 127.0.0.1:${port}: the port is in use: choose another with --port, or --port 0 for any free one (EADDRINUSE)`,
       );
     } finally {
@@ -200,12 +204,12 @@ describe("every learner command (runMain)", () => {
       });
       expect(process.exitCode).toBe(1);
       expect(said.map((line) => plain(line))).toEqual([
-        `错误 / error: 这是一个文件夹，不是文件，无法打开 ${folder} / Cannot open ${folder}: it is a folder, not a file (EISDIR)`,
+        `错误 / error: 这是一个文件夹，不是文件（EISDIR），无法打开 ${folder} / Cannot open ${folder}: it is a folder, not a file (EISDIR)`,
       ]);
       said.length = 0;
       await runMain(() => void readFileSync(folder)); // read() names no path: the sentence still reads
       expect(said.map((line) => plain(line))).toEqual([
-        "错误 / error: 这是一个文件夹，不是文件，无法读取 / Cannot read: it is a folder, not a file (EISDIR)",
+        "错误 / error: 这是一个文件夹，不是文件（EISDIR），无法读取 / Cannot read: it is a folder, not a file (EISDIR)",
       ]);
       await expect(runMain(() => Promise.reject(new TypeError("a bug")))).rejects.toThrow("a bug");
     } finally {

@@ -101,7 +101,7 @@ describe("a page is written whole or not at all", () => {
 // ── a page never replaces what is not a regular file ───────────────────────────────────────────────
 
 const notReplaced = (target: string, [zh, en]: readonly [string, string]) =>
-  `这是${zh}，不是普通文件，不会用文件替换它，无法写入时间线页面 ${target} / ` +
+  `这是${zh}，不是普通文件，不会用文件替换它（NOT_A_FILE），无法写入时间线页面 ${target} / ` +
   `Cannot write the timeline page ${target}: it is ${en}, not a regular file, and a file never replaces it (NOT_A_FILE)`;
 
 describe("a page never replaces a FIFO, a socket or a device", () => {
@@ -194,7 +194,7 @@ describe("a folder the user cannot write is refused before the run", () => {
     chmodSync(page, 0o666);
     chmodSync(folder, 0o555);
     const earlier = readFileSync(page);
-    const said = `没有权限（${folder}），无法写入时间线页面 ${page} / Cannot write the timeline page ${page}: ${folder}: permission denied (EACCES)`;
+    const said = `没有权限（EACCES，${folder}），无法写入时间线页面 ${page} / Cannot write the timeline page ${page}: ${folder}: permission denied (EACCES)`;
     const [demo, view] = await Promise.all([
       runProgram([DEMO, "--offline", "--html", page], { nobody: true }),
       runProgram([VIEW, "--scenario", "calculator", "--out", page], { nobody: true }),

@@ -148,7 +148,7 @@ describe("the demo saves the whole session beside it, and says so", () => {
       const output = demo.stdout();
       const beside = path.join(dir, "w.saved-1.jsonl");
       expect(output).toContain(
-        `${replaced(file, beside, 0, false)[0]}\n没有权限，无法另存到 ${beside} / Cannot save instead to ${beside}: permission denied (EACCES)`,
+        `${replaced(file, beside, 0, false)[0]}\n没有权限（EACCES），无法另存到 ${beside} / Cannot save instead to ${beside}: permission denied (EACCES)`,
       );
       expect(output).toContain(
         `${file} 在运行中被换掉了，另存到旁边的新文件也没有成功（原因见上）。这次运行的事件都在上面的 ② 里。之后没有再调用模型。`,

@@ -91,7 +91,7 @@ describe("another user's lock left behind", () => {
       const { code } = await demo.exited;
       expect(code, demo.stdout()).toBe(1);
       expect(demo.stdout()).toContain(
-        `操作不被允许（${lock}），无法保存到 ${log} / Cannot save to ${log}: ${lock}: the operation is not permitted (EPERM)`,
+        `操作不被允许（EPERM，${lock}），无法保存到 ${log} / Cannot save to ${log}: ${lock}: the operation is not permitted (EPERM)`,
       );
       expect(readFileSync(log, "utf8")).toBe("");
     } finally {
@@ -132,7 +132,9 @@ describe("a log the user can write, in a folder the user cannot (item: name what
     expect(run.code, run.output).toBe(1);
     const lock = new RegExp(`${LOCK_PLACE}/dev-\\d+-inode-\\d+\\.lock`).exec(run.output)?.[0];
     expect(lock, `the lock folder is named: ${run.output}`).toBeDefined();
-    expect(run.output).toContain(`没有权限（${lock}），无法保存到 ${log} / Cannot save to ${log}: ${lock}: permission denied (EACCES)`);
+    expect(run.output).toContain(
+      `没有权限（EACCES，${lock}），无法保存到 ${log} / Cannot save to ${log}: ${lock}: permission denied (EACCES)`,
+    );
     expect(run.output, "refused before the run").not.toContain("① 订阅者视角");
     expect(readFileSync(log, "utf8"), "nothing written to the log").toBe("");
   });
