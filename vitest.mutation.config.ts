@@ -37,6 +37,10 @@ export default defineConfig({
   test: {
     ...base.test,
     setupFiles: ["scripts/maintainer/mutation-setup.ts"],
+    // One test thread per Stryker runner (Stryker starts several runners for concurrency). Its runner
+    // forces worker threads, which share one process: the workbook's two would share its file size
+    // limit too, and a test that lowers it (real-faults.ts's withFileSizeLimit) would fail the other's writes.
+    maxWorkers: 1,
     projects: (base.test?.projects ?? []).map((project) => forMutants(project as TestProjectInlineConfiguration)),
   },
 });

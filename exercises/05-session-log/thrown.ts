@@ -16,12 +16,15 @@ const homes: Readonly<Record<string, string>> = {
   AgentRunError: "chapters/05-session-log/loop-types.ts",
   StreamAssemblyError: "chapters/05-session-log/loop-types.ts",
   LogFileError: "chapters/05-session-log/disk/log-file-types.ts",
+  LogMemoryError: "chapters/05-session-log/disk/log-file-types.ts",
+  LogWriteError: "chapters/05-session-log/disk/log-file-types.ts",
+  NotThisLogError: "chapters/05-session-log/disk/log-file-types.ts",
   RepairError: "chapters/05-session-log/disk/log-file-types.ts",
   RedactionError: "exercises/05-session-log/given/redaction.ts",
   UsageError: "exercises/05-session-log/given/usage-view.ts",
 };
 
-/** The file that defines the error class `name`, or undefined for JavaScript's own. */
+/** The file that defines the error class `name`, or undefined for JavaScript's own and for one not listed. */
 export function homeOf(name: string): string | undefined {
   return homes[name];
 }
@@ -73,13 +76,19 @@ function checked<E extends Error>(expected: ErrorClass<E>, error: unknown, hint:
 function sentence(expected: { readonly name: string }, hint: string | undefined, [outcome, outcomeEn]: readonly [string, string]): string {
   const split = hint?.indexOf(" / ") ?? -1;
   const [rule, ruleEn] = hint === undefined ? ["", ""] : split === -1 ? [hint, hint] : [hint.slice(0, split), hint.slice(split + 3)];
-  const home = homeOf(expected.name);
-  const [where, whereEn] =
-    home === undefined ? ["JavaScript 自带的错误类", "JavaScript's own error class"] : [`定义在 ${home}`, `defined in ${home}`];
+  const [where, whereEn] = placeOf(expected);
   return (
-    `${rule === "" ? "" : `${rule}：`}应当抛出 ${expected.name}（${where}），${outcome} / ` +
-    `${ruleEn === "" ? "" : `${ruleEn}: `}expected ${expected.name} (${whereEn})${outcomeEn}`
+    `${rule === "" ? "" : `${rule}：`}应当抛出 ${expected.name}${where}，${outcome} / ` +
+    `${ruleEn === "" ? "" : `${ruleEn}: `}expected ${expected.name}${whereEn}${outcomeEn}`
   );
+}
+
+/** "（定义在 file）", "（JavaScript 自带的错误类）", or nothing for a class neither in the table nor JavaScript's own. */
+function placeOf(expected: { readonly name: string }): readonly [string, string] {
+  const home = homeOf(expected.name);
+  if (home !== undefined) return [`（定义在 ${home}）`, ` (defined in ${home})`];
+  const own = (globalThis as Record<string, unknown>)[expected.name] === expected;
+  return own ? ["（JavaScript 自带的错误类）", " (JavaScript's own error class)"] : ["", ""];
 }
 
 /**

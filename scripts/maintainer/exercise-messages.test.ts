@@ -259,6 +259,10 @@ describe("thrownAs: a wrong class says the rule, the class and its file, and all
     expect(failureOf(() => thrownAs(TypeError, () => 1)).message).toBe(
       "应当抛出 TypeError（JavaScript 自带的错误类），却什么都没抛出 / expected TypeError (JavaScript's own error class) to be thrown, but nothing was",
     );
+    class ElsewhereError extends Error {}
+    expect(failureOf(() => thrownAs(ElsewhereError, () => 1)).message, "a class not in the table is not called JavaScript's own").toBe(
+      "应当抛出 ElsewhereError，却什么都没抛出 / expected ElsewhereError to be thrown, but nothing was",
+    );
     const resolved = await rejectedAs(JsonValueError, Promise.resolve(1), hint).then(
       () => undefined,
       (error: unknown) => error as Error,

@@ -1,7 +1,7 @@
 // The log on disk under real faults, each made for real: a file system that refuses writes past a size
 // (`prlimit --fsize`, as a full disk refuses them), a second demo process on the same file, and a lock
 // holder killed with SIGKILL. No mocks: what is tested is what a learner's machine would do.
-import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect } from "vitest";
 import { fixturePath, loadFixture } from "../../../fixtures/fixture.ts";
@@ -61,6 +61,7 @@ describe("one log, one writer, across processes", () => {
     holder.child.kill("SIGKILL"); // no clean-up runs: the lock folder stays behind
     await holder.exited;
     const lockFolder = lockFolderOf(file);
+    onTestFinished(() => rmSync(lockFolder, { recursive: true, force: true })); // the dead holder's lock, gone however this test ends
     expect(existsSync(lockFolder)).toBe(true);
     const { session } = readLogFile(file);
     // A lock's age is its folder's mtime, all proper-lockfile reads: set here, not waited for, so that

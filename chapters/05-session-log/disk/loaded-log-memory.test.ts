@@ -37,6 +37,8 @@ describe("a loaded log holds each repeated chunk once", () => {
       expect(first?.type).toBe("assistant/chunk");
       expect(chunkOf(again), `${file}: the second turn's first chunk is equal to the first turn's`).toEqual(chunkOf(first));
       expect(chunkOf(again) === chunkOf(first), `${file}: an equal chunk read again should be the one read first (shareChunk)`).toBe(true);
+      const third = events[4 + 2 * turnLength];
+      expect(chunkOf(third) === chunkOf(first), `${file}: and the third time too, not the second one read`).toBe(true);
       expect(chunkOf(events[5]) === chunkOf(first), "different texts are different chunks").toBe(false);
     }
   });

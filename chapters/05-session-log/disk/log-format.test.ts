@@ -74,6 +74,17 @@ describe("what the reader says of a file it cannot read as a log, exactly", () =
     expect(() => parseLogText(line, { schemas })).toThrow(expect.objectContaining({ code: "REPLAY", line: 1 }));
   });
 
+  test("an error of the caller's own schema (it throws instead of refusing) comes out as thrown: it is not the log's fault, so no line is blamed", () => {
+    const line = '{"id":0,"type":"note/added","ts":1,"data":{}}\n';
+    const mistake = new RangeError("a bug in the caller's schema");
+    const schemas = {
+      "note/added": z.object({}).refine(() => {
+        throw mistake;
+      }),
+    };
+    expect(thrownAs(RangeError, () => parseLogText(line, { schemas }))).toBe(mistake);
+  });
+
   test("readLogFile closes the file it read, loaded or refused", ({ dir }) => {
     const file = path.join(dir, "run.jsonl");
     writeFileSync(file, `${event}\n`);

@@ -1,14 +1,14 @@
 // The writer's lock, in one process: where its folder is, what a refusal says, when a lock left behind
 // counts as stale, that releasing is idempotent, and that a holder hears when its lock is taken. Real
 // files and real lock folders; the second process's view is in disk-faults.test.ts and lock-identity.test.ts.
-import { existsSync, linkSync, mkdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, mkdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect } from "vitest";
 import { thrownAs } from "../../../exercises/05-session-log/thrown.ts";
 import { test } from "../../common/temp-folder.ts";
 import { closingEvents } from "./log-file.ts";
 import { LogFileError, RepairError } from "./log-file-types.ts";
-import { assertNoLiveWriter, LOCK_PLACE, lockFolderOf, lockLogFile, STALE_MS } from "./log-lock.ts";
+import { assertNoLiveWriter, LOCK_PLACE, lockFolderOf, lockLogFile, makeSharedFolder, STALE_MS } from "./log-lock.ts";
 
 const releases: (() => void)[] = [];
 /** Lock paths a test made by hand in LOCK_PLACE, which is shared: removed after it, as a release would. */
@@ -53,6 +53,19 @@ describe("where the lock is", () => {
   }) => {
     lock(path.join(dir, "run.jsonl"));
     expect((statSync(LOCK_PLACE).mode & 0o7777).toString(8)).toBe("1777");
+  });
+
+  test("the first run on a machine makes LOCK_PLACE with mode 1777; later runs leave the folder as it is (it may be another user's)", ({
+    dir,
+  }) => {
+    const place = path.join(dir, "locks");
+    makeSharedFolder(place);
+    expect((statSync(place).mode & 0o7777).toString(8), "made: open to every user, sticky, whatever the umask").toBe("1777");
+    chmodSync(place, 0o755);
+    makeSharedFolder(place);
+    expect((statSync(place).mode & 0o7777).toString(8), "already there: not changed").toBe("755");
+    const error = thrownAs(Error, () => makeSharedFolder(path.join(dir, "missing", "locks")), "a folder whose parent is missing");
+    expect((error as NodeJS.ErrnoException).code).toBe("ENOENT");
   });
 
   test("locking a file that does not exist yet makes it, empty: only a file that exists has an inode", ({ dir }) => {

@@ -54,7 +54,7 @@ export interface LockOptions {
 export function lockLogFile(file: string, options: LockOptions = {}): () => void {
   closeSync(openRegularFile(file, constants.O_RDONLY | constants.O_CREAT));
   const lockFolder = lockFolderOf(file);
-  makeLockPlace();
+  makeSharedFolder(LOCK_PLACE);
   let release: () => void;
   try {
     // The lock folder stands for the file in proper-lockfile's own bookkeeping too, whatever the name.
@@ -74,8 +74,9 @@ export function lockLogFile(file: string, options: LockOptions = {}): () => void
   }
   let held = true;
   return () => {
+    // Stryker disable next-line ConditionalExpression: equivalent, proper-lockfile's release also refuses a second call (ERELEASED, caught below)
     if (!held) return;
-    // Stryker disable next-line BooleanLiteral: equivalent, proper-lockfile's release also refuses a second call (ERELEASED, caught below)
+    // Stryker disable next-line BooleanLiteral: equivalent, as above
     held = false;
     try {
       release();
@@ -110,15 +111,15 @@ export function lockFolderFor(dev: bigint, ino: bigint): string {
   return path.join(LOCK_PLACE, `dev-${dev}-inode-${ino}.lock`);
 }
 
-/** Makes LOCK_PLACE, open to every user, unless it is there already. */
-function makeLockPlace(): void {
+/** Makes `folder` (LOCK_PLACE) open to every user, with the sticky bit, unless it is there already: then it is left as it is. */
+export function makeSharedFolder(folder: string): void {
   try {
-    mkdirSync(LOCK_PLACE);
+    mkdirSync(folder);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return;
     throw error;
   }
-  chmodSync(LOCK_PLACE, 0o1777); // not mkdir's mode: the umask would take the others' write permission away
+  chmodSync(folder, 0o1777); // not mkdir's mode: the umask would take the others' write permission away
 }
 
 function lockError(file: string, lockFolder: string, detail: string, cause?: unknown): LogFileError {

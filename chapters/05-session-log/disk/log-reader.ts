@@ -45,6 +45,7 @@ export function readLogFile(file: string, options: ReadOptions = {}): LoadedLog 
  * line is torn it is "NOTHING_READ" (only a file of zero bytes is an empty log).
  */
 export function parseLogText(input: string | Uint8Array, options: ReadOptions = {}): LoadedLog {
+  // Stryker disable next-line ConditionalExpression: Buffer.from of bytes is a copy of the same bytes, read the same way
   const bytes = typeof input === "string" ? Buffer.from(input) : input; // Buffer.from takes a string as UTF-8
   return parsePieces([bytes], bytes.length, options);
 }
@@ -63,13 +64,7 @@ function parsePieces(pieces: Iterable<Uint8Array>, size: number, options: ReadOp
   const bom = startsWithBom(raw);
   const first = bom ? raw.subarray(UTF8_BOM.length) : raw;
   const utf16 = utf16Bom(first);
-  if (utf16 !== undefined)
-    throw new LogFileError(
-      "NOT_UTF8",
-      source,
-      undefined,
-      `this is ${utf16} text (its first bytes are a UTF-16 byte order mark); a log is UTF-8`,
-    );
+  if (utf16 !== undefined) throw notUtf8(source, utf16);
   const bytes = chain(first, rest);
   if (startsWithBracket(first)) {
     if (size > MAX_ARRAY_BYTES) throw tooLarge(source, MAX_ARRAY_BYTES, "a JSON array log");
@@ -94,8 +89,8 @@ function* chain(first: Uint8Array, rest: Iterator<Uint8Array>): Generator<Uint8A
  */
 function readLines(lines: Iterable<Line>, source: string, { size, limit }: { size: number; limit: number }) {
   const entries: unknown[] = [];
-  // Every line holds one event but a packed row, which holds several: only those rows are remembered,
-  // so a plain log of millions of lines keeps no table of them.
+  // Only packed rows, which hold several events, are remembered: a plain log keeps no table of its lines.
+  // Stryker disable next-line ArrayDeclaration: equivalent, an entry that is not a row never matches in lineOfEvent
   const rows: { line: number; first: number; count: number }[] = [];
   const types = new Map<string, string>(); // one copy of each event type (see shareType)
   const chunks = new Map<string, object>(); // one copy of each text chunk read (see shareChunk)
@@ -126,6 +121,7 @@ function readLines(lines: Iterable<Line>, source: string, { size, limit }: { siz
     cost += lineCost(bytes.length, row.entries.length, shared);
     read += bytes.length + 1;
     if (cost > limit) throw tooMuchMemory(source, line, entries.length + row.entries.length, cost * Math.max(1, size / read), limit);
+    // Stryker disable next-line EqualityOperator: equivalent, a one-event line kept as a row counts the same; only memory tells
     if (row.entries.length > 1) rows.push({ line, first: entries.length, count: row.entries.length });
     for (const entry of row.entries) entries.push(entry);
   }
@@ -133,6 +129,7 @@ function readLines(lines: Iterable<Line>, source: string, { size, limit }: { siz
 
   /** The line event #index was read from (asked once, of the event replay refuses): counted on from the last row before it. */
   function lineOfEvent(index: number): number {
+    // Stryker disable next-line EqualityOperator: equivalent, a row's first event counted on from the row before lands on the same line
     const row = rows.findLast(({ first }) => first <= index);
     if (row === undefined) return index + 1;
     const after = index - (row.first + row.count - 1); // how many one-event lines past the row's last event
@@ -144,8 +141,7 @@ function readLines(lines: Iterable<Line>, source: string, { size, limit }: { siz
  * JSON.parse makes a new string for each "assistant/chunk" it reads (V8 shares only strings of up to
  * 10 characters): the entry's type is swapped for the first copy read, 24 bytes an event kept less.
  */
-// Stryker disable all: which of two equal strings an entry holds cannot be told from JavaScript, so a mutant that skips the swap
-// changes only memory (npm run bench measures it); one that throws on a line of null, 7 or "packed" fails packed-row-limits.test.ts.
+// Stryker disable all: only memory tells which of two equal strings an entry holds (throwing on null, 7 or "packed" fails tests)
 function shareType(value: unknown, types: Map<string, string>): void {
   if (typeof value !== "object" || value === null || !("type" in value) || typeof value.type !== "string") return;
   const shared = types.get(value.type);
@@ -155,10 +151,9 @@ function shareType(value: unknown, types: Map<string, string>): void {
 // Stryker restore all
 
 /**
- * A streamed reply is token-sized pieces, and tokens repeat ("的", "，", " the"): an entry whose chunk
- * is a `{kind, text}` of text or reasoning equal to one read before gets that first one instead (both
- * are frozen by replay, so nothing can change either): SHARED_CHUNK_BYTES an event less, and true. At
- * most SHARED_CHUNKS different chunks are remembered, so a log of ever new ones costs only that more.
+ * A streamed reply is token-sized pieces, and tokens repeat ("的", "，", " the"): an entry whose chunk is a
+ * `{kind, text}` of text or reasoning equal to one read before gets that first one instead (replay freezes
+ * both): SHARED_CHUNK_BYTES an event less, and true. At most SHARED_CHUNKS different chunks are remembered.
  */
 function shareChunk(entry: unknown, chunks: Map<string, object>): boolean {
   if (!isRecord(entry) || entry.type !== "assistant/chunk" || !isRecord(entry.data)) return false;
@@ -198,6 +193,11 @@ function nothingRead(source: string, torn: TornLine): LogFileError {
     1,
     `no event could be read: the file's only line ${what} (${torn.bytes} bytes). This is not an empty log; a log is UTF-8 JSONL (one event per line) or one JSON array of events`,
   );
+}
+
+function notUtf8(source: string, utf16: string): LogFileError {
+  const why = `this is ${utf16} text (its first bytes are a UTF-16 byte order mark); a log is UTF-8`;
+  return new LogFileError("NOT_UTF8", source, undefined, why);
 }
 
 function parseJsonArray(bytes: Uint8Array, source: string): unknown {
