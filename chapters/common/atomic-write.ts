@@ -13,8 +13,11 @@ import { closeSync, fchmodSync, fsyncSync, openSync, readlinkSync, renameSync, r
 import path from "node:path";
 import { refuseSpecialFile } from "./system-errors.ts";
 
-/** Writes `text` to `file` (to where its links lead), whole or not at all; returns the path written. */
-export function writeFileAtomically(file: string, text: string): string {
+/**
+ * Writes `text` to `file` (to where its links lead), whole or not at all; returns the path written. A
+ * large text may come in pieces, written one after another, so that it is never in memory whole.
+ */
+export function writeFileAtomically(file: string, text: string | Iterable<string>): string {
   const target = resolvedPath(file);
   const old = replaceable(target, file);
   const suffix = `${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
@@ -23,7 +26,7 @@ export function writeFileAtomically(file: string, text: string): string {
     const fd = openSync(temporary, "wx"); // "x": a new name, never a file that someone else made
     try {
       if (old !== undefined) fchmodSync(fd, old.mode & 0o7777); // openSync's mode would pass through the umask
-      writeFileSync(fd, text);
+      for (const piece of typeof text === "string" ? [text] : text) writeFileSync(fd, piece); // at the descriptor's position: one after another
       fsyncSync(fd); // on disk before the rename makes it the file
     } finally {
       closeSync(fd);

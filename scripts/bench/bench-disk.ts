@@ -2,7 +2,7 @@
 // a second the session takes alone and with the JSONL writer attached (a model sends at most ~200), how
 // many bytes a reply streamed as 2,000 chunks takes in the file (packed rows, log-rows.ts, against one
 // line per event: goal ≤ 0.5×), and what loading a large log costs — peak memory (max RSS) and time of
-// readLogFile and of `demo --load`, each in its own process, on a streamed run's log of LARGE_MIB MiB
+// readLogFile, of `demo --load` and of `view --load` (which writes the timeline page), each in its own process, on a streamed run's log of LARGE_MIB MiB
 // written one event per line and in packed rows (110 by default; BENCH_LOG_MIB=477 for the 500 MB
 // figure, BENCH_LOG_MIB=110,477 for both). Goal: ≤ 3× the file, and ≤ 1 GB for a 500 MB log; a log too
 // large for the memory a loaded log may have is refused in its sentence (log-memory.ts), never left to
@@ -106,12 +106,13 @@ function timeLine(stderr: string, fileBytes: number, refused: boolean): string {
   return `${peak}, goal ${met ? "met" : "NOT met"}), ${time}${status === "0" ? "" : `, exit ${status}`}`;
 }
 
-/** readLogFile and demo --load of a streamed run's log of each of LARGE_MIBS MiB, one event per line and packed (log-rows.ts). */
+/** readLogFile, demo --load and view --load of a streamed run's log of each of LARGE_MIBS MiB, one event per line and packed (log-rows.ts). */
 function largeLogRows(dir: string): [string, string][] {
   const rows: [string, string][] = [];
   for (const mib of LARGE_MIBS) {
     for (const packed of [false, true]) {
       const file = path.join(dir, packed ? "large-packed.jsonl" : "large.jsonl");
+      const page = path.join(dir, "large.html");
       const events = writeStreamedRunLog(file, mib, { packed });
       const { size } = statSync(file);
       const what = `a ${(size / 1e6).toFixed(0)} MB streamed-run log, ${packed ? "packed rows" : "one event per line"} (${events.toLocaleString("en")} events)`;
@@ -128,8 +129,13 @@ function largeLogRows(dir: string): [string, string][] {
           `demo --load of the same, output dropped (${loadNow()})`,
           measured(["chapters/05-session-log/demo.ts", "--offline", "--load", file], size),
         ],
+        [
+          `view --load of the same, its timeline page written (${loadNow()})`,
+          measured(["chapters/05-session-log/demo/view.ts", "--load", file, "--out", page], size),
+        ],
       );
       rmSync(file);
+      rmSync(page, { force: true });
     }
   }
   return rows;

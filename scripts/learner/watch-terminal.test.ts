@@ -4,6 +4,7 @@
 // every run of the real watch starts a vitest child process (stopped here by q).
 import { execFileSync, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, expect } from "vitest";
 import { test } from "../../chapters/common/temp-folder.ts";
@@ -39,7 +40,8 @@ test.skipIf(!hasTmux)(
       path.join(stateDir, "watch-state.json"),
       JSON.stringify({ "05.6": { kind: "failing", failing: 1, total: 9, first: wrong } }),
     );
-    const command = `WORKBOOK_STATE_DIR=${stateDir} ${process.execPath} --import tsx scripts/learner/watch.ts 05.6; echo "exit code $?"; sleep 30`;
+    // tmux runs the command in its server's environment, not this process's: TMPDIR is passed as npm test set it.
+    const command = `TMPDIR=${tmpdir()} WORKBOOK_STATE_DIR=${stateDir} ${process.execPath} --import tsx scripts/learner/watch.ts 05.6; echo "exit code $?"; sleep 30`;
     tmux("new-session", "-d", "-s", session, "-x", "160", "-y", "50", "-c", root, command);
     const first = await waitFor((text) => text.includes("练习步骤 05.6"), "step 05.6");
     expect(first).toContain("✗ 1/9 个测试失败 / 1 of 9 failing  （上次的结果，正在重新检查 / last known, checking again …）");

@@ -12,6 +12,7 @@ import { descriptorsOn } from "../testing/real-faults.ts";
 import { explainLogFileError } from "./explain-log-file.ts";
 import { LogFileError, MAX_ARRAY_BYTES, MAX_LOG_BYTES } from "./log-file-types.ts";
 import { readLogFile } from "./log-file.ts";
+import { whereTheLoopStopped } from "./loop-order.ts";
 import { linesOf, piecesOf, READ_PIECE } from "./read-lines.ts";
 
 describe("a file too large to read is one sentence, said before a byte is read", () => {
@@ -105,6 +106,12 @@ describe("a log is read a piece at a time, never as one buffer", () => {
     const { session, torn } = readLogFile(file);
     expect(torn).toBeUndefined();
     expect(session.events[0]?.data).toEqual({ content });
+  });
+
+  test("the large log the tests and the bench use is one the loop could have left: every turn closed, nothing to repair", ({ dir }) => {
+    const file = path.join(dir, "streamed.jsonl");
+    writeStreamedRunLog(file, 1, { packed: true });
+    expect(whereTheLoopStopped(readLogFile(file).session.events)).toEqual({ fits: true, open: undefined });
   });
 
   test("demo --load of a 20 MiB log lives in a 128 MB heap: no second copy of the log as one JSON text", {

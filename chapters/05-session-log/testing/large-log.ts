@@ -6,8 +6,8 @@ import { lineOf } from "../disk/jsonl.ts";
 import { rowsOf } from "../disk/log-rows.ts";
 
 /**
- * Writes a streamed run's log of about `mib` MiB to `file` (400-chunk replies, each closed by its message
- * and its step and turn ends): one event per line, or `packed` as the chapter's writer saves it (its
+ * Writes a streamed run's log of about `mib` MiB to `file` (replies of 400 text chunks and a finish chunk,
+ * each closed by its message and its step and turn ends: a log the loop could have left): one event per line, or `packed` as the chapter's writer saves it (its
  * chunks in rows of CHUNK_GROUP, log-rows.ts). Returns how many events.
  */
 export function writeStreamedRunLog(file: string, mib: number, { packed = false } = {}): number {
@@ -22,7 +22,8 @@ export function writeStreamedRunLog(file: string, mib: number, { packed = false 
     const first = id;
     const texts = Array.from({ length: 400 }, (_, index) => `第 ${index} 段，`);
     for (const text of texts) put("assistant/chunk", { turn, step: 1, attempt: 1, chunk: { kind: "text", text } });
-    const chunk_ids = texts.map((_, index) => first + index);
+    put("assistant/chunk", { turn, step: 1, attempt: 1, chunk: { kind: "finish", reason: "stop" } }); // the stream ended
+    const chunk_ids = Array.from({ length: id - first }, (_, index) => first + index);
     put("assistant/message", { content: texts.join(""), reasoning_content: null, tool_calls: [], chunk_ids });
     put("step/end", { turn, step: 1 });
     put("turn/end", { turn, reason: "completed" });

@@ -1,8 +1,11 @@
 // The page as text, before any browser: one self-contained file that carries its log intact.
 import { createHash } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect } from "vitest";
+import { test as it } from "../../common/temp-folder.ts";
 import { Session } from "../session.ts";
-import { renderLivePage, renderTimelinePage } from "./page.ts";
+import { renderLivePage, renderTimelinePage, timelinePageParts, writeTimelinePage } from "./page.ts";
 import { embeddedLog } from "../testing/page-testing.ts";
 
 function sessionSaying(...contents: string[]): Session {
@@ -19,6 +22,24 @@ describe("the static page", () => {
     expect(carried, "the log as ASCII: a browser reads a large page several times faster").toMatch(/^[\x20-\x7e]*$/);
     expect(html.match(/<\/script>/g)?.length, "only the page's own two script elements close").toBe(2);
     expect(embeddedLog(html)).toEqual(session.events);
+  });
+
+  it("carries a log of several batches whole and in order, and an empty log as []; written, it is the page rendered", ({ dir }) => {
+    const contents = Array.from({ length: 25_001 }, (_, index) => `第 ${index} 条 <`);
+    const { events } = sessionSaying(...contents);
+    const html = renderTimelinePage(events);
+    expect(embeddedLog(html)).toEqual(events);
+    expect(embeddedLog(renderTimelinePage([]))).toEqual([]);
+    const file = path.join(dir, "page.html");
+    writeTimelinePage(events, file);
+    expect(readFileSync(file, "utf8"), "the pieces written one after another").toBe(html);
+  });
+
+  it("is made in pieces of at most 6 MiB of text, even around one message of 3 million characters (V8's longest string is 2^29)", () => {
+    const long = "长".repeat(3 * 2 ** 20);
+    const parts = [...timelinePageParts(sessionSaying("a", long, "b").events)];
+    expect(Math.max(...parts.map((part) => part.length))).toBeLessThanOrEqual(6 * 2 ** 20);
+    expect(embeddedLog(parts.join("")), "the log carried whole").toEqual(sessionSaying("a", long, "b").events);
   });
 
   it("loads nothing from anywhere: no src, no link, no CSS url(); its policy forbids any request", () => {

@@ -21,10 +21,35 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** A page that draws `events`; open it from disk, no server needed. */
 export function renderTimelinePage(events: readonly SessionEvent[], options: PageOptions = {}): string {
-  // "<" escaped, so no string in the log can close the <script> element that carries it; every other
-  // character beyond ASCII escaped too, which the browser reads several times faster than UTF-8.
-  const log = JSON.stringify(events).replace(/[<\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-  return page(options, "", `<script type="application/json" id="session-log">${log}</script>`);
+  return [...timelinePageParts(events, options)].join("");
+}
+
+/**
+ * The same page in pieces, its log a batch of events at a time: a log of millions of events makes a page
+ * of hundreds of MB, and as one string (its JSON, the escaped copy, the page around it) it took several
+ * times the log's memory, and past V8's longest string (2^29 characters) it could not be made at all.
+ * writeTimelinePage writes the pieces as they come.
+ */
+export function* timelinePageParts(events: readonly SessionEvent[], options: PageOptions = {}): Generator<string> {
+  yield pageHead(options, "");
+  yield '<script type="application/json" id="session-log">[';
+  for (let start = 0; start < events.length; start += PAGE_BATCH) {
+    const json = JSON.stringify(events.slice(start, start + PAGE_BATCH)).slice(1, -1); // the events, without the brackets
+    if (start > 0) yield ",";
+    // Escaped a slice at a time: an escaped character takes six, and one message may be most of the log.
+    for (let at = 0; at < json.length; at += SLICE_CHARS) yield escapeForScript(json.slice(at, at + SLICE_CHARS));
+  }
+  yield "]</script>";
+  yield pageTail();
+}
+
+/** Events turned into JSON at a time, and the characters of it escaped at a time (so a piece is at most 6 MiB of text). */
+const [PAGE_BATCH, SLICE_CHARS] = [10_000, 2 ** 20];
+
+// "<" escaped, so no string in the log can close the <script> element that carries it; every other
+// character beyond ASCII escaped too, which the browser reads several times faster than UTF-8.
+function escapeForScript(json: string): string {
+  return json.replace(/[<\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /**
@@ -42,7 +67,7 @@ function sha256(text: string): string {
 
 /** The page a live server sends: no log inside; its script follows `eventsURL` (Server-Sent Events). */
 export function renderLivePage(eventsURL: string, options: PageOptions = {}): string {
-  return page(options, ` data-live="${escapeHtml(eventsURL)}"`, "");
+  return pageHead(options, ` data-live="${escapeHtml(eventsURL)}"`) + pageTail();
 }
 
 /**
@@ -52,7 +77,7 @@ export function renderLivePage(eventsURL: string, options: PageOptions = {}): st
  */
 export function writeTimelinePage(events: readonly SessionEvent[], file: string, options: PageOptions = {}): string {
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  return writeFileAtomically(file, renderTimelinePage(events, options));
+  return writeFileAtomically(file, timelinePageParts(events, options));
 }
 
 /** From this many events on, `largePageNote` says so: the page folds every event as it opens (it draws only a window). */
@@ -65,7 +90,8 @@ export function largePageNote(events: number): string | null {
   return `页面较大：${count} 条事件，浏览器要几秒才能打开 / A large page: ${count} events; the browser takes a few seconds to open it`;
 }
 
-function page(options: PageOptions, bodyAttributes: string, logElement: string): string {
+/** The page up to where the log goes (a page from disk carries it; the live page is fed instead). */
+function pageHead(options: PageOptions, bodyAttributes: string): string {
   const source = options.source === undefined ? "" : `<p class="source">${escapeHtml(options.source)}</p>`;
   // The policy is the proof of "nothing fetched": the browser refuses every request but the live stream.
   const policy = pagePolicy();
@@ -100,7 +126,11 @@ ${windowNav()}
 <ol id="messages"></ol>
 </section>
 </main>
-${logElement}
+`;
+}
+
+function pageTail(): string {
+  return `
 <script>${pageScript()}</script>
 </body>
 </html>
