@@ -77,7 +77,7 @@ export function diskRows(): [string, string][] {
 
 const LARGE_MIBS = (process.env.BENCH_LOG_MIB ?? "110").split(",").map(Number);
 
-/** What both programs print when the log is refused for the memory it would take (explain-log-file.ts). */
+/** What the programs print when the log is refused for the memory it would take (explain-log-file.ts). */
 const REFUSED = "内存放不下这份日志";
 
 /** Peak memory (max RSS, via GNU time) and wall time of `node --import tsx ARGS` from the workbook's root. */
@@ -88,7 +88,7 @@ function measured(args: readonly string[], fileBytes: number): string {
     stdio: ["ignore", "pipe", "pipe"],
     maxBuffer: 2 ** 30,
   });
-  return run.error === undefined ? timeLine(run.stderr, fileBytes, run.stdout.includes(REFUSED)) : "n/a (needs GNU time at /usr/bin/time)";
+  return run.error === undefined ? timeLine(run.stderr, fileBytes, `${run.stdout}${run.stderr}`.includes(REFUSED)) : "n/a (needs GNU time at /usr/bin/time)";
 }
 
 /**
