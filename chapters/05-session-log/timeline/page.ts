@@ -25,7 +25,7 @@ export function renderTimelinePage(events: readonly SessionEvent[], options: Pag
 }
 
 /**
- * The same page in pieces, its log a batch of events at a time: a log of millions of events makes a page
+ * The same page in pieces, its log a few events at a time: a log of millions of events makes a page
  * of hundreds of MB, and as one string (its JSON, the escaped copy, the page around it) it took several
  * times the log's memory, and past V8's longest string (2^29 characters) it could not be made at all.
  * writeTimelinePage writes the pieces as they come.
@@ -43,8 +43,12 @@ export function* timelinePageParts(events: readonly SessionEvent[], options: Pag
   yield pageTail();
 }
 
-/** Events turned into JSON at a time, and the characters of it escaped at a time (so a piece is at most 6 MiB of text). */
-const [PAGE_BATCH, SLICE_CHARS] = [10_000, 2 ** 20];
+/**
+ * Events turned into JSON at a time, and characters of it escaped at a time: each piece (at most 96 Ki
+ * characters) is small enough for V8's young generation, where garbage is collected cheaply as the page
+ * is written, not piled up until a full collection (batches of 10,000 events doubled view's peak memory).
+ */
+const [PAGE_BATCH, SLICE_CHARS] = [250, 2 ** 14];
 
 // "<" escaped, so no string in the log can close the <script> element that carries it; every other
 // character beyond ASCII escaped too, which the browser reads several times faster than UTF-8.
