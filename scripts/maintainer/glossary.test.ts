@@ -48,6 +48,7 @@ const termRules: readonly Rule[] = [
   { variant: "工具定义", find: /工具定义/gu, use: "工具说明 (tool specs)" },
   { variant: "性质测试", find: /性质测试/gu, use: "属性测试 (property test)" },
   { variant: "词汇表", find: /词汇表/gu, use: "词表 (event vocabulary)" },
+  { variant: "第 3 号事件", find: /第\s*[\w-]+\s*号事件/gu, use: "“事件 #3” for an event by its id (the book's 看到新事件 #0)" },
   { variant: "§5.3", find: /§\s*\d+(?:\.\d+)?/gu, use: 'the "5.3 节" form (book section)' },
   {
     variant: "书 5.3",
