@@ -88,7 +88,9 @@ function measured(args: readonly string[], fileBytes: number): string {
     stdio: ["ignore", "pipe", "pipe"],
     maxBuffer: 2 ** 30,
   });
-  return run.error === undefined ? timeLine(run.stderr, fileBytes, `${run.stdout}${run.stderr}`.includes(REFUSED)) : "n/a (needs GNU time at /usr/bin/time)";
+  return run.error === undefined
+    ? timeLine(run.stderr, fileBytes, `${run.stdout}${run.stderr}`.includes(REFUSED))
+    : "n/a (needs GNU time at /usr/bin/time)";
 }
 
 /**
