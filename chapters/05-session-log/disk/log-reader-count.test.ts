@@ -35,7 +35,7 @@ const readLogFile = (...args: Parameters<typeof reader.readLogFile>) => reader.r
 
 const SHARED = EVENT_BYTES - SHARED_CHUNK_BYTES; // what a chunk event costs when its chunk repeats one read before
 
-/** A line holding one event; its data is padded so that every line has the same length. */
+/** A line holding one event. */
 function line(id: number, type: string, data: object): string {
   return JSON.stringify({ id, type, ts: 1, data });
 }
@@ -47,7 +47,7 @@ function chunkLog(count: number, chunks: (index: number) => object): string {
   const lines = [start(), step(), ...Array.from({ length: count }, (_, index) => chunkLine(index + 2, chunks(index)))];
   return `${lines.join("\n")}\n`;
 }
-/** `count` user messages, each line the same length. */
+/** `count` user messages, one a line: each line is shorter than EVENT_BYTES, so each costs a whole event. */
 function messageLog(count: number): string {
   const lines = Array.from({ length: count }, (_, id) => line(id, "user/message", { content: `问题 ${id % 10}` }));
   return `${lines.join("\n")}\n`;
