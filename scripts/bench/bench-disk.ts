@@ -2,11 +2,12 @@
 // a second the session takes alone and with the JSONL writer attached (a model sends at most ~200), how
 // many bytes a reply streamed as 2,000 chunks takes in the file (packed rows, log-rows.ts, against one
 // line per event: goal ≤ 0.5×), and what loading a large log costs — peak memory (max RSS) and time of
-// readLogFile, of `demo --load` and of `view --load` (which writes the timeline page), each in its own process, on a streamed run's log of LARGE_MIB MiB
-// written one event per line and in packed rows (110 by default; BENCH_LOG_MIB=477 for the 500 MB
-// figure, BENCH_LOG_MIB=110,477 for both). Goal: ≤ 3× the file, and ≤ 1 GB for a 500 MB log; a log too
-// large for the memory a loaded log may have is refused in its sentence (log-memory.ts), never left to
-// V8's out-of-memory stack. Run by `npm run bench` (the logs are written under TMPDIR: RAM there is quicker).
+// readLogFile, of `demo --load` and of `view --load` (which writes the timeline page), each in its own
+// process, on a streamed run's log of LARGE_MIB MiB written one event per line and in packed rows (110
+// by default; BENCH_LOG_MIB=477 for the 500 MB figure, BENCH_LOG_MIB=110,477 for both). Goal: ≤ 3× the
+// file, and ≤ 1 GB for a 500 MB log; a log too large for the memory a loaded log may have is refused in
+// its sentence (log-memory.ts), never left to V8's out-of-memory stack. Run by `npm run bench` (the logs
+// are written under TMPDIR: RAM there is quicker).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -108,7 +109,7 @@ function timeLine(stderr: string, fileBytes: number, refused: boolean): string {
   return `${peak}, goal ${met ? "met" : "NOT met"}), ${time}${status === "0" ? "" : `, exit ${status}`}`;
 }
 
-/** readLogFile, demo --load and view --load of a streamed run's log of each of LARGE_MIBS MiB, one event per line and packed (log-rows.ts). */
+/** readLogFile, demo --load and view --load of a streamed run's log of each of LARGE_MIBS MiB, plain and packed (log-rows.ts). */
 function largeLogRows(dir: string): [string, string][] {
   const rows: [string, string][] = [];
   for (const mib of LARGE_MIBS) {

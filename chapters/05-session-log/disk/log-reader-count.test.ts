@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, vi } from "vitest";
 import { thrownAs } from "../../../exercises/05-session-log/thrown.ts";
 import { test } from "../../common/temp-folder.ts";
+import { line } from "../testing/log-errors.ts";
 import { EVENT_BYTES, SHARED_CHUNK_BYTES } from "./log-memory.ts";
 
 // The one thing replaced: how much memory this process gives one log (a seventh of the heap left). The
@@ -35,22 +36,17 @@ const readLogFile = (...args: Parameters<typeof reader.readLogFile>) => reader.r
 
 const SHARED = EVENT_BYTES - SHARED_CHUNK_BYTES; // what a chunk event costs when its chunk repeats one read before
 
-/** A line holding one event. */
-function line(id: number, type: string, data: object): string {
-  return JSON.stringify({ id, type, ts: 1, data });
-}
 const start = () => line(0, "turn/start", { turn: 1 });
 const step = () => line(1, "step/start", { turn: 1, step: 1 });
 const chunkLine = (id: number, chunk: object) => line(id, "assistant/chunk", { turn: 1, step: 1, attempt: 1, chunk });
 /** turn/start, step/start, then one chunk event a line: `chunks(i)` is event #(i + 2)'s chunk. */
 function chunkLog(count: number, chunks: (index: number) => object): string {
   const lines = [start(), step(), ...Array.from({ length: count }, (_, index) => chunkLine(index + 2, chunks(index)))];
-  return `${lines.join("\n")}\n`;
+  return lines.join("");
 }
 /** `count` user messages, one a line: each line is shorter than EVENT_BYTES, so each costs a whole event. */
 function messageLog(count: number): string {
-  const lines = Array.from({ length: count }, (_, id) => line(id, "user/message", { content: `问题 ${id % 10}` }));
-  return `${lines.join("\n")}\n`;
+  return Array.from({ length: count }, (_, id) => line(id, "user/message", { content: `问题 ${id % 10}` })).join("");
 }
 
 function refusal(read: () => unknown) {
@@ -76,11 +72,11 @@ describe("a JSONL log is refused at the line where what its lines cost passes th
 
   test("a line costs its bytes when they are more than its events: one long message", () => {
     const long = line(0, "user/message", { content: "长".repeat(2_000) });
-    const bytes = Buffer.byteLength(long);
+    const bytes = Buffer.byteLength(long) - 1; // without its newline
     heap.limit = bytes;
-    expect(parseLogText(`${long}\n`).session.events).toHaveLength(1);
+    expect(parseLogText(long).session.events).toHaveLength(1);
     heap.limit = bytes - 1;
-    expect(refusal(() => parseLogText(`${long}\n`)).memory).toMatchObject({ events: 1, estimate: bytes });
+    expect(refusal(() => parseLogText(long)).memory).toMatchObject({ events: 1, estimate: bytes });
   });
 
   test("a packed row counts every event it holds, and the events read before it", () => {
@@ -94,7 +90,7 @@ describe("a JSONL log is refused at the line where what its lines cost passes th
       attempt: 1,
       chunks: ["a", "b", "c", "d"].map((text) => ({ kind: "text", text })),
     });
-    const log = `${start()}\n${step()}\n${packed}\n`;
+    const log = `${start()}${step()}${packed}\n`;
     heap.limit = 6 * EVENT_BYTES - 1;
     expect(refusal(() => parseLogText(log))).toMatchObject({ line: 3, memory: { events: 6, estimate: 6 * EVENT_BYTES } });
   });
@@ -127,7 +123,7 @@ describe("a chunk event costs less when its chunk repeats one read before: only 
 
   test("a chunk event whose data or chunk is not an object is left to replay, which refuses it by its line", () => {
     for (const data of [null, [], "text", { turn: 1, step: 1, attempt: 1, chunk: null }]) {
-      const log = `${start()}\n${step()}\n${line(2, "assistant/chunk", data as object)}\n`;
+      const log = start() + step() + line(2, "assistant/chunk", data as object);
       const error = thrownAs(reader.LogFileError, () => parseLogText(log), `data ${JSON.stringify(data)}`);
       expect([error.code, error.line], JSON.stringify(data)).toEqual(["REPLAY", 3]);
     }
