@@ -120,7 +120,7 @@ export function checkShipped(
 function skippedNote(yours: readonly string[]): string {
   const n = yours.length;
   return (
-    `跳过了 ${n} 项检查：${yours.join("、")} 已经是你自己的版本，所以没有检查它们是否还是随附的原始桩（只有全新克隆才要求这样：\`npm test -- --fresh-clone\`）；` +
+    `跳过了 ${n} 项检查：${yours.join("、")} 已经是你自己的版本，所以没有检查这些文件是否还是随附的原始桩（只有全新克隆才要求这样：\`npm test -- --fresh-clone\`）；` +
     "上面的练习测试照样对着随附的原始桩和诱饵运行，你的文件不影响结果。维护者：改了桩之后运行 `npm run ship-stubs`" +
     ` / ${n} check${n === 1 ? "" : "s"} skipped: ${yours.join(", ")} ${n === 1 ? "is" : "are"} your own work now, so whether ` +
     `${n === 1 ? "it is its" : "each is its"} shipped stub was not checked (only a fresh clone requires that: \`npm test -- --fresh-clone\`); ` +

@@ -26,7 +26,7 @@ test("a folder a test left and the lock of a file a test made are one line each,
   writeFileSync(path.join(guard, TEST_FILES), noted(file, "some.test.ts > a test") + noted(unlocked, "some.test.ts > another"));
 
   expect(leftovers(guard)).toEqual([
-    "临时文件或文件夹 mine-file-Ab12Cd 还在（按前缀 mine-file- 找建它的测试文件或代码）/ the temporary file or folder mine-file-Ab12Cd is still there (its prefix mine-file- leads to the test file or code that made it)",
+    "临时文件或文件夹 mine-file-Ab12Cd 还在（按前缀 mine-file- 找建它的测试文件或代码） / the temporary file or folder mine-file-Ab12Cd is still there (its prefix mine-file- leads to the test file or code that made it)",
     `测试 some.test.ts > a test 留下了锁文件夹（它锁的文件已随测试文件夹删除，没有谁会再释放它）：${lock} / ` +
       `the test some.test.ts > a test left the lock folder ${lock} behind (the file it locks went with the test's folder: nobody will release it)`,
   ]);

@@ -26,7 +26,7 @@ export function leftovers(guard: string): string[] {
 
 function leftFile(name: string): string {
   const prefix = name.replace(/(?<=-)[A-Za-z0-9]{6}$/, ""); // mkdtemp's six random characters
-  return `临时文件或文件夹 ${name} 还在（按前缀 ${prefix} 找建它的测试文件或代码）/ the temporary file or folder ${name} is still there (its prefix ${prefix} leads to the test file or code that made it)`;
+  return `临时文件或文件夹 ${name} 还在（按前缀 ${prefix} 找建它的测试文件或代码） / the temporary file or folder ${name} is still there (its prefix ${prefix} leads to the test file or code that made it)`;
 }
 
 /** Lock folders still in LOCK_PLACE for files the run's tests made (they are removed here). */

@@ -70,7 +70,7 @@ describe("npm test: the learner files against the shipped stubs", () => {
     const { checks, notes } = checkShipped(false, new Map(names.map((name) => [path.join(from, name), path.join(to, name)])));
     expect(checks).toEqual([]);
     expect(notes).toEqual([
-      "跳过了 2 项检查：projection.ts、json.ts 已经是你自己的版本，所以没有检查它们是否还是随附的原始桩（只有全新克隆才要求这样：`npm test -- --fresh-clone`）；" +
+      "跳过了 2 项检查：projection.ts、json.ts 已经是你自己的版本，所以没有检查这些文件是否还是随附的原始桩（只有全新克隆才要求这样：`npm test -- --fresh-clone`）；" +
         "上面的练习测试照样对着随附的原始桩和诱饵运行，你的文件不影响结果。维护者：改了桩之后运行 `npm run ship-stubs`" +
         " / 2 checks skipped: projection.ts, json.ts are your own work now, so whether each is its shipped stub was not checked " +
         "(only a fresh clone requires that: `npm test -- --fresh-clone`); the exercise tests above still ran against the shipped stubs " +

@@ -60,7 +60,7 @@ describe("a writer that stopped: why, and how far the file got", () => {
       cause: full,
     });
     expect(explainLogFileError(error, ["无法保存到", "Cannot save to"])).toBe(
-      "无法保存到 run.jsonl：写入失败（磁盘已满，ENOSPC），之后的事件都不再写入；文件里已有的事件每条都完整。" +
+      "无法保存到 run.jsonl：写入失败：磁盘已满（ENOSPC），之后的事件都不再写入；文件里已有的事件每条都完整。" +
         "事件 #7 及之后的事件都没有写入，文件里是完整的前 7 条事件 / Cannot save to run.jsonl: event #7 and every event after it were not written",
     );
   });

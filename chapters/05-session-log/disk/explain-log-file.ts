@@ -62,7 +62,7 @@ const SAID: Readonly<Record<LogFileErrorCode, (error: LogFileError) => string>> 
   FILE_REPLACED: () =>
     "这个名字已经不指向写入者打开的那个文件了（别的程序把另一个文件改名到这里、把它移走或删掉了），之后的事件都不再写进这个名字下的文件",
   WRITE_FAILED: ({ cause }) =>
-    `写入失败（${isSystemError(cause) ? `${systemReason(cause)[0]}，${cause.code}` : "磁盘已满，或超过了文件大小上限"}），之后的事件都不再写入；文件里已有的事件每条都完整`,
+    `写入失败${isSystemError(cause) ? `：${systemReason(cause)[0]}（${cause.code}）` : "（磁盘已满，或超过了文件大小上限）"}，之后的事件都不再写入；文件里已有的事件每条都完整`,
   LOCKED: ({ message }) => {
     const lock = /; lock: (.+)/u.exec(message)?.[1];
     return `文件锁在另一个进程手里：一份日志同一时刻只有一个写入者${lock === undefined ? "" : `（锁：${lock}）`}`;
